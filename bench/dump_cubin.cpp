@@ -1,0 +1,48 @@
+// Writes the cubin jitgemm would build for a problem and configuration, without a GPU, for SASS inspection
+// (cuobjdump --dump-sass) and the compiler's resource use.
+//   dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG      e.g. dump_cubin rb.cubin sm_90a 4096 4096 4096 n n regblock_128x128x8_t8x8_v4_s2_g8
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "compile/kernel_program.h"
+#include "compile/nvrtc_compiler.h"
+#include "jitgemm/error.h"
+#include "tuner/any_config.h"
+
+int main(int argc, char** argv) {
+    using namespace jitgemm;
+    if (argc != 9) {
+        std::fprintf(stderr, "usage: dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG\n");
+        return 2;
+    }
+    Problem p;
+    p.m = std::atoll(argv[3]);
+    p.n = std::atoll(argv[4]);
+    p.k = std::atoll(argv[5]);
+    p.trans_a = argv[6][0] == 't' ? Transpose::Yes : Transpose::No;
+    p.trans_b = argv[7][0] == 't' ? Transpose::Yes : Transpose::No;
+    p.lda = p.trans_a == Transpose::Yes ? p.k : p.m;
+    p.ldb = p.trans_b == Transpose::Yes ? p.n : p.k;
+    p.ldc = p.m;
+    p.alpha_one = true;
+    p.align_a = alignment_class(nullptr, p.lda, 4);
+    p.align_b = alignment_class(nullptr, p.ldb, 4);
+    p.align_c = alignment_class(nullptr, p.ldc, 4);
+    const auto config = parse_config(argv[8]);
+    if (!config) {
+        std::fprintf(stderr, "not a configuration: %s\n", argv[8]);
+        return 2;
+    }
+    try {
+        const KernelProgram program = make_kernel_program(p, *config, argv[2]);
+        const Cubin cubin = compile_to_cubin(program);
+        std::ofstream(argv[1], std::ios::binary) << cubin.image;
+        std::printf("%s: %zu bytes, %.2f s (%s)\n", argv[1], cubin.image.size(), cubin.seconds,
+                    program.file_name.c_str());
+    } catch (const Error& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,66 @@
+// jitgemm::gemm — C = alpha * op(A) * op(B) + beta * C on the GPU, with a kernel compiled for this exact problem.
+//
+// Arguments follow BLAS (xGEMM): op(A) is m x k, op(B) is k x n, C is m x n; lda, ldb and ldc are leading
+// dimensions in elements, in the storage order `order` names. Pointers are device pointers (from cudaMalloc,
+// cuMemAlloc — cast a CUdeviceptr with reinterpret_cast<void*> — or any allocator of the current context).
+//
+// Context: the call works in the calling thread's current CUDA context. When the thread has none, jitgemm makes the
+// primary context of device 0 current, as the CUDA runtime API does, so programs that use the runtime API share
+// jitgemm's context without doing anything.
+//
+// Work is enqueued on `stream` and the call returns without waiting for it, except on the first call of a problem,
+// which compiles (and, from the tuner on, may tune) before it enqueues.
+//
+// BLAS conventions: m = 0 or n = 0 does nothing; k = 0 or alpha = 0 sets C = beta * C without reading A or B
+// (always with jitgemm's scaling kernel, whatever GemmOptions::config names);
+// beta = 0 never reads C, so C may hold NaN or garbage. Indexing is 64-bit where the problem's offsets need it
+// (chosen per problem when the kernel is specialized), so large leading dimensions are supported.
+//
+// Errors: every failure throws jitgemm::Error (see error.h) before anything is enqueued.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "jitgemm/types.h"
+
+namespace jitgemm {
+
+// Which level of jitgemm produced the kernel that a call launched.
+enum class ServedBy {
+    InMemory,          // a kernel this process already had loaded: the hot path, no compile
+    CachedTuned,       // a tuned entry loaded from the SQLite cache: no compile
+    FreshlyTuned,      // this call tuned the problem and launched the winner
+    HeuristicDefault,  // compiled now from the heuristic default configuration (untuned)
+    Requested,         // compiled now from the configuration named in GemmOptions::config
+    NothingToDo,       // m = 0, n = 0, or C = 1 * C (k = 0 or alpha = 0 with beta = 1): nothing was launched
+};
+
+std::string_view to_string(ServedBy);
+
+struct GemmOptions {
+    // A kernel configuration by its canonical name, e.g. "regblock_128x128x8_t8x8_v4_s2_g8" or "naive_16x16"
+    // (`jitgemm configs` lists the families and their knobs). Empty: jitgemm chooses.
+    std::string config;
+    // Arithmetic of the multiply. F32 is exact fp32; TF32 is never used unless asked for here.
+    ComputeType compute = ComputeType::F32;
+};
+
+// The general entry point: any supported dtype combination (a_type, b_type, c_type); alpha and beta are applied in
+// fp32. Currently supported: F32 x F32 -> F32 with ComputeType::F32.
+ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+              const void* a, DType a_type, int64_t lda, const void* b, DType b_type, int64_t ldb, float beta,
+              void* c, DType c_type, int64_t ldc, Stream stream = nullptr, const GemmOptions& options = {});
+
+// fp32 convenience form of gemm().
+inline ServedBy sgemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int64_t n, int64_t k,
+                      float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+                      int64_t ldc, Stream stream = nullptr, const GemmOptions& options = {}) {
+    return gemm(order, trans_a, trans_b, m, n, k, alpha, a, DType::F32, lda, b, DType::F32, ldb, beta, c,
+                DType::F32, ldc, stream, options);
+}
+
+// The library's version, e.g. "0.1.0".
+std::string_view version();
+
+}  // namespace jitgemm

@@ -1,0 +1,60 @@
+// Public value types of jitgemm: element types, transposes, storage order and the stream handle.
+//
+// This header deliberately includes no CUDA header: a CUDA stream is passed as `jitgemm::Stream`, which is the
+// same type as the driver API's CUstream and the runtime API's cudaStream_t (both are `struct CUstream_st*`), so
+// callers pass either without a cast.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+struct CUstream_st;
+
+namespace jitgemm {
+
+// A CUstream or cudaStream_t. nullptr is the legacy default stream of the current context.
+using Stream = CUstream_st*;
+
+// Element types of the operands. Every enum here has one table (in src/problem/enum_names.cpp) that drives
+// to_string/parse for the API, the CLI, logs and the cache.
+enum class DType {
+    F32,   // IEEE binary32
+    F16,   // IEEE binary16
+    BF16,  // bfloat16
+};
+
+// How the multiply is computed. F32 is exact fp32 arithmetic (FFMA); TF32 must be asked for explicitly.
+enum class ComputeType {
+    F32,
+    TF32,
+};
+
+// op(X) = X or X^T, as in BLAS.
+enum class Transpose {
+    No,
+    Yes,
+};
+
+// Storage order of all three matrices of one call. ColumnMajor is BLAS's convention; RowMajor is C's.
+enum class Order {
+    ColumnMajor,
+    RowMajor,
+};
+
+std::string_view to_string(DType);
+std::string_view to_string(ComputeType);
+std::string_view to_string(Transpose);
+std::string_view to_string(Order);
+
+// Inverse of to_string; std::nullopt for a name that is not in the table. Accepts the canonical names only
+// ("f32", "f16", "bf16"; "f32", "tf32"; "n", "t"; "col", "row").
+std::optional<DType> parse_dtype(std::string_view);
+std::optional<ComputeType> parse_compute_type(std::string_view);
+std::optional<Transpose> parse_transpose(std::string_view);
+std::optional<Order> parse_order(std::string_view);
+
+// Size of one element in bytes.
+int size_of(DType);
+
+}  // namespace jitgemm

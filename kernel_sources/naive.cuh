@@ -1,0 +1,44 @@
+// naive.cuh — one thread per output element, reading A and B straight from global memory.
+// The slowest family and the simplest to trust: it is the GPU reference that the tuner verifies against, and it
+// serves the degenerate calls (k = 0 or alpha = 0: C = beta * C without reading A or B).
+#pragma once
+
+#include "jg_epilogue.cuh"
+#include "jg_problem.cuh"
+
+// ---- Tuning knobs ----
+#ifndef NAIVE_BM
+#define NAIVE_BM 16  // threads of a block along m (consecutive m: coalesced reads of A when not transposed, of C)
+#endif
+#ifndef NAIVE_BN
+#define NAIVE_BN 16  // threads of a block along n
+#endif
+
+namespace jg {
+namespace naive {
+constexpr int BM = NAIVE_BM;
+constexpr int BN = NAIVE_BN;
+constexpr int THREADS = BM * BN;
+static_assert(BM >= 1 && BN >= 1 && THREADS <= 1024, "a block holds at most 1024 threads");
+constexpr index_t TILES_M = ceil_div(M, BM);
+constexpr index_t TILES_N = ceil_div(N, BN);
+}  // namespace naive
+}  // namespace jg
+
+extern "C" __global__ void __launch_bounds__(jg::naive::THREADS)
+    jg_naive(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B, jg::c_t* C, float alpha, float beta) {
+    using namespace jg;
+    using namespace jg::naive;
+    const index_t tile_m = blockIdx.x % TILES_M;
+    const index_t tile_n = blockIdx.x / TILES_M;
+    const index_t m = tile_m * BM + threadIdx.x % BM;
+    const index_t n = tile_n * BN + threadIdx.x / BM;
+    if (m >= M || n >= N) return;
+
+    float acc = 0.0f;
+#pragma unroll 4
+    for (index_t k = 0; k < K; ++k) acc = fmaf(A[a_offset(m, k)], B[b_offset(k, n)], acc);
+
+    const float out[1] = {acc};
+    epilogue_store<1>(C, c_offset(m, n), out, 1, alpha, beta);
+}

@@ -1,0 +1,287 @@
+// regblock.cuh — register-blocked SGEMM (seed 001): a block computes a BM x BN tile of C, each thread a TM x TN
+// sub-tile held in registers as an outer product, over BK-deep tiles of op(A) and op(B) staged in shared memory.
+//
+// Per k step a thread reads TM + TN values from shared memory and does TM * TN FMAs, so shared-memory traffic per
+// FMA falls by TM*TN/(TM+TN) against the tiled family. With two stages, the next tile's global loads are issued
+// into registers before this tile's math and stored to the other buffer after it, which hides their latency.
+//
+// Layout in shared memory: As[k][m] and Bs[k][n], both with m / n contiguous, so a thread's TM (TN) values are
+// read as 16-byte vectors. A thread's rows are split into runs of four spread BM / (TM / 4) apart (and likewise
+// columns), so the eight threads of each quarter-warp read one contiguous 128-byte line: no bank conflicts. Rows
+// carry a 4-float pad: it keeps them 16-byte aligned and sends the transposing stores of consecutive k rows to
+// other banks.
+#pragma once
+
+#include "jg_epilogue.cuh"
+#include "jg_memory.cuh"
+#include "jg_problem.cuh"
+
+// ---- Tuning knobs ----
+#ifndef RB_BM
+#define RB_BM 128    // rows of C (m) computed by one block
+#endif
+#ifndef RB_BN
+#define RB_BN 128    // columns of C (n) computed by one block
+#endif
+#ifndef RB_BK
+#define RB_BK 8      // depth (k) of one shared-memory tile
+#endif
+#ifndef RB_TM
+#define RB_TM 8      // rows of C per thread (register tile)
+#endif
+#ifndef RB_TN
+#define RB_TN 8      // columns of C per thread (register tile)
+#endif
+#ifndef RB_VEC
+#define RB_VEC 4     // widest global load in floats (1, 2 or 4); narrowed where the operand's alignment needs it
+#endif
+#ifndef RB_STAGES
+#define RB_STAGES 2  // shared-memory buffers: 2 overlaps the next tile's loads with this tile's math, 1 does not
+#endif
+#ifndef RB_GROUP
+#define RB_GROUP 8   // tile rows per rasterization group (see tile_of_block)
+#endif
+
+namespace jg {
+namespace regblock {
+constexpr int BM = RB_BM, BN = RB_BN, BK = RB_BK, TM = RB_TM, TN = RB_TN, STAGES = RB_STAGES;
+constexpr int THREADS = (BM / TM) * (BN / TN);
+constexpr int PAD = 4;
+constexpr int AS_STRIDE = BM + PAD;
+constexpr int BS_STRIDE = BN + PAD;
+constexpr int AS_SIZE = BK * AS_STRIDE;
+constexpr int BS_SIZE = BK * BS_STRIDE;
+
+// Global load widths actually used: the knob, narrowed to the operand's alignment.
+constexpr int VA = run_width(RB_VEC, ALIGN_A_ELEMS);
+constexpr int VB = run_width(RB_VEC, ALIGN_B_ELEMS);
+// Runs along the contiguous dimension of each operand, and how many each thread loads per tile.
+constexpr int A_RUNS = BM * BK / VA;
+constexpr int B_RUNS = BN * BK / VB;
+constexpr int A_LOADS = A_RUNS / THREADS;
+constexpr int B_LOADS = B_RUNS / THREADS;
+
+// The register tile as runs of TMV (TNV) elements, CM (CN) of them, spaced M_STRIDE (N_STRIDE) apart.
+constexpr int TMV = TM < 4 ? TM : 4;
+constexpr int TNV = TN < 4 ? TN : 4;
+constexpr int CM = TM / TMV;
+constexpr int CN = TN / TNV;
+constexpr int M_STRIDE = BM / CM;
+constexpr int N_STRIDE = BN / CN;
+
+constexpr index_t TILES_M = ceil_div(M, BM);
+constexpr index_t TILES_N = ceil_div(N, BN);
+constexpr index_t K_TILES = ceil_div(K, BK);
+
+// The last line of defence; tuner/regblock_config.cpp states the same rules for pruning before a compile.
+static_assert(TM == 1 || TM == 2 || TM % 4 == 0, "TM is 1, 2 or a multiple of 4");
+static_assert(TN == 1 || TN == 2 || TN % 4 == 0, "TN is 1, 2 or a multiple of 4");
+static_assert(BM % TM == 0 && BN % TN == 0, "the thread tile divides the block tile");
+static_assert(THREADS >= 32 && THREADS <= 1024, "32 to 1024 threads per block");
+static_assert(RB_VEC == 1 || RB_VEC == 2 || RB_VEC == 4, "RB_VEC is 1, 2 or 4");
+static_assert(BM % RB_VEC == 0 && BN % RB_VEC == 0 && BK % RB_VEC == 0, "RB_VEC divides BM, BN and BK");
+static_assert(A_RUNS % THREADS == 0 && B_RUNS % THREADS == 0 && A_LOADS >= 1 && B_LOADS >= 1,
+              "every thread loads the same whole number of runs of each tile");
+static_assert(STAGES == 1 || STAGES == 2, "one or two shared-memory stages");
+static_assert(BM <= 256 && BN <= 256 && BK <= 64, "tile limits assumed by the host's choice of index width");
+
+// Loads the A tile at (m0, k0) into registers: run i of this thread is r[i][0..VA).
+__device__ __forceinline__ void load_a(const float* __restrict__ A, index_t m0, index_t k0, int tid,
+                                       float (&r)[A_LOADS][VA]) {
+#pragma unroll
+    for (int i = 0; i < A_LOADS; ++i) {
+        const int run = tid + i * THREADS;
+        if constexpr (!TRANS_A) {  // contiguous along m
+            const index_t gm = m0 + (run % (BM / VA)) * VA;
+            const index_t gk = k0 + run / (BM / VA);
+            const int valid = (K % BK != 0 && gk >= K) ? 0
+                              : (M % BM == 0) ? VA
+                              : (int)(M - gm < VA ? (M - gm > 0 ? M - gm : 0) : VA);
+            if (valid > 0) load_run<VA>(A + a_offset(gm, gk), valid, r[i]);
+            else
+#pragma unroll
+                for (int v = 0; v < VA; ++v) r[i][v] = 0.0f;
+        } else {                   // contiguous along k
+            const index_t gk = k0 + (run % (BK / VA)) * VA;
+            const index_t gm = m0 + run / (BK / VA);
+            const int valid = (M % BM != 0 && gm >= M) ? 0
+                              : (K % BK == 0) ? VA
+                              : (int)(K - gk < VA ? (K - gk > 0 ? K - gk : 0) : VA);
+            if (valid > 0) load_run<VA>(A + a_offset(gm, gk), valid, r[i]);
+            else
+#pragma unroll
+                for (int v = 0; v < VA; ++v) r[i][v] = 0.0f;
+        }
+    }
+}
+
+// Loads the B tile at (k0, n0) into registers.
+__device__ __forceinline__ void load_b(const float* __restrict__ B, index_t k0, index_t n0, int tid,
+                                       float (&r)[B_LOADS][VB]) {
+#pragma unroll
+    for (int i = 0; i < B_LOADS; ++i) {
+        const int run = tid + i * THREADS;
+        if constexpr (TRANS_B) {   // contiguous along n
+            const index_t gn = n0 + (run % (BN / VB)) * VB;
+            const index_t gk = k0 + run / (BN / VB);
+            const int valid = (K % BK != 0 && gk >= K) ? 0
+                              : (N % BN == 0) ? VB
+                              : (int)(N - gn < VB ? (N - gn > 0 ? N - gn : 0) : VB);
+            if (valid > 0) load_run<VB>(B + b_offset(gk, gn), valid, r[i]);
+            else
+#pragma unroll
+                for (int v = 0; v < VB; ++v) r[i][v] = 0.0f;
+        } else {                   // contiguous along k
+            const index_t gk = k0 + (run % (BK / VB)) * VB;
+            const index_t gn = n0 + run / (BK / VB);
+            const int valid = (N % BN != 0 && gn >= N) ? 0
+                              : (K % BK == 0) ? VB
+                              : (int)(K - gk < VB ? (K - gk > 0 ? K - gk : 0) : VB);
+            if (valid > 0) load_run<VB>(B + b_offset(gk, gn), valid, r[i]);
+            else
+#pragma unroll
+                for (int v = 0; v < VB; ++v) r[i][v] = 0.0f;
+        }
+    }
+}
+
+// Stores the staged A runs into As[k][m]: directly when they run along m, transposed when they run along k.
+__device__ __forceinline__ void store_a(float* As, int tid, const float (&r)[A_LOADS][VA]) {
+#pragma unroll
+    for (int i = 0; i < A_LOADS; ++i) {
+        const int run = tid + i * THREADS;
+        if constexpr (!TRANS_A) {
+            const int mm = (run % (BM / VA)) * VA, kk = run / (BM / VA);
+            store_run<VA>(As + kk * AS_STRIDE + mm, VA, r[i]);
+        } else {
+            const int kk = (run % (BK / VA)) * VA, mm = run / (BK / VA);
+#pragma unroll
+            for (int v = 0; v < VA; ++v) As[(kk + v) * AS_STRIDE + mm] = r[i][v];
+        }
+    }
+}
+
+// Stores the staged B runs into Bs[k][n].
+__device__ __forceinline__ void store_b(float* Bs, int tid, const float (&r)[B_LOADS][VB]) {
+#pragma unroll
+    for (int i = 0; i < B_LOADS; ++i) {
+        const int run = tid + i * THREADS;
+        if constexpr (TRANS_B) {
+            const int nn = (run % (BN / VB)) * VB, kk = run / (BN / VB);
+            store_run<VB>(Bs + kk * BS_STRIDE + nn, VB, r[i]);
+        } else {
+            const int kk = (run % (BK / VB)) * VB, nn = run / (BK / VB);
+#pragma unroll
+            for (int v = 0; v < VB; ++v) Bs[(kk + v) * BS_STRIDE + nn] = r[i][v];
+        }
+    }
+}
+
+// acc += As^T Bs over one BK-deep tile, for this thread's (thread_m, thread_n) register tile.
+__device__ __forceinline__ void multiply_tile(const float* As, const float* Bs, int thread_m, int thread_n,
+                                              float (&acc)[TM][TN]) {
+#pragma unroll
+    for (int kk = 0; kk < BK; ++kk) {
+        float a[TM];
+        float b[TN];
+#pragma unroll
+        for (int c = 0; c < CM; ++c) {
+            float run[TMV];
+            load_run<TMV>(As + kk * AS_STRIDE + c * M_STRIDE + thread_m * TMV, TMV, run);
+#pragma unroll
+            for (int v = 0; v < TMV; ++v) a[c * TMV + v] = run[v];
+        }
+#pragma unroll
+        for (int c = 0; c < CN; ++c) {
+            float run[TNV];
+            load_run<TNV>(Bs + kk * BS_STRIDE + c * N_STRIDE + thread_n * TNV, TNV, run);
+#pragma unroll
+            for (int v = 0; v < TNV; ++v) b[c * TNV + v] = run[v];
+        }
+#pragma unroll
+        for (int i = 0; i < TM; ++i)
+#pragma unroll
+            for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+}
+
+}  // namespace regblock
+}  // namespace jg
+
+extern "C" __global__ void __launch_bounds__(jg::regblock::THREADS)
+    jg_regblock(const float* __restrict__ A, const float* __restrict__ B, float* C, float alpha, float beta) {
+    using namespace jg;
+    using namespace jg::regblock;
+    // Dynamic shared memory: STAGES A buffers, then STAGES B buffers (the host sizes it; above 48 KB it opts in).
+    extern __shared__ float4 shared_storage[];
+    float* const smem = reinterpret_cast<float*>(shared_storage);
+
+    const int tid = threadIdx.x;
+    const int thread_m = tid % (BM / TM);
+    const int thread_n = tid / (BM / TM);
+    index_t tile_m, tile_n;
+    tile_of_block<TILES_M, TILES_N, RB_GROUP>(blockIdx.x, tile_m, tile_n);
+    const index_t m0 = tile_m * BM;
+    const index_t n0 = tile_n * BN;
+
+    float acc[TM][TN];
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
+
+    float ra[A_LOADS][VA];
+    float rb[B_LOADS][VB];
+    if constexpr (K_TILES > 0) {
+        load_a(A, m0, 0, tid, ra);
+        load_b(B, 0, n0, tid, rb);
+        store_a(smem, tid, ra);
+        store_b(smem + STAGES * AS_SIZE, tid, rb);
+        __syncthreads();
+    }
+
+#pragma unroll 1
+    for (index_t kt = 0; kt < K_TILES; ++kt) {
+        const bool more = kt + 1 < K_TILES;
+        if constexpr (STAGES == 2) {
+            const int cur = (int)(kt & 1);
+            if (more) {  // issue the next tile's global loads before this tile's math
+                load_a(A, m0, (kt + 1) * BK, tid, ra);
+                load_b(B, (kt + 1) * BK, n0, tid, rb);
+            }
+            multiply_tile(smem + cur * AS_SIZE, smem + STAGES * AS_SIZE + cur * BS_SIZE, thread_m, thread_n, acc);
+            if (more) {  // the other buffer was last read before the previous barrier
+                store_a(smem + (cur ^ 1) * AS_SIZE, tid, ra);
+                store_b(smem + STAGES * AS_SIZE + (cur ^ 1) * BS_SIZE, tid, rb);
+            }
+            __syncthreads();
+        } else {
+            multiply_tile(smem, smem + AS_SIZE, thread_m, thread_n, acc);
+            __syncthreads();
+            if (more) {
+                load_a(A, m0, (kt + 1) * BK, tid, ra);
+                load_b(B, (kt + 1) * BK, n0, tid, rb);
+                store_a(smem, tid, ra);
+                store_b(smem + AS_SIZE, tid, rb);
+                __syncthreads();
+            }
+        }
+    }
+
+    // Epilogue: each run of TMV rows of one column is one (vector) store.
+#pragma unroll
+    for (int j = 0; j < TN; ++j) {
+        const index_t n = n0 + (j / TNV) * N_STRIDE + thread_n * TNV + j % TNV;
+        if (N % BN != 0 && n >= N) continue;
+#pragma unroll
+        for (int c = 0; c < CM; ++c) {
+            const index_t m = m0 + c * M_STRIDE + thread_m * TMV;
+            const int valid = (M % BM == 0) ? TMV : (int)(M - m < TMV ? (M - m > 0 ? M - m : 0) : TMV);
+            if (valid == 0) continue;
+            float run[TMV];
+#pragma unroll
+            for (int v = 0; v < TMV; ++v) run[v] = acc[c * TMV + v][j];
+            epilogue_store<TMV>(C, c_offset(m, n), run, valid, alpha, beta);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+// jitgemm::gemm: validate, look up the in-memory kernel (the hot path), build it on a miss, launch.
+#include "jitgemm/gemm.h"
+
+#include "dispatch/kernel_builder.h"
+#include "dispatch/kernel_store.h"
+#include "driver/context.h"
+#include "problem/gemm_call.h"
+
+#ifndef JITGEMM_VERSION
+#error "the build defines JITGEMM_VERSION"
+#endif
+
+namespace jitgemm {
+
+ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+              const void* a, DType a_type, int64_t lda, const void* b, DType b_type, int64_t ldb, float beta,
+              void* c, DType c_type, int64_t ldc, Stream stream, const GemmOptions& options) {
+    GemmCall call;
+    call.order = order;
+    call.trans_a = trans_a;
+    call.trans_b = trans_b;
+    call.m = m;
+    call.n = n;
+    call.k = k;
+    call.alpha = alpha;
+    call.a = a;
+    call.a_type = a_type;
+    call.lda = lda;
+    call.b = b;
+    call.b_type = b_type;
+    call.ldb = ldb;
+    call.beta = beta;
+    call.c = c;
+    call.c_type = c_type;
+    call.ldc = ldc;
+    call.compute = options.compute;
+    const CanonicalCall canonical = make_canonical_call(call);
+    if (canonical.no_work) return ServedBy::NothingToDo;
+
+    KernelKey key{driver::current_context(), canonical.problem, options.config};
+    KernelStore& store = KernelStore::global();
+    ServedBy served_by = ServedBy::InMemory;
+    auto kernel = store.find(key);
+    if (!kernel) {
+        kernel = store.get_or_build(key, [&] {
+            BuiltKernel built = build_kernel(key.context, key.problem, key.config);
+            served_by = built.served_by;
+            return built.kernel;
+        });
+    }
+    launch_kernel(*kernel, stream, canonical.a, canonical.b, canonical.c, canonical.alpha, canonical.beta);
+    return served_by;
+}
+
+std::string_view version() { return JITGEMM_VERSION; }
+
+}  // namespace jitgemm

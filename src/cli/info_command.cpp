@@ -1,0 +1,114 @@
+// `jitgemm info`: the versions of jitgemm and NVRTC, the driver, and each GPU's limits — or a clear statement that
+// there is no driver or device (exit code 3).
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/option_parsing.h"
+#include "compile/kernel_sources.h"
+#include "compile/nvrtc_compiler.h"
+#include "device/device_info.h"
+#include "driver/cuda_driver.h"
+#include "driver/driver_check.h"
+#include "jitgemm/jitgemm.h"
+
+namespace jitgemm::cli {
+namespace {
+
+std::string driver_version_text(int version) {
+    return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+std::string json_string(const std::string& s) {
+    std::string out = "\"";
+    for (const char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
+        out += c;
+    }
+    return out + "\"";
+}
+
+void print_device_text(std::ostream& out, int ordinal, const DeviceInfo& d) {
+    out << "device " << ordinal << ": " << d.name << "\n"
+        << "  compute capability     " << d.cc_major << "." << d.cc_minor << " (NVRTC target " << d.arch() << ")\n"
+        << "  SMs                    " << d.sm_count << "\n"
+        << "  global memory          " << d.global_memory_bytes / (1024 * 1024) << " MiB\n"
+        << "  L2 cache               " << d.l2_bytes / 1024 << " KiB\n"
+        << "  threads per block/SM   " << d.max_threads_per_block << " / " << d.max_threads_per_sm << "\n"
+        << "  blocks per SM          " << d.max_blocks_per_sm << "\n"
+        << "  registers per block/SM " << d.registers_per_block << " / " << d.registers_per_sm << "\n"
+        << "  shared memory          " << d.shared_per_block << " B per block, " << d.shared_per_block_optin
+        << " B with opt-in, " << d.shared_per_sm << " B per SM (" << d.reserved_shared_per_block
+        << " B reserved per block)\n"
+        << "  clocks                 SM " << d.sm_clock_khz / 1000 << " MHz, memory " << d.memory_clock_khz / 1000
+        << " MHz, " << d.memory_bus_bits << "-bit bus\n"
+        << "  fingerprint            " << d.fingerprint() << "\n";
+}
+
+void print_device_json(std::ostream& out, int ordinal, const DeviceInfo& d) {
+    out << "{\"ordinal\": " << ordinal << ", \"name\": " << json_string(d.name) << ", \"compute_capability\": \""
+        << d.cc_major << "." << d.cc_minor << "\", \"arch\": \"" << d.arch() << "\", \"sm_count\": " << d.sm_count
+        << ", \"global_memory_bytes\": " << d.global_memory_bytes << ", \"l2_bytes\": " << d.l2_bytes
+        << ", \"max_threads_per_block\": " << d.max_threads_per_block
+        << ", \"max_threads_per_sm\": " << d.max_threads_per_sm << ", \"max_blocks_per_sm\": " << d.max_blocks_per_sm
+        << ", \"registers_per_block\": " << d.registers_per_block << ", \"registers_per_sm\": " << d.registers_per_sm
+        << ", \"shared_per_block\": " << d.shared_per_block << ", \"shared_per_block_optin\": "
+        << d.shared_per_block_optin << ", \"shared_per_sm\": " << d.shared_per_sm
+        << ", \"fingerprint\": " << json_string(d.fingerprint()) << "}";
+}
+
+}  // namespace
+
+int info_command(const std::vector<std::string>& args) {
+    namespace po = boost::program_options;
+    po::options_description options;
+    options.add_options()("json", "print JSON instead of text");
+    int exit_code = kExitOk;
+    const auto vm = parse_options("info", "usage: jitgemm info [--json]\nThe GPUs, their limits, and versions.",
+                                  options, args, exit_code);
+    if (!vm) return exit_code;
+    const bool json = vm->count("json") > 0;
+
+    const bool have_gpu = driver::is_available();
+    std::ostringstream devices;
+    int count = 0;
+    if (have_gpu) {
+        JITGEMM_CU_CHECK(driver::api().cuDeviceGetCount(&count));
+        for (int i = 0; i < count; ++i) {
+            const DeviceInfo d = query_device_info(i);
+            if (json) {
+                if (i > 0) devices << ", ";
+                print_device_json(devices, i, d);
+            } else {
+                print_device_text(devices, i, d);
+            }
+        }
+    }
+
+    if (json) {
+        std::cout << "{\"jitgemm_version\": \"" << version() << "\", \"nvrtc_version\": \"" << nvrtc_version()
+                  << "\", \"kernel_sources_hash\": \"" << kernel_sources_hash() << "\", \"driver_version\": "
+                  << (have_gpu ? "\"" + driver_version_text(driver::api().version) + "\"" : std::string("null"))
+                  << ", \"gpu_available\": " << (have_gpu ? "true" : "false") << ", \"error\": "
+                  << (have_gpu ? std::string("null") : json_string(driver::unavailable_reason()))
+                  << ", \"devices\": [" << devices.str() << "]}\n";
+    } else {
+        std::cout << "jitgemm " << version() << ", NVRTC " << nvrtc_version() << ", kernel sources "
+                  << kernel_sources_hash() << "\n";
+        if (have_gpu) {
+            std::cout << "CUDA driver " << driver_version_text(driver::api().version) << ", " << count
+                      << (count == 1 ? " device\n" : " devices\n")
+                      << devices.str();
+        } else {
+            std::cout << "No GPU: " << driver::unavailable_reason() << "\n";
+        }
+    }
+    return have_gpu ? kExitOk : kExitNoGpu;
+}
+
+}  // namespace jitgemm::cli

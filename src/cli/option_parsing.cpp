@@ -1,0 +1,35 @@
+// Subcommand option parsing with Boost.Program_options.
+#include "cli/option_parsing.h"
+
+#include <iostream>
+
+#include "cli/exit_codes.h"
+
+namespace jitgemm::cli {
+
+namespace po = boost::program_options;
+
+std::optional<po::variables_map> parse_options(const std::string& command, const std::string& summary,
+                                               const po::options_description& options,
+                                               const std::vector<std::string>& args, int& exit_code) {
+    po::options_description all("options of jitgemm " + command);
+    all.add(options);
+    all.add_options()("help,h", "show this help");
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(all).run(), vm);
+        if (vm.count("help")) {  // before notify(), which would complain about missing required options
+            std::cout << summary << "\n" << all << "\n";
+            exit_code = kExitOk;
+            return std::nullopt;
+        }
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "jitgemm " << command << ": " << e.what() << "\n\n" << summary << "\n" << all << "\n";
+        exit_code = kExitUsage;
+        return std::nullopt;
+    }
+    return vm;
+}
+
+}  // namespace jitgemm::cli

@@ -1,0 +1,150 @@
+// `jitgemm run`: one GEMM from the command line — compiled for this GPU, verified against a float64 host reference
+// on random data with poisoned outputs, then timed (L2 flushed before each run, median of the runs).
+#include <iomanip>
+#include <iostream>
+#include <random>
+
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/option_parsing.h"
+#include "device/device_info.h"
+#include "dispatch/kernel_store.h"
+#include "driver/context.h"
+#include "driver/cuda_driver.h"
+#include "driver/driver_check.h"
+#include "jitgemm/jitgemm.h"
+#include "measure/event_timer.h"
+#include "measure/l2_flush.h"
+#include "verify/gemm_workload.h"
+
+namespace jitgemm::cli {
+namespace {
+
+namespace po = boost::program_options;
+
+template <typename Enum>
+Enum parse_enum(const po::variables_map& vm, const char* name, std::optional<Enum> (*parse)(std::string_view)) {
+    const auto value = parse(vm[name].as<std::string>());
+    if (!value) throw po::validation_error(po::validation_error::invalid_option_value, name);
+    return *value;
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args) {
+    po::options_description options;
+    options.add_options()
+        ("m", po::value<std::int64_t>()->required(), "rows of op(A) and C")
+        ("n", po::value<std::int64_t>()->required(), "columns of op(B) and C")
+        ("k", po::value<std::int64_t>()->required(), "columns of op(A), rows of op(B)")
+        ("transa", po::value<std::string>()->default_value("n"), "n or t")
+        ("transb", po::value<std::string>()->default_value("n"), "n or t")
+        ("order", po::value<std::string>()->default_value("col"), "col (BLAS) or row")
+        ("lda", po::value<std::int64_t>()->default_value(0), "leading dimension of A (0: the minimum)")
+        ("ldb", po::value<std::int64_t>()->default_value(0), "leading dimension of B (0: the minimum)")
+        ("ldc", po::value<std::int64_t>()->default_value(0), "leading dimension of C (0: the minimum)")
+        ("alpha", po::value<float>()->default_value(1.0f), "alpha")
+        ("beta", po::value<float>()->default_value(0.0f), "beta")
+        ("config", po::value<std::string>()->default_value(""), "kernel configuration (jitgemm configs); "
+                                                                 "empty: jitgemm chooses")
+        ("iterations", po::value<int>()->default_value(20), "timed runs (median reported)")
+        ("seed", po::value<std::uint64_t>(), "random seed (default: from the clock)")
+        ("no-verify", "skip the check against the host reference")
+        ("json", "print one JSON object instead of text");
+    int exit_code = kExitOk;
+    const auto parsed = parse_options(
+        "run", "usage: jitgemm run --m M --n N --k K [options]\nRuns, verifies and times one fp32 GEMM on GPU 0.",
+        options, args, exit_code);
+    if (!parsed) return exit_code;
+    const po::variables_map& vm = *parsed;
+
+    GemmShape shape;
+    try {
+        shape.order = parse_enum<Order>(vm, "order", parse_order);
+        shape.trans_a = parse_enum<Transpose>(vm, "transa", parse_transpose);
+        shape.trans_b = parse_enum<Transpose>(vm, "transb", parse_transpose);
+    } catch (const po::error& e) {
+        std::cerr << "jitgemm run: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    shape.m = vm["m"].as<std::int64_t>();
+    shape.n = vm["n"].as<std::int64_t>();
+    shape.k = vm["k"].as<std::int64_t>();
+    shape.lda = vm["lda"].as<std::int64_t>();
+    shape.ldb = vm["ldb"].as<std::int64_t>();
+    shape.ldc = vm["ldc"].as<std::int64_t>();
+    shape.alpha = vm["alpha"].as<float>();
+    shape.beta = vm["beta"].as<float>();
+    if (shape.m < 1 || shape.n < 1 || shape.k < 1) {
+        std::cerr << "jitgemm run: m, n and k must be at least 1\n";
+        return kExitUsage;
+    }
+    const int iterations = std::max(1, vm["iterations"].as<int>());
+    GemmOptions gemm_options;
+    gemm_options.config = vm["config"].as<std::string>();
+    const std::uint64_t seed = vm.count("seed") ? vm["seed"].as<std::uint64_t>() : std::random_device{}();
+    std::mt19937_64 rng(seed);
+
+    const auto& cu = driver::api();  // throws the clear "no driver / no device" error
+    const CUcontext context = driver::current_context();
+    const DeviceInfo& device = cached_device_info(driver::device_of(context));
+    const driver::StreamHandle stream = driver::make_stream();
+    const GemmWorkload workload(shape, rng);
+
+    const auto first_start = std::chrono::steady_clock::now();
+    const ServedBy served_by = workload.run(stream.get(), gemm_options);
+    JITGEMM_CU_CHECK(cu.cuStreamSynchronize(stream.get()));
+    const double first_call_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start).count();
+    const auto kernel = find_loaded_kernel(workload.call(), gemm_options.config);
+
+    bool verified = true;
+    std::string verify_text = "skipped";
+    if (!vm.count("no-verify")) {
+        const GemmWorkload::Result result = workload.check(rng);
+        verified = result.passed();
+        verify_text = result.describe();
+    }
+
+    const L2Flusher flusher(device);
+    EventTimer timer;
+    std::vector<double> samples;
+    for (int i = 0; i < iterations; ++i) {
+        flusher.flush(stream.get());
+        timer.start(stream.get());
+        workload.run(stream.get(), gemm_options);
+        timer.stop(stream.get());
+        samples.push_back(timer.elapsed_ms());
+    }
+    const double ms = median(samples);
+    const double tflops = workload.flops() / (ms * 1e-3) / 1e12;
+    const double gbs = workload.min_bytes() / (ms * 1e-3) / 1e9;
+
+    const std::string config_name = kernel ? kernel->config_name : "?";
+    if (vm.count("json")) {
+        std::cout << std::setprecision(6) << "{\"device\": \"" << device.name << "\", \"shape\": \"" << shape.describe()
+                  << "\", \"config\": \"" << config_name << "\", \"served_by\": \"" << to_string(served_by)
+                  << "\", \"registers\": " << (kernel ? kernel->registers : 0)
+                  << ", \"local_bytes\": " << (kernel ? kernel->local_bytes : 0)
+                  << ", \"first_call_ms\": " << first_call_ms << ", \"median_ms\": " << ms
+                  << ", \"tflops\": " << tflops << ", \"gbs\": " << gbs << ", \"iterations\": " << iterations
+                  << ", \"verified\": " << (verified ? "true" : "false") << ", \"check\": \"" << verify_text
+                  << "\", \"seed\": " << seed << "}\n";
+    } else {
+        std::cout << "device      " << device.name << " (" << device.arch() << ", " << device.sm_count << " SMs)\n"
+                  << "problem     " << workload.shape().describe() << "\n"
+                  << "kernel      " << config_name << " (" << to_string(served_by) << "; "
+                  << (kernel ? kernel->registers : 0) << " registers, " << (kernel ? kernel->local_bytes : 0)
+                  << " B local)\n"
+                  << "first call  " << std::fixed << std::setprecision(1) << first_call_ms
+                  << " ms (compile, load, run)\n"
+                  << "check       " << (verified ? "PASSED: " : "FAILED: ") << verify_text << " (seed " << seed
+                  << ")\n"
+                  << "time        " << std::setprecision(4) << ms << " ms median of " << iterations
+                  << " runs, L2 flushed: " << std::setprecision(2) << tflops << " TFLOP/s, " << std::setprecision(0)
+                  << gbs << " GB/s\n";
+    }
+    return verified ? kExitOk : kExitFailed;
+}
+
+}  // namespace jitgemm::cli

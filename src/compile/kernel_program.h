@@ -1,0 +1,28 @@
+// KernelProgram: everything NVRTC needs to build the kernel of one (Problem, Config) for one target — the source,
+// the options with the problem's and the knobs' -D constants — and the cubin key that names its binary.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "problem/problem.h"
+#include "tuner/any_config.h"
+
+namespace jitgemm {
+
+struct KernelProgram {
+    std::string file_name;      // shown in NVRTC logs: "<config>__<problem key>.cu"
+    std::string source;         // the family's header, #include-d
+    std::string kernel_symbol;  // extern "C" name of the kernel
+    std::string arch;           // "sm_90a"
+    std::vector<std::string> options;
+    std::string config_name;
+
+    // What makes the binary stale if it changes: the kernel-source hash, the config, the arch, the NVRTC version
+    // and every option (the problem is in the -D options). 16 hex digits.
+    std::string cubin_key() const;
+};
+
+KernelProgram make_kernel_program(const Problem& problem, const AnyConfig& config, const std::string& arch);
+
+}  // namespace jitgemm

@@ -1,0 +1,13 @@
+// The configuration jitgemm uses for a problem nobody has tuned: a fixed ladder of register-blocked tiles, the
+// largest whose tiles still fill every SM; the scaling kernel (naive) for k = 0.
+#pragma once
+
+#include "device/device_info.h"
+#include "problem/problem.h"
+#include "tuner/any_config.h"
+
+namespace jitgemm {
+
+AnyConfig heuristic_config(const Problem& problem, const DeviceInfo& device);
+
+}  // namespace jitgemm

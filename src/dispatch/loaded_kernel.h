@@ -1,0 +1,30 @@
+// LoadedKernel: a cubin loaded into a context, its function and launch shape — what the hot path launches.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "driver/driver_handles.h"
+#include "tuner/kernel_family.h"
+
+namespace jitgemm {
+
+struct LoadedKernel {
+    driver::ModuleHandle module;
+    CUfunction function = nullptr;
+    LaunchGeometry geometry;
+    std::string config_name;
+    int registers = 0;    // per thread, from the driver
+    int local_bytes = 0;  // per thread; > 0 means the compiler spilled
+};
+
+// Loads `image` into the current context, finds `symbol`, and opts the function in to its dynamic shared memory
+// when that is above the default limit.
+std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const std::string& symbol,
+                                                const LaunchGeometry& geometry, const std::string& config_name);
+
+// Enqueues the kernel: every family takes (A, B, C, alpha, beta).
+void launch_kernel(const LoadedKernel& kernel, CUstream stream, const void* a, const void* b, void* c, float alpha,
+                   float beta);
+
+}  // namespace jitgemm

@@ -1,0 +1,17 @@
+// The CUDA context jitgemm works in: the calling thread's current context, or — when the thread has none — the
+// primary context of device 0, made current the way the CUDA runtime API does it. So runtime-API programs and
+// jitgemm share one context without either doing anything.
+#pragma once
+
+#include <cuda.h>
+
+namespace jitgemm::driver {
+
+// The current context, establishing device 0's primary context when there is none. Throws Error(NoDriver,
+// NoDevice, CudaError).
+CUcontext current_context();
+
+// The device ordinal of a context (for device info and fingerprints).
+int device_of(CUcontext context);
+
+}  // namespace jitgemm::driver

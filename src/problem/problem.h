@@ -1,0 +1,52 @@
+// Problem: one GEMM as a kernel sees it — canonical column-major form, everything that becomes a compile-time
+// constant of the specialized kernel, and nothing else. Two calls with equal Problems run the same kernel, so
+// Problem is the key of the in-memory kernel map and (with the device fingerprint) of the tuning cache.
+//
+// Row-major calls are folded in: C = op(A) op(B) in row-major is C^T = op(B)^T op(A)^T in column-major, which is
+// the same Problem with A and B (and m and n) swapped. The degenerate calls (k = 0 or alpha = 0) are all the
+// same "C = beta * C" Problem with k = 0, whatever A and B were.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "jitgemm/types.h"
+
+namespace jitgemm {
+
+// How beta enters the epilogue. Zero is special in BLAS: C is not read at all.
+enum class BetaMode : std::uint8_t { Zero = 0, One = 1, General = 2 };
+
+struct Problem {
+    std::int64_t m = 0, n = 0, k = 0;
+    std::int64_t lda = 1, ldb = 1, ldc = 1;  // in elements, column-major
+    Transpose trans_a = Transpose::No;
+    Transpose trans_b = Transpose::No;
+    DType a_type = DType::F32, b_type = DType::F32, c_type = DType::F32;
+    ComputeType compute = ComputeType::F32;
+    bool alpha_one = false;  // alpha == 1: the epilogue skips the multiply
+    BetaMode beta_mode = BetaMode::Zero;
+    // Alignment classes in bytes (a power of two, at most 16): the pointer and every column start are aligned to
+    // this, which decides how wide the kernel's vector accesses to that operand may be.
+    std::uint8_t align_a = 16, align_b = 16, align_c = 16;
+
+    // True when some offset of the kernel, with the slack of one tile past each edge, does not fit in int32.
+    bool needs_index64() const;
+
+    // Canonical text of every field, e.g. "f32.f32.f32.f32_nt_m4096.n4096.k4096_ld4096.4096.4096_a1.b0_al16.16.16".
+    // Stable across versions: it is stored in the tuning cache.
+    std::string key() const;
+
+    friend bool operator==(const Problem& x, const Problem& y);
+    friend bool operator!=(const Problem& x, const Problem& y) { return !(x == y); }
+};
+
+struct ProblemHash {
+    std::size_t operator()(const Problem& p) const noexcept;
+};
+
+// Largest power of two, at most 16, that divides both the address and the byte stride between columns.
+std::uint8_t alignment_class(const void* pointer, std::int64_t leading_dimension, int element_bytes);
+
+}  // namespace jitgemm

@@ -1,0 +1,162 @@
+// Random operands, poisoned outputs and the result check.
+#include "verify/gemm_workload.h"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "driver/device_copy.h"
+#include "problem/gemm_call.h"
+
+namespace jitgemm {
+namespace {
+
+constexpr float kPaddingSentinel = -12345.0f;
+
+std::vector<float> random_normal(std::size_t count, std::mt19937_64& rng) {
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::vector<float> v(count);
+    for (auto& x : v) x = normal(rng);
+    return v;
+}
+
+std::size_t element_count(const StoredShape& s, std::int64_t ld) {
+    return s.strides == 0 ? 1 : static_cast<std::size_t>((s.strides - 1) * ld + s.ld_extent);
+}
+
+}  // namespace
+
+GemmShape GemmShape::with_minimum_leading_dimensions() const {
+    GemmShape s = *this;
+    if (s.lda == 0) s.lda = std::max<std::int64_t>(1, stored_shape(order, trans_a, m, k).ld_extent);
+    if (s.ldb == 0) s.ldb = std::max<std::int64_t>(1, stored_shape(order, trans_b, k, n).ld_extent);
+    if (s.ldc == 0) s.ldc = std::max<std::int64_t>(1, stored_shape(order, Transpose::No, m, n).ld_extent);
+    return s;
+}
+
+std::string GemmShape::describe() const {
+    std::ostringstream s;
+    s << to_string(order) << " " << to_string(trans_a) << to_string(trans_b) << " " << m << "x" << n << "x" << k
+      << " lda=" << lda << " ldb=" << ldb << " ldc=" << ldc << " alpha=" << alpha << " beta=" << beta;
+    return s.str();
+}
+
+GemmWorkload::GemmWorkload(const GemmShape& shape, std::mt19937_64& rng)
+    : shape_(shape.with_minimum_leading_dimensions()) {
+    const GemmShape& s = shape_;
+    a_ = random_normal(element_count(stored_shape(s.order, s.trans_a, s.m, s.k), s.lda), rng);
+    b_ = random_normal(element_count(stored_shape(s.order, s.trans_b, s.k, s.n), s.ldb), rng);
+    const StoredShape c_shape = stored_shape(s.order, Transpose::No, s.m, s.n);
+    c_before_ = random_normal(element_count(c_shape, s.ldc), rng);
+    c_is_padding_.assign(c_before_.size(), true);
+    for (std::int64_t j = 0; j < s.n; ++j)
+        for (std::int64_t i = 0; i < s.m; ++i) {
+            const auto offset = static_cast<std::size_t>(element_offset(s.order, i, j, s.ldc));
+            c_is_padding_[offset] = false;
+            if (s.beta == 0.0f) c_before_[offset] = std::numeric_limits<float>::quiet_NaN();
+        }
+    for (std::size_t e = 0; e < c_before_.size(); ++e)
+        if (c_is_padding_[e]) c_before_[e] = kPaddingSentinel;
+    da_ = driver::upload(a_);
+    db_ = driver::upload(b_);
+    dc_ = driver::upload(c_before_);
+}
+
+void GemmWorkload::reset_c() const { driver::copy_to_device(dc_, c_before_); }
+
+ServedBy GemmWorkload::run(Stream stream, const GemmOptions& options) const {
+    const GemmShape& s = shape_;
+    return sgemm(s.order, s.trans_a, s.trans_b, s.m, s.n, s.k, s.alpha, da_.as<float>(), s.lda, db_.as<float>(),
+                 s.ldb, s.beta, dc_.as<float>(), s.ldc, stream, options);
+}
+
+GemmCall GemmWorkload::call() const {
+    const GemmShape& s = shape_;
+    GemmCall c;
+    c.order = s.order;
+    c.trans_a = s.trans_a;
+    c.trans_b = s.trans_b;
+    c.m = s.m;
+    c.n = s.n;
+    c.k = s.k;
+    c.alpha = s.alpha;
+    c.a = da_.as<float>();
+    c.lda = s.lda;
+    c.b = db_.as<float>();
+    c.ldb = s.ldb;
+    c.beta = s.beta;
+    c.c = dc_.as<float>();
+    c.ldc = s.ldc;
+    return c;
+}
+
+HostGemm GemmWorkload::host_gemm() const {
+    const GemmShape& s = shape_;
+    HostGemm g;
+    g.order = s.order;
+    g.trans_a = s.trans_a;
+    g.trans_b = s.trans_b;
+    g.m = s.m;
+    g.n = s.n;
+    g.k = s.k;
+    g.alpha = s.alpha;
+    g.beta = s.beta;
+    g.a = a_.data();
+    g.lda = s.lda;
+    g.b = b_.data();
+    g.ldb = s.ldb;
+    g.c_before = c_before_.data();
+    g.ldc = s.ldc;
+    return g;
+}
+
+double GemmWorkload::min_bytes() const {
+    const GemmShape& s = shape_;
+    const double c_passes = s.beta == 0.0f ? 1.0 : 2.0;
+    return 4.0 * (static_cast<double>(s.m) * s.k + static_cast<double>(s.k) * s.n + c_passes * s.m * s.n);
+}
+
+GemmWorkload::Result GemmWorkload::check(std::mt19937_64& rng, std::int64_t samples) const {
+    const std::vector<float> c_after = driver::download(dc_);
+    const GemmShape& s = shape_;
+    Result result;
+    result.padding_changed = 0;
+    for (std::size_t e = 0; e < c_after.size(); ++e)
+        if (c_is_padding_[e] && !(c_after[e] == kPaddingSentinel)) ++result.padding_changed;
+
+    const HostGemm g = host_gemm();
+    const double work = static_cast<double>(s.m) * s.n * std::max<std::int64_t>(s.k, 1);
+    if (work <= 64.0 * 1024 * 1024) {
+        result.reference = check_against_reference(g, c_after.data());
+        return result;
+    }
+    // Large: a random sample against the reference, and every element for NaN/Inf (poison that was never written).
+    std::vector<std::pair<std::int64_t, std::int64_t>> elements;
+    std::uniform_int_distribution<std::int64_t> row(0, s.m - 1), col(0, s.n - 1);
+    for (std::int64_t e = 0; e < samples; ++e) elements.emplace_back(row(rng), col(rng));
+    elements.emplace_back(0, 0);
+    elements.emplace_back(s.m - 1, s.n - 1);
+    result.reference = check_against_reference(g, c_after.data(), elements);
+    for (std::int64_t j = 0; j < s.n; ++j)
+        for (std::int64_t i = 0; i < s.m; ++i)
+            if (!std::isfinite(c_after[static_cast<std::size_t>(element_offset(s.order, i, j, s.ldc))])) {
+                ++result.reference.failures;
+                if (result.reference.first_bad_i < 0) {
+                    result.reference.first_bad_i = i;
+                    result.reference.first_bad_j = j;
+                }
+            }
+    return result;
+}
+
+std::string GemmWorkload::Result::describe() const {
+    std::ostringstream s;
+    s << reference.checked << " elements checked, " << reference.failures << " wrong, worst error "
+      << reference.max_error_over_bound << " of the fp32 bound, " << padding_changed << " padding elements changed";
+    if (reference.failures > 0)
+        s << "; first wrong C(" << reference.first_bad_i << ", " << reference.first_bad_j
+          << ") = " << reference.first_bad_value << ", reference " << reference.first_bad_reference;
+    return s.str();
+}
+
+}  // namespace jitgemm

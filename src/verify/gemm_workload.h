@@ -1,0 +1,67 @@
+// GemmWorkload: one GEMM with real data — random normal A, B and C on host and device, C poisoned where the call
+// must write (NaN when beta = 0, so an unwritten or wrongly-read element shows), a sentinel in the padding rows of
+// C that the call must leave alone — and the check of the result. Shared by `jitgemm run`, the GPU tests and the
+// benchmarks, so all three mean the same thing by "verified".
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "driver/driver_handles.h"
+#include "jitgemm/gemm.h"
+#include "problem/gemm_call.h"
+#include "verify/host_reference.h"
+
+namespace jitgemm {
+
+struct GemmShape {
+    Order order = Order::ColumnMajor;
+    Transpose trans_a = Transpose::No, trans_b = Transpose::No;
+    std::int64_t m = 1, n = 1, k = 1;
+    std::int64_t lda = 0, ldb = 0, ldc = 0;  // 0: the minimum for the shape
+    float alpha = 1.0f, beta = 0.0f;
+
+    // The shape with every 0 leading dimension replaced by its minimum.
+    GemmShape with_minimum_leading_dimensions() const;
+    // "col nt 128x96x64 lda=128 ldb=64 ldc=128 alpha=1 beta=0"
+    std::string describe() const;
+};
+
+class GemmWorkload {
+public:
+    // Allocates and fills host and device copies (device memory in the current context).
+    GemmWorkload(const GemmShape& shape, std::mt19937_64& rng);
+
+    const GemmShape& shape() const { return shape_; }
+    // Restores C on the device to its state before any call (poison and sentinels included).
+    void reset_c() const;
+    // jitgemm::sgemm on the device copies.
+    ServedBy run(Stream stream, const GemmOptions& options = {}) const;
+
+    struct Result {
+        CheckSummary reference;        // elements of C against the float64 reference
+        std::int64_t padding_changed;  // padding elements of C that differ from their sentinel
+        bool passed() const { return reference.failures == 0 && padding_changed == 0; }
+        std::string describe() const;
+    };
+    // Downloads C and checks it: every element when the problem is small, else `samples` random elements plus a
+    // whole-matrix scan for non-finite values. Waits for the device.
+    Result check(std::mt19937_64& rng, std::int64_t samples = 4096) const;
+
+    HostGemm host_gemm() const;
+    // The call run() makes, as the dispatch layer sees it.
+    GemmCall call() const;
+    double flops() const { return 2.0 * shape_.m * shape_.n * shape_.k; }
+    // Bytes the call must move at least: A and B read once, C written once (and read once when beta != 0).
+    double min_bytes() const;
+
+private:
+    GemmShape shape_;
+    std::vector<float> a_, b_, c_before_;
+    std::vector<bool> c_is_padding_;
+    driver::DeviceBuffer da_, db_, dc_;
+};
+
+}  // namespace jitgemm

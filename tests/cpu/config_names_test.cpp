@@ -1,0 +1,77 @@
+// Configuration names: every family's to_string/parse round trip over random knobs, and malformed names refused.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "tuner/any_config.h"
+
+namespace jitgemm {
+namespace {
+
+int pick(std::mt19937_64& rng, std::initializer_list<int> values) {
+    std::uniform_int_distribution<std::size_t> d(0, values.size() - 1);
+    return *(values.begin() + d(rng));
+}
+
+AnyConfig random_config(std::mt19937_64& rng, Family family) {
+    switch (family) {
+        case Family::Naive: {
+            NaiveConfig c;
+            c.bm = pick(rng, {1, 8, 16, 32, 64});
+            c.bn = pick(rng, {1, 4, 16, 32});
+            return c;
+        }
+        case Family::Tiled: {
+            TiledConfig c;
+            c.t = pick(rng, {2, 4, 8, 16, 32});
+            return c;
+        }
+        case Family::RegBlock: {
+            RegBlockConfig c;
+            c.bm = pick(rng, {16, 32, 64, 128, 256});
+            c.bn = pick(rng, {16, 32, 64, 128, 256});
+            c.bk = pick(rng, {4, 8, 16, 32});
+            c.tm = pick(rng, {1, 2, 4, 8, 16});
+            c.tn = pick(rng, {1, 2, 4, 8, 16});
+            c.vec = pick(rng, {1, 2, 4});
+            c.stages = pick(rng, {1, 2});
+            c.group = pick(rng, {1, 4, 8, 16});
+            return c;
+        }
+    }
+    return NaiveConfig{};
+}
+
+TEST(ConfigNames, RoundTripOfRandomKnobsInEveryFamily) {
+    std::mt19937_64 rng(std::random_device{}());
+    for (const Family family : {Family::Naive, Family::Tiled, Family::RegBlock}) {
+        for (int i = 0; i < 200; ++i) {
+            const AnyConfig config = random_config(rng, family);
+            const std::string name = to_string(config);
+            const auto parsed = parse_config(name);
+            ASSERT_TRUE(parsed.has_value()) << name;
+            EXPECT_EQ(family_of(*parsed), family) << name;
+            EXPECT_TRUE(*parsed == config) << name;
+            EXPECT_EQ(to_string(*parsed), name);
+        }
+    }
+}
+
+TEST(ConfigNames, CanonicalFormsOfTheDefaults) {
+    EXPECT_EQ(NaiveConfig{}.to_string(), "naive_16x16");
+    EXPECT_EQ(TiledConfig{}.to_string(), "tiled_t16");
+    EXPECT_EQ(RegBlockConfig{}.to_string(), "regblock_128x128x8_t8x8_v4_s2_g8");
+}
+
+TEST(ConfigNames, MalformedNamesAreRefused) {
+    for (const char* name :
+         {"", "naive", "naive_", "naive_16", "naive_16x", "naive_16x16x16", "naive_0x16", "naive_-1x16", "naive_16y16",
+          "tiled", "tiled_16", "tiled_t", "tiled_t16_x", "regblock_128x128_t8x8_v4_s2_g8",
+          "regblock_128x128x8_t8x8_v4_s2", "regblock_128x128x8_t8x8_v4_s2_g8_extra", "regblock_128x128x8_8x8_v4_s2_g8",
+          "Regblock_128x128x8_t8x8_v4_s2_g8", "regblock_128x128x8_t8x8_v4_s2_g99999999999", "mystery_1"}) {
+        EXPECT_FALSE(parse_config(name).has_value()) << '"' << name << '"';
+    }
+}
+
+}  // namespace
+}  // namespace jitgemm

@@ -1,0 +1,200 @@
+// Argument checking and the fold into canonical column-major form. Bad input must throw the right code, name the
+// argument, and never touch the driver (these run on machines without one).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "jitgemm/jitgemm.h"
+#include "problem/gemm_call.h"
+
+namespace jitgemm {
+namespace {
+
+// Fake device addresses: aligned, never dereferenced (every test here fails or folds before any launch).
+const void* const kA = reinterpret_cast<const void*>(0x10000);
+const void* const kB = reinterpret_cast<const void*>(0x20000);
+void* const kC = reinterpret_cast<void*>(0x30000);
+
+GemmCall valid_call() {
+    GemmCall c;
+    c.m = 64;
+    c.n = 32;
+    c.k = 16;
+    c.a = kA;
+    c.lda = 64;
+    c.b = kB;
+    c.ldb = 16;
+    c.c = kC;
+    c.ldc = 64;
+    return c;
+}
+
+void expect_error(const GemmCall& call, ErrorCode code, const std::string& fragment) {
+    try {
+        make_canonical_call(call);
+        ADD_FAILURE() << "no error; expected one mentioning \"" << fragment << "\"";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), code) << e.what();
+        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+        EXPECT_EQ(std::string(e.what()).rfind("jitgemm: ", 0), 0u) << e.what();
+    }
+}
+
+TEST(GemmArguments, NegativeSizes) {
+    for (const char* which : {"m", "n", "k"}) {
+        GemmCall c = valid_call();
+        (which[0] == 'm' ? c.m : which[0] == 'n' ? c.n : c.k) = -3;
+        expect_error(c, ErrorCode::InvalidArgument, std::string(which) + " = -3 is negative");
+    }
+}
+
+TEST(GemmArguments, NullAndMisalignedPointers) {
+    GemmCall c = valid_call();
+    c.a = nullptr;
+    expect_error(c, ErrorCode::InvalidArgument, "A is a null pointer");
+    c = valid_call();
+    c.b = nullptr;
+    expect_error(c, ErrorCode::InvalidArgument, "B is a null pointer");
+    c = valid_call();
+    c.c = nullptr;
+    expect_error(c, ErrorCode::InvalidArgument, "C is a null pointer");
+    c = valid_call();
+    c.c = reinterpret_cast<void*>(0x30002);
+    expect_error(c, ErrorCode::InvalidArgument, "not aligned to its element size");
+}
+
+TEST(GemmArguments, NullOperandsAreAllowedWhereBlasDoesNotReadThem) {
+    GemmCall c = valid_call();
+    c.k = 0;
+    c.a = nullptr;
+    c.b = nullptr;
+    EXPECT_NO_THROW(make_canonical_call(c));
+    c = valid_call();
+    c.m = 0;
+    c.a = c.b = nullptr;
+    c.c = nullptr;
+    EXPECT_TRUE(make_canonical_call(c).no_work);
+}
+
+TEST(GemmArguments, LeadingDimensionMinimaInBothOrdersAndTransposes) {
+    struct Case {
+        Order order;
+        Transpose ta, tb;
+        std::int64_t min_lda, min_ldb, min_ldc;
+    };
+    // m = 64, n = 32, k = 16
+    const Case cases[] = {
+        {Order::ColumnMajor, Transpose::No, Transpose::No, 64, 16, 64},
+        {Order::ColumnMajor, Transpose::Yes, Transpose::Yes, 16, 32, 64},
+        {Order::RowMajor, Transpose::No, Transpose::No, 16, 32, 32},
+        {Order::RowMajor, Transpose::Yes, Transpose::Yes, 64, 16, 32},
+    };
+    for (const Case& k : cases) {
+        GemmCall c = valid_call();
+        c.order = k.order;
+        c.trans_a = k.ta;
+        c.trans_b = k.tb;
+        c.lda = k.min_lda;
+        c.ldb = k.min_ldb;
+        c.ldc = k.min_ldc;
+        EXPECT_NO_THROW(make_canonical_call(c));
+        GemmCall bad = c;
+        bad.lda = k.min_lda - 1;
+        expect_error(bad, ErrorCode::InvalidArgument, "lda = " + std::to_string(k.min_lda - 1) + " is below its minimum " +
+                                                          std::to_string(k.min_lda));
+        bad = c;
+        bad.ldb = k.min_ldb - 1;
+        expect_error(bad, ErrorCode::InvalidArgument, "ldb = " + std::to_string(k.min_ldb - 1) + " is below");
+        bad = c;
+        bad.ldc = k.min_ldc - 1;
+        expect_error(bad, ErrorCode::InvalidArgument, "ldc = " + std::to_string(k.min_ldc - 1) + " is below");
+    }
+    GemmCall zero = valid_call();
+    zero.m = 0;
+    zero.lda = 0;
+    expect_error(zero, ErrorCode::InvalidArgument, "lda = 0 is below its minimum 1");
+}
+
+TEST(GemmArguments, UnsupportedDtypesAndTf32) {
+    GemmCall c = valid_call();
+    c.a_type = DType::F16;
+    expect_error(c, ErrorCode::Unsupported, "a=f16 b=f32 c=f32 compute=f32 is not supported");
+    c = valid_call();
+    c.compute = ComputeType::TF32;
+    expect_error(c, ErrorCode::Unsupported, "compute=tf32 is not supported");
+}
+
+TEST(GemmArguments, ExtentsBeyond64BitAddressingAreRefused) {
+    GemmCall c = valid_call();
+    c.n = std::int64_t{1} << 40;
+    c.ldb = 16;
+    c.ldc = std::int64_t{1} << 40;
+    expect_error(c, ErrorCode::InvalidArgument, "overflows 64-bit addressing");
+}
+
+TEST(GemmArguments, RowMajorIsTheTransposedColumnMajorProblem) {
+    GemmCall row = valid_call();
+    row.order = Order::RowMajor;
+    row.trans_a = Transpose::Yes;
+    row.lda = 64;  // A stored k x m row-major
+    row.ldb = 32;
+    row.ldc = 32;
+    const CanonicalCall c = make_canonical_call(row);
+    EXPECT_EQ(c.problem.m, 32);
+    EXPECT_EQ(c.problem.n, 64);
+    EXPECT_EQ(c.problem.k, 16);
+    EXPECT_EQ(c.problem.trans_a, Transpose::No);  // B's flag
+    EXPECT_EQ(c.problem.trans_b, Transpose::Yes);  // A's flag
+    EXPECT_EQ(c.problem.lda, 32);
+    EXPECT_EQ(c.problem.ldb, 64);
+    EXPECT_EQ(c.a, kB);
+    EXPECT_EQ(c.b, kA);
+    EXPECT_EQ(c.c, kC);
+}
+
+TEST(GemmArguments, DegenerateCallsFoldIntoOneScaleProblem) {
+    GemmCall k0 = valid_call();
+    k0.k = 0;
+    k0.beta = 0.5f;
+    GemmCall alpha0 = valid_call();
+    alpha0.alpha = 0.0f;
+    alpha0.beta = 0.5f;
+    alpha0.trans_a = Transpose::Yes;
+    alpha0.lda = 16;
+    const CanonicalCall x = make_canonical_call(k0), y = make_canonical_call(alpha0);
+    EXPECT_EQ(x.problem, y.problem);
+    EXPECT_EQ(x.problem.k, 0);
+    EXPECT_FALSE(x.no_work);
+    GemmCall identity = k0;
+    identity.beta = 1.0f;
+    EXPECT_TRUE(make_canonical_call(identity).no_work);
+}
+
+TEST(GemmArguments, AlignmentClassesComeFromPointersAndLeadingDimensions) {
+    EXPECT_EQ(alignment_class(reinterpret_cast<void*>(0x1000), 64, 4), 16);
+    EXPECT_EQ(alignment_class(reinterpret_cast<void*>(0x1000), 4097, 4), 4);
+    EXPECT_EQ(alignment_class(reinterpret_cast<void*>(0x1000), 4098, 4), 8);
+    EXPECT_EQ(alignment_class(reinterpret_cast<void*>(0x1004), 64, 4), 4);
+    EXPECT_EQ(alignment_class(reinterpret_cast<void*>(0x1008), 64, 4), 8);
+}
+
+TEST(GemmArguments, PublicEntryPointChecksBeforeTouchingTheDriver) {
+    float host_c[4] = {1, 2, 3, std::numeric_limits<float>::quiet_NaN()};
+    try {
+        sgemm(Order::ColumnMajor, Transpose::No, Transpose::No, 2, 2, 2, 1.0f, nullptr, 2, nullptr, 2, 0.0f, host_c, 2);
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+        EXPECT_NE(std::string(e.what()).find("A is a null pointer"), std::string::npos);
+    }
+    EXPECT_EQ(host_c[0], 1.0f);
+    EXPECT_TRUE(std::isnan(host_c[3]));
+    EXPECT_EQ(sgemm(Order::RowMajor, Transpose::No, Transpose::No, 0, 5, 5, 1.0f, nullptr, 5, nullptr, 5, 0.0f,
+                    nullptr, 5),
+              ServedBy::NothingToDo);
+}
+
+}  // namespace
+}  // namespace jitgemm

@@ -1,0 +1,134 @@
+// Every kernel family against the float64 host reference on fresh random data: at least 50 random shapes each
+// (1x1x1, primes, tails around tile multiples, all four transposes, both orders, leading dimensions above the
+// minimum), outputs poisoned (NaN in C when beta = 0; a sentinel in C's padding that must survive), beta = 0, 1
+// and general, alpha = 1 and general. Cases run on several host threads at once, which overlaps their NVRTC
+// compiles and exercises gemm from many threads.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "support/gpu_test_support.h"
+#include "tuner/any_config.h"
+#include "verify/gemm_workload.h"
+
+namespace jitgemm {
+namespace {
+
+struct FamilyCase {
+    std::string name;
+    std::vector<std::string> configs;  // each case uses one of these, at random
+    friend void PrintTo(const FamilyCase& c, std::ostream* os) { *os << c.name; }
+};
+
+std::int64_t random_size(std::mt19937_64& rng) {
+    static const std::int64_t primes[] = {2, 3, 5, 7, 11, 13, 17, 31, 61, 67, 97, 127, 131, 193, 257, 263};
+    std::uniform_int_distribution<int> kind(0, 3);
+    switch (kind(rng)) {
+        case 0: return primes[std::uniform_int_distribution<std::size_t>(0, std::size(primes) - 1)(rng)];
+        case 1: {  // a tile multiple, or one off it
+            const std::int64_t base = 32 * std::uniform_int_distribution<std::int64_t>(1, 9)(rng);
+            return base + std::uniform_int_distribution<std::int64_t>(-1, 1)(rng);
+        }
+        case 2: return std::uniform_int_distribution<std::int64_t>(1, 8)(rng);
+        default: return std::uniform_int_distribution<std::int64_t>(1, 300)(rng);
+    }
+}
+
+GemmShape random_shape(std::mt19937_64& rng) {
+    std::uniform_int_distribution<int> coin(0, 1);
+    GemmShape s;
+    s.order = coin(rng) ? Order::RowMajor : Order::ColumnMajor;
+    s.trans_a = coin(rng) ? Transpose::Yes : Transpose::No;
+    s.trans_b = coin(rng) ? Transpose::Yes : Transpose::No;
+    s.m = random_size(rng);
+    s.n = random_size(rng);
+    s.k = random_size(rng);
+    const float alphas[] = {1.0f, -0.75f, 2.5f};
+    const float betas[] = {0.0f, 0.0f, 1.0f, -1.5f};
+    s.alpha = alphas[std::uniform_int_distribution<int>(0, 2)(rng)];
+    s.beta = betas[std::uniform_int_distribution<int>(0, 3)(rng)];
+    s = s.with_minimum_leading_dimensions();
+    std::uniform_int_distribution<std::int64_t> pad(0, 9);
+    if (coin(rng)) s.lda += pad(rng);
+    if (coin(rng)) s.ldb += pad(rng);
+    if (coin(rng)) s.ldc += pad(rng);
+    return s;
+}
+
+std::vector<GemmShape> shapes_for_run(std::mt19937_64& rng) {
+    std::vector<GemmShape> shapes;
+    GemmShape one;  // 1 x 1 x 1
+    shapes.push_back(one.with_minimum_leading_dimensions());
+    for (const auto ta : {Transpose::No, Transpose::Yes})
+        for (const auto tb : {Transpose::No, Transpose::Yes}) {
+            GemmShape aligned;  // every transpose on a shape that takes the widest vector paths
+            aligned.trans_a = ta;
+            aligned.trans_b = tb;
+            aligned.m = 256;
+            aligned.n = 128;
+            aligned.k = 64;
+            aligned.beta = 0.5f;
+            shapes.push_back(aligned.with_minimum_leading_dimensions());
+        }
+    while (shapes.size() < 60) shapes.push_back(random_shape(rng));
+    return shapes;
+}
+
+class FamilyCorrectness : public ::testing::TestWithParam<FamilyCase> {};
+
+TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
+    JITGEMM_REQUIRE_GPU();
+    const std::uint64_t seed = testing::fresh_seed();
+    std::mt19937_64 rng(seed);
+    const std::vector<GemmShape> shapes = shapes_for_run(rng);
+    const FamilyCase& family = GetParam();
+    std::vector<std::string> chosen;
+    for (std::size_t i = 0; i < shapes.size(); ++i)
+        chosen.push_back(family.configs[std::uniform_int_distribution<std::size_t>(0, family.configs.size() - 1)(rng)]);
+
+    std::atomic<std::size_t> next{0};
+    std::mutex failures_mutex;
+    std::vector<std::string> failures;
+    auto worker = [&](std::uint64_t worker_seed) {
+        std::mt19937_64 worker_rng(worker_seed);
+        for (std::size_t i = next++; i < shapes.size(); i = next++) {
+            const std::string label = shapes[i].describe() + " config " + chosen[i];
+            try {
+                driver::current_context();
+                const GemmWorkload workload(shapes[i], worker_rng);
+                GemmOptions options;
+                options.config = chosen[i];
+                workload.run(nullptr, options);
+                const auto result = workload.check(worker_rng);
+                if (!result.passed()) {
+                    std::lock_guard lock(failures_mutex);
+                    failures.push_back(label + ": " + result.describe());
+                }
+            } catch (const std::exception& e) {
+                std::lock_guard lock(failures_mutex);
+                failures.push_back(label + ": " + e.what());
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t) threads.emplace_back(worker, seed + 1 + t);
+    for (auto& t : threads) t.join();
+    for (const auto& f : failures) ADD_FAILURE() << f;
+    EXPECT_TRUE(failures.empty()) << failures.size() << " of " << shapes.size() << " cases failed (seed " << seed << ")";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Families, FamilyCorrectness,
+    ::testing::Values(FamilyCase{"naive", {"naive_16x16", "naive_32x8", "naive_64x1"}},
+                      FamilyCase{"tiled", {"tiled_t16", "tiled_t8", "tiled_t32"}},
+                      FamilyCase{"regblock",
+                                 {"regblock_128x128x8_t8x8_v4_s2_g8", "regblock_64x64x16_t4x4_v4_s1_g4",
+                                  "regblock_128x64x16_t8x4_v2_s2_g1", "regblock_32x32x16_t4x4_v1_s2_g8",
+                                  "regblock_64x128x16_t4x8_v4_s2_g2", "regblock_32x64x16_t2x2_v1_s2_g8"}}),
+    [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace jitgemm

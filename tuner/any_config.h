@@ -1,0 +1,25 @@
+// AnyConfig: a candidate of any family, and the family-independent operations on it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "tuner/naive_config.h"
+#include "tuner/regblock_config.h"
+#include "tuner/tiled_config.h"
+
+namespace jitgemm {
+
+using AnyConfig = std::variant<NaiveConfig, TiledConfig, RegBlockConfig>;
+
+Family family_of(const AnyConfig& config);
+std::string to_string(const AnyConfig& config);
+// Any family's canonical name; nullopt when no family parses it.
+std::optional<AnyConfig> parse_config(std::string_view name);
+std::optional<Rejection> validate(const AnyConfig& config, const DeviceInfo& device);
+KnobDefines knob_defines(const AnyConfig& config);
+LaunchGeometry launch_geometry(const AnyConfig& config, const Problem& problem);
+
+}  // namespace jitgemm

@@ -1,0 +1,52 @@
+// The kernel families, what a candidate's check can reject it for, and the launch shape every family reports.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace jitgemm {
+
+enum class Family {
+    Naive,     // kernel_sources/naive.cuh: one thread per output, the GPU reference
+    Tiled,     // kernel_sources/tiled.cuh: T x T shared-memory tiles
+    RegBlock,  // kernel_sources/regblock.cuh: register-blocked outer product, double-buffered
+};
+
+std::string_view to_string(Family);
+std::optional<Family> parse_family(std::string_view);
+
+// The embedded header that holds a family's kernel, and the kernel's (extern "C") symbol.
+std::string_view source_header(Family);
+std::string_view kernel_symbol(Family);
+
+// Why a candidate cannot run, by the rule that removed it (counted per rule in the tuner's debug output).
+enum class PruneRule {
+    Knobs,         // the knobs contradict each other (a thread tile that does not divide the block tile, ...)
+    Threads,       // more threads per block than the device allows
+    SharedMemory,  // more shared memory per block than the device allows, even with opt-in
+    Registers,     // estimated registers per thread or per block above the device's limits
+    Occupancy,     // not one block fits on an SM
+};
+
+std::string_view to_string(PruneRule);
+
+struct Rejection {
+    PruneRule rule;
+    std::string reason;
+};
+
+// 1-D grid of 1-D blocks; every family linearizes its tiles into blockIdx.x.
+struct LaunchGeometry {
+    std::uint32_t grid = 0;
+    std::uint32_t block = 0;
+    std::uint32_t dynamic_shared_bytes = 0;
+};
+
+// Knob macros of a family as NVRTC -D definitions, e.g. {"RB_BM", 128}.
+using KnobDefines = std::vector<std::pair<std::string, long long>>;
+
+}  // namespace jitgemm

@@ -1,0 +1,22 @@
+// The device-resource rules every family's validate() applies after its own knob rules: threads per block, shared
+// memory per block (with or without opt-in), estimated registers, and at least one block per SM. Also the 1-D grid
+// every family launches.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "device/device_info.h"
+#include "tuner/kernel_family.h"
+
+namespace jitgemm {
+
+// `optin_shared` says whether the family's kernel uses dynamic shared memory and may opt in above the default
+// per-block limit.
+std::optional<Rejection> check_resources(const DeviceInfo& device, int threads, int registers_per_thread,
+                                         int shared_bytes, bool optin_shared);
+
+// tiles_m * tiles_n blocks of `threads`; throws Error(Unsupported) when the tile count exceeds a 1-D grid.
+LaunchGeometry tile_grid(std::int64_t tiles_m, std::int64_t tiles_n, int threads, int dynamic_shared_bytes);
+
+}  // namespace jitgemm
