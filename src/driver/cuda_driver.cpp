@@ -54,15 +54,15 @@ LoadOutcome load() {
     }
 
     std::string missing;
-    auto resolve = [&](const char* name, void** slot) {
+    auto resolve = [&](const char* name, int version, void** slot) {
         CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-        if (get_proc(name, slot, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS ||
+        if (get_proc(name, slot, version, CU_GET_PROC_ADDRESS_LEGACY_STREAM, &status) != CUDA_SUCCESS ||
             status != CU_GET_PROC_ADDRESS_SUCCESS || *slot == nullptr) {
             *slot = nullptr;
             missing += missing.empty() ? name : std::string(", ") + name;
         }
     };
-#define JITGEMM_RESOLVE_ENTRY(name) resolve(#name, reinterpret_cast<void**>(&out.api.name));
+#define JITGEMM_RESOLVE_ENTRY(name, version) resolve(#name, version, reinterpret_cast<void**>(&out.api.name));
     JITGEMM_DRIVER_FUNCTIONS(JITGEMM_RESOLVE_ENTRY)
 #undef JITGEMM_RESOLVE_ENTRY
     if (!missing.empty()) {

@@ -10,54 +10,57 @@
 #pragma once
 
 #include <cuda.h>
+#include <cudaTypedefs.h>
 
 #include <string>
 
 namespace jitgemm::driver {
 
-// Every driver function jitgemm calls. Adding one here is all it takes to load it.
+// Every driver function jitgemm calls, with the CUDA version whose ABI jitgemm calls it by. cuGetProcAddress is
+// asked for exactly that version, and the entry is typed with cudaTypedefs.h's PFN_<name>_v<version>: asking for
+// "the newest" would hand back ABI changes such as CUDA 13's cuCtxSynchronize(CUcontext) under the old name.
 #define JITGEMM_DRIVER_FUNCTIONS(X)                 \
-    X(cuInit)                                       \
-    X(cuDriverGetVersion)                           \
-    X(cuGetErrorName)                               \
-    X(cuGetErrorString)                             \
-    X(cuDeviceGet)                                  \
-    X(cuDeviceGetCount)                             \
-    X(cuDeviceGetName)                              \
-    X(cuDeviceGetAttribute)                         \
-    X(cuDeviceTotalMem)                             \
-    X(cuDevicePrimaryCtxRetain)                     \
-    X(cuCtxGetCurrent)                              \
-    X(cuCtxSetCurrent)                              \
-    X(cuCtxGetDevice)                               \
-    X(cuCtxSynchronize)                             \
-    X(cuModuleLoadData)                             \
-    X(cuModuleUnload)                               \
-    X(cuModuleGetFunction)                          \
-    X(cuFuncGetAttribute)                           \
-    X(cuFuncSetAttribute)                           \
-    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)  \
-    X(cuLaunchKernel)                               \
-    X(cuMemAlloc)                                   \
-    X(cuMemFree)                                    \
-    X(cuMemGetInfo)                                 \
-    X(cuMemcpyHtoD)                                 \
-    X(cuMemcpyDtoH)                                 \
-    X(cuMemcpy2D)                                   \
-    X(cuMemsetD32)                                  \
-    X(cuMemsetD32Async)                             \
-    X(cuMemsetD8Async)                              \
-    X(cuStreamCreate)                               \
-    X(cuStreamDestroy)                              \
-    X(cuStreamSynchronize)                          \
-    X(cuEventCreate)                                \
-    X(cuEventDestroy)                               \
-    X(cuEventRecord)                                \
-    X(cuEventSynchronize)                           \
-    X(cuEventElapsedTime)
+    X(cuInit, 2000)                                 \
+    X(cuDriverGetVersion, 2020)                     \
+    X(cuGetErrorName, 6000)                         \
+    X(cuGetErrorString, 6000)                       \
+    X(cuDeviceGet, 2000)                            \
+    X(cuDeviceGetCount, 2000)                       \
+    X(cuDeviceGetName, 2000)                        \
+    X(cuDeviceGetAttribute, 2000)                   \
+    X(cuDeviceTotalMem, 3020)                       \
+    X(cuDevicePrimaryCtxRetain, 7000)               \
+    X(cuCtxGetCurrent, 4000)                        \
+    X(cuCtxSetCurrent, 4000)                        \
+    X(cuCtxGetDevice, 2000)                         \
+    X(cuCtxSynchronize, 2000)                       \
+    X(cuModuleLoadData, 2000)                       \
+    X(cuModuleUnload, 2000)                         \
+    X(cuModuleGetFunction, 2000)                    \
+    X(cuFuncGetAttribute, 2020)                     \
+    X(cuFuncSetAttribute, 9000)                     \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050) \
+    X(cuLaunchKernel, 4000)                         \
+    X(cuMemAlloc, 3020)                             \
+    X(cuMemFree, 3020)                              \
+    X(cuMemGetInfo, 3020)                           \
+    X(cuMemcpyHtoD, 3020)                           \
+    X(cuMemcpyDtoH, 3020)                           \
+    X(cuMemcpy2D, 3020)                             \
+    X(cuMemsetD32, 3020)                            \
+    X(cuMemsetD32Async, 3020)                       \
+    X(cuMemsetD8Async, 3020)                        \
+    X(cuStreamCreate, 2000)                         \
+    X(cuStreamDestroy, 4000)                        \
+    X(cuStreamSynchronize, 2000)                    \
+    X(cuEventCreate, 2000)                          \
+    X(cuEventDestroy, 4000)                         \
+    X(cuEventRecord, 2000)                          \
+    X(cuEventSynchronize, 2000)                     \
+    X(cuEventElapsedTime, 2000)
 
 struct DriverApi {
-#define JITGEMM_DECLARE_ENTRY(name) decltype(&::name) name = nullptr;
+#define JITGEMM_DECLARE_ENTRY(name, version) PFN_##name##_v##version name = nullptr;
     JITGEMM_DRIVER_FUNCTIONS(JITGEMM_DECLARE_ENTRY)
 #undef JITGEMM_DECLARE_ENTRY
     int version = 0;  // cuDriverGetVersion, e.g. 13000
