@@ -25,12 +25,15 @@ const FamilyEntry& entry(Family family) {
     return kFamilies[0];
 }
 
-constexpr std::array<std::pair<PruneRule, std::string_view>, 5> kRuleNames{{
+constexpr std::array<std::pair<PruneRule, std::string_view>, 8> kRuleNames{{
     {PruneRule::Knobs, "knobs"},
     {PruneRule::Threads, "threads"},
     {PruneRule::SharedMemory, "shared-memory"},
     {PruneRule::Registers, "registers"},
     {PruneRule::Occupancy, "occupancy"},
+    {PruneRule::Duplicate, "duplicate"},
+    {PruneRule::Waves, "waves"},
+    {PruneRule::Model, "model"},
 }};
 
 }  // namespace

@@ -30,6 +30,9 @@ enum class PruneRule {
     SharedMemory,  // more shared memory per block than the device allows, even with opt-in
     Registers,     // estimated registers per thread or per block above the device's limits
     Occupancy,     // not one block fits on an SM
+    Duplicate,     // the same kernel as an earlier candidate once vector widths are narrowed to the alignment
+    Waves,         // less than half the wave efficiency (tiles / resident slots) of the best candidate
+    Model,         // the cost model puts it above 2x the best candidate's time
 };
 
 std::string_view to_string(PruneRule);

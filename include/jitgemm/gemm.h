@@ -8,8 +8,12 @@
 // primary context of device 0 current, as the CUDA runtime API does, so programs that use the runtime API share
 // jitgemm's context without doing anything.
 //
-// Work is enqueued on `stream` and the call returns without waiting for it, except on the first call of a problem,
-// which compiles (and, from the tuner on, may tune) before it enqueues.
+// Work is enqueued on `stream` and the call returns without waiting for it, except on the first call of a problem
+// in a process: that one loads the tuned kernel from the cache (milliseconds), or — when there is none — tunes
+// (TunePolicy::Now, within the budget), compiles the heuristic default, or both (Background).
+//
+// Tuning cache: $JITGEMM_CACHE (a directory), else $XDG_CACHE_HOME/jitgemm, else ~/.cache/jitgemm, file
+// tuning.sqlite; read-only bundles from $JITGEMM_CACHE_PATH (':'-separated files or directories) rank below it.
 //
 // BLAS conventions: m = 0 or n = 0 does nothing; k = 0 or alpha = 0 sets C = beta * C without reading A or B
 // (always with jitgemm's scaling kernel, whatever GemmOptions::config names);
@@ -20,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "jitgemm/types.h"
@@ -38,12 +43,27 @@ enum class ServedBy {
 
 std::string_view to_string(ServedBy);
 
+// What a call does when no tuned kernel exists for its problem (on this device, with this jitgemm, NVRTC and driver).
+enum class TunePolicy {
+    FromEnvironment,  // $JITGEMM_TUNE: "now", "background" or "off"; "now" when unset
+    Now,              // tune within the budget, then launch the winner (the first call waits for the search)
+    Background,       // launch the heuristic default now; tune on a background thread and swap the winner in
+    Off,              // heuristic default, never tune; the problem is recorded as untuned for `jitgemm tune`
+};
+
+std::string_view to_string(TunePolicy);
+std::optional<TunePolicy> parse_tune_policy(std::string_view);  // "now", "background", "off", "from-environment"
+
 struct GemmOptions {
     // A kernel configuration by its canonical name, e.g. "regblock_128x128x8_t8x8_v4_s2_g8" or "naive_16x16"
     // (`jitgemm configs` lists the families and their knobs). Empty: jitgemm chooses.
     std::string config;
     // Arithmetic of the multiply. F32 is exact fp32; TF32 is never used unless asked for here.
     ComputeType compute = ComputeType::F32;
+    // On a miss in memory and in the tuning cache.
+    TunePolicy tuning = TunePolicy::FromEnvironment;
+    // Wall-clock budget of one problem's search in seconds; 0: $JITGEMM_TUNE_BUDGET, else 10.
+    double tune_budget_seconds = 0.0;
 };
 
 // The general entry point: any supported dtype combination (a_type, b_type, c_type); alpha and beta are applied in
@@ -62,5 +82,15 @@ inline ServedBy sgemm(Order order, Transpose trans_a, Transpose trans_b, int64_t
 
 // The library's version, e.g. "0.1.0".
 std::string_view version();
+
+// Counters of this process, for checking that production serves from the cache without compiling.
+struct Statistics {
+    std::uint64_t nvrtc_compiles = 0;  // kernels compiled by NVRTC (tuning candidates included)
+    std::uint64_t tunings = 0;         // searches run (now or in the background)
+};
+Statistics statistics();
+
+// Waits until every background tuning started so far has finished and been swapped in.
+void wait_for_background_tuning();
 
 }  // namespace jitgemm

@@ -33,6 +33,11 @@ constexpr NameTable<ServedBy, 6> kServedByNames{{{ServedBy::InMemory, "in-memory
                                                  {ServedBy::Requested, "requested-config"},
                                                  {ServedBy::NothingToDo, "nothing-to-do"}}};
 
+constexpr NameTable<TunePolicy, 4> kTunePolicyNames{{{TunePolicy::FromEnvironment, "from-environment"},
+                                                     {TunePolicy::Now, "now"},
+                                                     {TunePolicy::Background, "background"},
+                                                     {TunePolicy::Off, "off"}}};
+
 template <typename Enum, std::size_t N>
 std::string_view name_of(const NameTable<Enum, N>& table, Enum value) {
     for (const auto& [entry, name] : table)
@@ -55,6 +60,8 @@ std::string_view to_string(Transpose v) { return name_of(kTransposeNames, v); }
 std::string_view to_string(Order v) { return name_of(kOrderNames, v); }
 std::string_view to_string(ErrorCode v) { return name_of(kErrorNames, v); }
 std::string_view to_string(ServedBy v) { return name_of(kServedByNames, v); }
+std::string_view to_string(TunePolicy v) { return name_of(kTunePolicyNames, v); }
+std::optional<TunePolicy> parse_tune_policy(std::string_view s) { return value_of(kTunePolicyNames, s); }
 
 std::optional<DType> parse_dtype(std::string_view s) { return value_of(kDTypeNames, s); }
 std::optional<ComputeType> parse_compute_type(std::string_view s) { return value_of(kComputeNames, s); }

@@ -1,7 +1,10 @@
 // jitgemm::gemm: validate, look up the in-memory kernel (the hot path), build it on a miss, launch.
 #include "jitgemm/gemm.h"
 
+#include "compile/nvrtc_compiler.h"
+#include "dispatch/background_tuner.h"
 #include "dispatch/kernel_builder.h"
+#include "tuner/tuner.h"
 #include "dispatch/kernel_store.h"
 #include "driver/context.h"
 #include "problem/gemm_call.h"
@@ -43,7 +46,7 @@ ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int6
     auto kernel = store.find(key);
     if (!kernel) {
         kernel = store.get_or_build(key, [&] {
-            BuiltKernel built = build_kernel(key.context, key.problem, key.config);
+            BuiltKernel built = build_kernel(key, options);
             served_by = built.served_by;
             return built.kernel;
         });
@@ -53,5 +56,14 @@ ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int6
 }
 
 std::string_view version() { return JITGEMM_VERSION; }
+
+Statistics statistics() {
+    Statistics s;
+    s.nvrtc_compiles = nvrtc_compile_count();
+    s.tunings = tuning_count();
+    return s;
+}
+
+void wait_for_background_tuning() { BackgroundTuner::global().wait_idle(); }
 
 }  // namespace jitgemm

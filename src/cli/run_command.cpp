@@ -47,6 +47,9 @@ int run_command(const std::vector<std::string>& args) {
         ("beta", po::value<float>()->default_value(0.0f), "beta")
         ("config", po::value<std::string>()->default_value(""), "kernel configuration (jitgemm configs); "
                                                                  "empty: jitgemm chooses")
+        ("tune", po::value<std::string>()->default_value("from-environment"),
+         "on a cache miss: now, background, off (default: $JITGEMM_TUNE, else now)")
+        ("budget", po::value<double>()->default_value(0.0), "tuning budget in seconds (0: $JITGEMM_TUNE_BUDGET, else 10)")
         ("iterations", po::value<int>()->default_value(20), "timed runs (median reported)")
         ("seed", po::value<std::uint64_t>(), "random seed (default: from the clock)")
         ("no-verify", "skip the check against the host reference")
@@ -59,10 +62,12 @@ int run_command(const std::vector<std::string>& args) {
     const po::variables_map& vm = *parsed;
 
     GemmShape shape;
+    GemmOptions gemm_options;
     try {
         shape.order = parse_enum<Order>(vm, "order", parse_order);
         shape.trans_a = parse_enum<Transpose>(vm, "transa", parse_transpose);
         shape.trans_b = parse_enum<Transpose>(vm, "transb", parse_transpose);
+        gemm_options.tuning = parse_enum<TunePolicy>(vm, "tune", parse_tune_policy);
     } catch (const po::error& e) {
         std::cerr << "jitgemm run: " << e.what() << "\n";
         return kExitUsage;
@@ -80,7 +85,7 @@ int run_command(const std::vector<std::string>& args) {
         return kExitUsage;
     }
     const int iterations = std::max(1, vm["iterations"].as<int>());
-    GemmOptions gemm_options;
+    gemm_options.tune_budget_seconds = vm["budget"].as<double>();
     gemm_options.config = vm["config"].as<std::string>();
     const std::uint64_t seed = vm.count("seed") ? vm["seed"].as<std::uint64_t>() : std::random_device{}();
     std::mt19937_64 rng(seed);
@@ -96,6 +101,7 @@ int run_command(const std::vector<std::string>& args) {
     JITGEMM_CU_CHECK(cu.cuStreamSynchronize(stream.get()));
     const double first_call_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start).count();
+    const Statistics after_first_call = statistics();
     const auto kernel = find_loaded_kernel(workload.call(), gemm_options.config);
 
     bool verified = true;
@@ -126,6 +132,8 @@ int run_command(const std::vector<std::string>& args) {
                   << "\", \"config\": \"" << config_name << "\", \"served_by\": \"" << to_string(served_by)
                   << "\", \"registers\": " << (kernel ? kernel->registers : 0)
                   << ", \"local_bytes\": " << (kernel ? kernel->local_bytes : 0)
+                  << ", \"nvrtc_compiles\": " << after_first_call.nvrtc_compiles
+                  << ", \"tunings\": " << after_first_call.tunings
                   << ", \"first_call_ms\": " << first_call_ms << ", \"median_ms\": " << ms
                   << ", \"tflops\": " << tflops << ", \"gbs\": " << gbs << ", \"iterations\": " << iterations
                   << ", \"verified\": " << (verified ? "true" : "false") << ", \"check\": \"" << verify_text
@@ -137,7 +145,8 @@ int run_command(const std::vector<std::string>& args) {
                   << (kernel ? kernel->registers : 0) << " registers, " << (kernel ? kernel->local_bytes : 0)
                   << " B local)\n"
                   << "first call  " << std::fixed << std::setprecision(1) << first_call_ms
-                  << " ms (compile, load, run)\n"
+                  << " ms (" << after_first_call.nvrtc_compiles << " NVRTC compiles, " << after_first_call.tunings
+                  << " tunings)\n"
                   << "check       " << (verified ? "PASSED: " : "FAILED: ") << verify_text << " (seed " << seed
                   << ")\n"
                   << "time        " << std::setprecision(4) << ms << " ms median of " << iterations

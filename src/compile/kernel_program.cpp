@@ -50,3 +50,17 @@ KernelProgram make_kernel_program(const Problem& p, const AnyConfig& config, con
 }
 
 }  // namespace jitgemm
+
+namespace jitgemm {
+
+KernelProgram make_workspace_program(const std::string& arch) {
+    KernelProgram program;
+    program.config_name = "workspace";
+    program.file_name = "jg_workspace.cu";
+    program.source = "#include \"jg_workspace.cuh\"\n";
+    program.arch = arch;
+    program.options = {"--gpu-architecture=" + arch, "-std=c++17"};
+    return program;
+}
+
+}  // namespace jitgemm

@@ -25,4 +25,8 @@ struct KernelProgram {
 
 KernelProgram make_kernel_program(const Problem& problem, const AnyConfig& config, const std::string& arch);
 
+// The program of kernel_sources/jg_workspace.cuh (operand fill and result comparison for the tuner); its module
+// holds two kernels, so kernel_symbol is empty.
+KernelProgram make_workspace_program(const std::string& arch);
+
 }  // namespace jitgemm

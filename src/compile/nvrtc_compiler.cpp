@@ -4,6 +4,7 @@
 #include <nvrtc.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <memory>
 
@@ -45,10 +46,15 @@ std::string joined(const std::vector<std::string>& options) {
     return out;
 }
 
+std::atomic<std::uint64_t> compile_count{0};
+
 }  // namespace
+
+std::uint64_t nvrtc_compile_count() { return compile_count.load(); }
 
 Cubin compile_to_cubin(const KernelProgram& program) {
     const auto start = std::chrono::steady_clock::now();
+    ++compile_count;
     const auto& sources = embedded_kernel_sources();
     // NVRTC copies header texts at creation, so NUL-terminated copies need only live until then.
     std::vector<std::string> texts, names;

@@ -2,6 +2,7 @@
 // program throws Error(CompileError) whose message carries the NVRTC log and the options.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@ struct Cubin {
 };
 
 Cubin compile_to_cubin(const KernelProgram& program);
+
+// NVRTC compiles this process has run (successful or not): what "served without compiling" is checked against.
+std::uint64_t nvrtc_compile_count();
 
 // "13.0"
 const std::string& nvrtc_version();

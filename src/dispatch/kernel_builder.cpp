@@ -1,14 +1,58 @@
-// Configuration choice, specialization, compile and load of one kernel.
+// The miss path: requested config, scaling kernel, cached tuned entry, or the tuning policy.
 #include "dispatch/kernel_builder.h"
 
+#include <iostream>
+
+#include "cache/cache_stack.h"
 #include "compile/kernel_program.h"
 #include "compile/nvrtc_compiler.h"
 #include "device/device_info.h"
+#include "dispatch/background_tuner.h"
+#include "dispatch/cubin_source.h"
 #include "dispatch/heuristic_config.h"
+#include "dispatch/provenance.h"
+#include "dispatch/tuning_policy.h"
 #include "driver/context.h"
 #include "jitgemm/error.h"
+#include "tuner/tuner.h"
 
 namespace jitgemm {
+namespace {
+
+std::shared_ptr<const LoadedKernel> compile_and_load(const Problem& problem, const AnyConfig& config,
+                                                     const DeviceInfo& device) {
+    const KernelProgram program = make_kernel_program(problem, config, device.arch());
+    const Cubin cubin = obtain_cubin(program, cache::CacheStack::global(), true);
+    return load_kernel(cubin.image, program.kernel_symbol, launch_geometry(config, problem), program.config_name);
+}
+
+// The tuned entry of the cache stack, loaded; nullptr when there is none that this build can use.
+std::shared_ptr<const LoadedKernel> load_tuned(const Problem& problem, const DeviceInfo& device) {
+    const auto entry = cache::CacheStack::global().find_tuned(device.fingerprint(), problem.key(),
+                                                              current_provenance(device));
+    if (!entry) return nullptr;
+    const auto config = parse_config(entry->selection.config);
+    if (!config || validate(*config, device)) {
+        std::cerr << "jitgemm: warning: ignoring the tuned entry for " << problem.key() << " in "
+                  << entry->source_path << ": configuration " << entry->selection.config
+                  << " is not one this build can run\n";
+        return nullptr;
+    }
+    return load_kernel(entry->cubin.image, entry->cubin.kernel_symbol, launch_geometry(*config, problem),
+                       entry->selection.config);
+}
+
+void record_untuned(const Problem& problem, const DeviceInfo& device) {
+    cache::TuningCache* writable = cache::CacheStack::global().writable();
+    if (writable == nullptr) return;
+    try {
+        writable->record_untuned(device.fingerprint(), problem.key(), current_provenance(device));
+    } catch (const Error& e) {
+        std::cerr << "jitgemm: warning: could not record " << problem.key() << " as untuned: " << e.what() << "\n";
+    }
+}
+
+}  // namespace
 
 AnyConfig choose_config(const Problem& problem, const DeviceInfo& device, const std::string& requested) {
     // k = 0 is "C = beta * C": the scaling kernel serves it whatever was asked for.
@@ -26,18 +70,29 @@ AnyConfig choose_config(const Problem& problem, const DeviceInfo& device, const 
     return *parsed;
 }
 
-BuiltKernel build_kernel(CUcontext context, const Problem& problem, const std::string& requested_config) {
-    const DeviceInfo& device = cached_device_info(driver::device_of(context));
-    const AnyConfig config = choose_config(problem, device, requested_config);
-    const std::string arch = device.arch();
-    require_supported_arch(arch);
-    const KernelProgram program = make_kernel_program(problem, config, arch);
-    const LaunchGeometry geometry = launch_geometry(config, problem);
-    const Cubin cubin = compile_to_cubin(program);
-    BuiltKernel built;
-    built.kernel = load_kernel(cubin.image, program.kernel_symbol, geometry, program.config_name);
-    built.served_by = requested_config.empty() || problem.k == 0 ? ServedBy::HeuristicDefault : ServedBy::Requested;
-    return built;
+BuiltKernel build_kernel(const KernelKey& key, const GemmOptions& options) {
+    const Problem& problem = key.problem;
+    const DeviceInfo& device = cached_device_info(driver::device_of(key.context));
+    require_supported_arch(device.arch());
+
+    if (!key.config.empty() || problem.k == 0) {
+        const AnyConfig config = choose_config(problem, device, key.config);
+        return {compile_and_load(problem, config, device),
+                problem.k == 0 ? ServedBy::HeuristicDefault : ServedBy::Requested};
+    }
+    if (auto tuned = load_tuned(problem, device)) return {std::move(tuned), ServedBy::CachedTuned};
+
+    const TunePolicy policy = resolve_tune_policy(options.tuning);
+    if (policy == TunePolicy::Now) {
+        TuneResult result =
+            tune_problem(problem, device, key.context, resolve_tune_options(options), cache::CacheStack::global());
+        if (result.kernel) return {std::move(result.kernel), ServedBy::FreshlyTuned};
+    } else if (policy == TunePolicy::Background) {
+        BackgroundTuner::global().submit(key, resolve_tune_options(options));
+    } else {
+        record_untuned(problem, device);
+    }
+    return {compile_and_load(problem, heuristic_config(problem, device), device), ServedBy::HeuristicDefault};
 }
 
 }  // namespace jitgemm

@@ -1,15 +1,13 @@
-// The miss path of jitgemm::gemm: choose the configuration (requested or heuristic), check it against the device,
-// specialize, compile with NVRTC and load. (The tuner and the SQLite cache slot in here.)
+// The miss path of jitgemm::gemm, in order: a requested configuration (compiled, or its cubin from the cache); the
+// scaling kernel for k = 0; the tuned entry of the cache stack (no compile); else by policy — tune now, launch the
+// heuristic default and tune in the background, or launch the heuristic default and record the problem as untuned.
 #pragma once
-
-#include <cuda.h>
 
 #include <memory>
 #include <string>
 
-#include "dispatch/loaded_kernel.h"
+#include "dispatch/kernel_store.h"
 #include "jitgemm/gemm.h"
-#include "problem/problem.h"
 #include "tuner/any_config.h"
 
 namespace jitgemm {
@@ -19,11 +17,12 @@ struct BuiltKernel {
     ServedBy served_by = ServedBy::HeuristicDefault;
 };
 
-// The configuration a call runs with: `requested` parsed and checked, or the heuristic default. Throws
-// Error(InvalidArgument) for a name no family parses, Error(Unsupported) for one the device cannot run.
+// The configuration a call with an explicit or no request runs untuned: `requested` parsed and checked, or the
+// heuristic default. Throws Error(InvalidArgument) for a name no family parses, Error(Unsupported) for one the
+// device cannot run.
 AnyConfig choose_config(const Problem& problem, const DeviceInfo& device, const std::string& requested);
 
-// Builds the kernel in `context`, which must be current.
-BuiltKernel build_kernel(CUcontext context, const Problem& problem, const std::string& requested_config);
+// Builds the kernel of `key` in key.context, which must be current.
+BuiltKernel build_kernel(const KernelKey& key, const GemmOptions& options);
 
 }  // namespace jitgemm

@@ -50,6 +50,13 @@ std::shared_ptr<const LoadedKernel> KernelStore::get_or_build(const KernelKey& k
     }
 }
 
+void KernelStore::replace(const KernelKey& key, std::shared_ptr<const LoadedKernel> kernel) {
+    std::unique_lock lock(mutex_);
+    auto& slot = kernels_[key];
+    if (slot) retired_.push_back(std::move(slot));
+    slot = std::move(kernel);
+}
+
 std::size_t KernelStore::size() const {
     std::shared_lock lock(mutex_);
     return kernels_.size();

@@ -12,6 +12,7 @@
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "dispatch/loaded_kernel.h"
 #include "problem/problem.h"
@@ -43,6 +44,10 @@ public:
     // and its exception reaches every thread that waited for it.
     std::shared_ptr<const LoadedKernel> get_or_build(const KernelKey& key, const Builder& build);
 
+    // Swaps in a better kernel for `key` (a background tuning's winner). Launches already enqueued keep running:
+    // the replaced kernel's module is retired, not unloaded.
+    void replace(const KernelKey& key, std::shared_ptr<const LoadedKernel> kernel);
+
     std::size_t size() const;
 
     // The process-wide store used by jitgemm::gemm.
@@ -51,6 +56,7 @@ public:
 private:
     mutable std::shared_mutex mutex_;
     std::unordered_map<KernelKey, std::shared_ptr<const LoadedKernel>, KernelKeyHash> kernels_;
+    std::vector<std::shared_ptr<const LoadedKernel>> retired_;
     std::mutex building_mutex_;
     std::unordered_map<KernelKey, std::shared_future<std::shared_ptr<const LoadedKernel>>, KernelKeyHash> building_;
 };

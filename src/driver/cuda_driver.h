@@ -47,6 +47,7 @@ namespace jitgemm::driver {
     X(cuMemcpyHtoD, 3020)                           \
     X(cuMemcpyDtoH, 3020)                           \
     X(cuMemcpy2D, 3020)                             \
+    X(cuMemcpyDtoDAsync, 3020)                      \
     X(cuMemsetD32, 3020)                            \
     X(cuMemsetD32Async, 3020)                       \
     X(cuMemsetD8Async, 3020)                        \

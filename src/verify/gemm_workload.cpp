@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <thread>
 
 #include "driver/device_copy.h"
 #include "problem/gemm_call.h"
@@ -13,10 +14,30 @@ namespace {
 
 constexpr float kPaddingSentinel = -12345.0f;
 
+// N(0, 1) values from a counter-based generator (splitmix64 + Box-Muller), filled by several threads: benchmark
+// operands reach hundreds of millions of elements, which std::normal_distribution takes seconds to make.
 std::vector<float> random_normal(std::size_t count, std::mt19937_64& rng) {
-    std::normal_distribution<float> normal(0.0f, 1.0f);
     std::vector<float> v(count);
-    for (auto& x : v) x = normal(rng);
+    const std::uint64_t seed = rng();
+    auto mix = [](std::uint64_t x) {
+        x += 0x9e3779b97f4a7c15ull;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+        return x ^ (x >> 31);
+    };
+    auto fill = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const std::uint64_t h = mix(seed ^ mix(i));
+            const double u1 = (static_cast<double>(h >> 40) + 1.0) / 16777217.0;  // (0, 1]
+            const double u2 = static_cast<double>((h >> 16) & 0xffffff) / 16777216.0;
+            v[i] = static_cast<float>(std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2));
+        }
+    };
+    const std::size_t threads = count < (1u << 20) ? 1 : std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::thread> workers;
+    for (std::size_t t = 0; t < threads; ++t)
+        workers.emplace_back(fill, count * t / threads, count * (t + 1) / threads);
+    for (auto& w : workers) w.join();
     return v;
 }
 

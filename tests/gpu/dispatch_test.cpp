@@ -22,6 +22,13 @@ namespace {
 
 void synchronize() { JITGEMM_CU_CHECK(driver::api().cuCtxSynchronize()); }
 
+// These tests are about dispatch, not tuning: serve the heuristic default on a miss.
+GemmOptions untuned() {
+    GemmOptions options;
+    options.tuning = TunePolicy::Off;
+    return options;
+}
+
 TEST(Dispatch, SecondCallIsServedFromMemoryWithoutABuild) {
     JITGEMM_REQUIRE_GPU();
     std::mt19937_64 rng(testing::fresh_seed());
@@ -30,10 +37,10 @@ TEST(Dispatch, SecondCallIsServedFromMemoryWithoutABuild) {
     shape.n = 222;
     shape.k = 111;
     const GemmWorkload workload(shape, rng);
-    EXPECT_EQ(workload.run(nullptr), ServedBy::HeuristicDefault);
+    EXPECT_EQ(workload.run(nullptr, untuned()), ServedBy::HeuristicDefault);
     const std::size_t kernels = KernelStore::global().size();
     workload.reset_c();
-    EXPECT_EQ(workload.run(nullptr), ServedBy::InMemory);
+    EXPECT_EQ(workload.run(nullptr, untuned()), ServedBy::InMemory);
     EXPECT_EQ(KernelStore::global().size(), kernels);
     EXPECT_TRUE(workload.check(rng).passed());
 
@@ -66,7 +73,7 @@ TEST(Dispatch, ConcurrentFirstCallsBuildOnce) {
             try {
                 driver::current_context();
                 while (!go.load()) std::this_thread::yield();
-                if (workloads[t]->run(nullptr) != ServedBy::InMemory) ++builds;
+                if (workloads[t]->run(nullptr, untuned()) != ServedBy::InMemory) ++builds;
             } catch (const std::exception& e) {
                 errors[t] = e.what();
             }

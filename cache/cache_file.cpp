@@ -1,0 +1,149 @@
+// Opening a tuning-cache file.
+//
+// ReadWrite opens the path itself in WAL mode. ReadOnly opens a "file:...?immutable=1" URI: SQLite then takes no
+// locks and never creates -wal or -shm files, so a bundle opens in a read-only directory or on a read-only medium,
+// whatever journal mode it was written in. The price is that the file must not change while it is open, which holds
+// for a bundle shipped with a deployment (and is why a cache that is being written is opened ReadWrite instead).
+#include "cache/cache_file.h"
+
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+#include "cache/damaged_file.h"
+#include "cache/schema.h"
+
+namespace jitgemm::cache {
+namespace {
+
+// Long enough to outlast another process's write transaction (a tuning result is one short transaction), short
+// enough that a process stuck holding the lock surfaces as an error.
+constexpr int kBusyTimeoutMs = 10'000;
+
+void create_parent_directories(const std::string& path) {
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (parent.empty()) return;
+    std::error_code error;
+    std::filesystem::create_directories(parent, error);
+    if (error)
+        throw Error(ErrorCode::CacheError, "jitgemm: could not create the directory " + parent.string() +
+                                               " for the tuning cache " + path + ": " + error.message() + ".");
+}
+
+std::string immutable_uri(const std::string& path) {
+    std::error_code error;
+    const std::string absolute = std::filesystem::absolute(path, error).string();
+    if (error)
+        throw Error(ErrorCode::CacheError,
+                    "jitgemm: could not locate the tuning cache " + path + ": " + error.message() + ".");
+    std::string uri = "file://";  // then the absolute path: an empty authority
+    for (const char c : absolute) {
+        if (c == '%' || c == '?' || c == '#') {
+            constexpr char kHex[] = "0123456789ABCDEF";
+            uri += {'%', kHex[static_cast<unsigned char>(c) >> 4], kHex[c & 0xF]};
+        } else {
+            uri += c;
+        }
+    }
+    return uri + "?immutable=1";
+}
+
+Connection connect(const std::string& path, TuningCache::Access access) {
+    sqlite3* db = nullptr;
+    const int result =
+        access == TuningCache::Access::ReadWrite
+            ? sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr)
+            : sqlite3_open_v2(immutable_uri(path).c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+    Connection connection(db);  // a failed open still returns a handle to close
+    check(result, db, path, "open a connection");
+    check(sqlite3_busy_timeout(db, kBusyTimeoutMs), db, path, "set a busy timeout");
+    return connection;
+}
+
+void quick_check(sqlite3* db, const std::string& path) {
+    Statement statement(db, path, "PRAGMA quick_check(1)");  // stops at the first problem
+    statement.step();
+    const std::string verdict = statement.column_text();
+    if (verdict != "ok") throw CorruptCacheFile(path, "PRAGMA quick_check reports \"" + verdict + "\"");
+}
+
+// The switch needs the file to itself for a moment, and SQLite answers SQLITE_BUSY at once, without calling the
+// busy handler, while another process opens the same fresh file; so retry for as long as the busy timeout. Once the
+// file is in WAL mode the pragma is a no-op.
+void switch_to_wal(sqlite3* db, const std::string& path) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+    int result = SQLITE_OK;
+    while ((result = sqlite3_exec(db, "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr)) == SQLITE_BUSY &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    check(result, db, path, "run", "PRAGMA journal_mode = WAL");
+}
+
+void prepare(sqlite3* db, const std::string& path, TuningCache::Access access) {
+    // The version comes first: a newer jitgemm's file is refused before anything, even the switch to WAL (which
+    // rewrites the header), has changed it.
+    const int version = read_schema_version(db, path);
+    quick_check(db, path);
+    if (access == TuningCache::Access::ReadOnly) {
+        present_as_current_schema(db, path, version);
+        return;
+    }
+    // SQLite falls back to read-only for a file it may not write; say so now rather than at the first write.
+    if (sqlite3_db_readonly(db, "main") == 1)
+        throw Error(ErrorCode::CacheError, "jitgemm: the tuning cache " + path +
+                                               " cannot be written (check the permissions of the file and its "
+                                               "directory); open it ReadOnly to read it.");
+    // WAL lets readers and a writer of other processes proceed at once. synchronous=NORMAL: a power cut may lose
+    // the last results, never the file's consistency, which is the right trade for a cache.
+    switch_to_wal(db, path);
+    execute(db, path, "PRAGMA synchronous = NORMAL");
+    bring_to_current_schema(db, path, version);
+}
+
+// One attempt; CorruptCacheFile escapes for open_cache_file to handle.
+Connection open_checked(const std::string& path, TuningCache::Access access) {
+    Connection db = connect(path, access);
+    try {
+        prepare(db.get(), path, access);
+    } catch (const CorruptCacheFile&) {
+        // Leave the damaged file as it was found: closing would otherwise checkpoint a leftover WAL into it.
+        sqlite3_db_config(db.get(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+        throw;
+    }
+    return db;
+}
+
+// Device and inode of the file at `path` ({0, 0} if there is none).
+std::pair<dev_t, ino_t> file_identity(const std::string& path) {
+    struct stat status {};
+    if (stat(path.c_str(), &status) != 0) return {};
+    return {status.st_dev, status.st_ino};
+}
+
+}  // namespace
+
+Connection open_cache_file(const std::string& path, TuningCache::Access access) {
+    if (access == TuningCache::Access::ReadWrite) create_parent_directories(path);
+    const auto identity = file_identity(path);
+    try {
+        return open_checked(path, access);
+    } catch (const CorruptCacheFile& damage) {
+        if (access == TuningCache::Access::ReadOnly) throw;
+        // Another process that found the same damage may have set the file aside and started a fresh cache since;
+        // that one is not to be moved.
+        if (file_identity(path) == identity) {
+            const std::string aside = set_aside_damaged_file(path);
+            std::cerr << "jitgemm: warning: the tuning cache " << path << " is damaged (" << damage.reason()
+                      << "); it was moved to " << aside << " and a fresh cache was started in its place.\n";
+        }
+    }
+    return open_checked(path, access);
+}
+
+}  // namespace jitgemm::cache

@@ -1,0 +1,32 @@
+// The names of candidate outcomes, used by the cache, the CLI and logs alike.
+#include "cache/cache_records.h"
+
+#include <utility>
+
+namespace jitgemm::cache {
+namespace {
+
+constexpr std::pair<CandidateOutcome, std::string_view> kOutcomeNames[] = {
+    {CandidateOutcome::Passed, "passed"},
+    {CandidateOutcome::Invalid, "invalid"},
+    {CandidateOutcome::CompileFailed, "compile-failed"},
+    {CandidateOutcome::Spilled, "spilled"},
+    {CandidateOutcome::LaunchFailed, "launch-failed"},
+    {CandidateOutcome::Incorrect, "incorrect"},
+};
+
+}  // namespace
+
+std::string_view to_string(CandidateOutcome outcome) {
+    for (const auto& [value, name] : kOutcomeNames)
+        if (value == outcome) return name;
+    return "?";  // only a value cast from outside the enum gets here
+}
+
+std::optional<CandidateOutcome> parse_candidate_outcome(std::string_view name) {
+    for (const auto& [value, known] : kOutcomeNames)
+        if (known == name) return value;
+    return std::nullopt;
+}
+
+}  // namespace jitgemm::cache

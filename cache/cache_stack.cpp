@@ -1,0 +1,73 @@
+// Lookups through the writable cache and the bundles.
+#include "cache/cache_stack.h"
+
+#include <iostream>
+
+#include "jitgemm/error.h"
+
+namespace jitgemm::cache {
+
+CacheStack::CacheStack(std::unique_ptr<TuningCache> writable, std::vector<std::unique_ptr<TuningCache>> bundles)
+    : writable_(std::move(writable)), bundles_(std::move(bundles)) {}
+
+CacheStack& CacheStack::global() {
+    static CacheStack stack = [] {
+        std::unique_ptr<TuningCache> writable;
+        try {
+            writable = TuningCache::open(default_cache_path(), TuningCache::Access::ReadWrite);
+        } catch (const Error& e) {
+            std::cerr << "jitgemm: warning: no writable tuning cache, tuning results will not be kept: " << e.what()
+                      << "\n";
+        }
+        std::vector<std::unique_ptr<TuningCache>> bundles;
+        for (const std::string& path : bundle_paths()) {
+            try {
+                bundles.push_back(TuningCache::open(path, TuningCache::Access::ReadOnly));
+            } catch (const Error& e) {
+                std::cerr << "jitgemm: warning: skipping tuning-cache bundle " << path << ": " << e.what() << "\n";
+            }
+        }
+        return CacheStack(std::move(writable), std::move(bundles));
+    }();
+    return stack;
+}
+
+std::optional<CacheStack::TunedEntry> CacheStack::find_tuned(const std::string& device_fingerprint,
+                                                             const std::string& problem_key,
+                                                             const Provenance& current) const {
+    auto try_file = [&](const TuningCache& file) -> std::optional<TunedEntry> {
+        auto selection = file.find_selection(device_fingerprint, problem_key, current);
+        if (!selection) return std::nullopt;
+        auto cubin = file.find_cubin(selection->cubin_key);
+        if (!cubin) return std::nullopt;
+        return TunedEntry{std::move(*selection), std::move(*cubin), file.path()};
+    };
+    if (writable_)
+        if (auto found = try_file(*writable_)) return found;
+    for (const auto& bundle : bundles_)
+        if (auto found = try_file(*bundle)) return found;
+    return std::nullopt;
+}
+
+std::optional<CubinRecord> CacheStack::find_cubin(const std::string& key) const {
+    if (writable_)
+        if (auto found = writable_->find_cubin(key)) return found;
+    for (const auto& bundle : bundles_)
+        if (auto found = bundle->find_cubin(key)) return found;
+    return std::nullopt;
+}
+
+std::vector<MeasurementRecord> CacheStack::measurements(const std::string& device_fingerprint,
+                                                        const std::string& problem_key,
+                                                        const Provenance& current) const {
+    std::vector<MeasurementRecord> all;
+    auto add = [&](const TuningCache& file) {
+        auto some = file.measurements(device_fingerprint, problem_key, current);
+        all.insert(all.end(), some.begin(), some.end());
+    };
+    if (writable_) add(*writable_);
+    for (const auto& bundle : bundles_) add(*bundle);
+    return all;
+}
+
+}  // namespace jitgemm::cache

@@ -1,0 +1,43 @@
+// CacheStack: the writable tuning cache over the read-only bundles a deployment ships ($JITGEMM_CACHE_PATH). Lookups
+// try the writable cache first, then the bundles in order; writes go to the writable cache only.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cache/tuning_cache.h"
+
+namespace jitgemm::cache {
+
+class CacheStack {
+public:
+    CacheStack(std::unique_ptr<TuningCache> writable, std::vector<std::unique_ptr<TuningCache>> bundles);
+
+    // The process's stack, opened on first use from default_cache_path() and bundle_paths(). A file that cannot be
+    // opened is reported once on stderr and left out (tuning still works; its results are then not kept).
+    static CacheStack& global();
+
+    // nullptr when there is no writable cache.
+    TuningCache* writable() const { return writable_.get(); }
+
+    struct TunedEntry {
+        SelectionRecord selection;
+        CubinRecord cubin;
+        std::string source_path;  // the file it came from
+    };
+    // The first file holding both a selection for (device, problem, provenance) and its cubin.
+    std::optional<TunedEntry> find_tuned(const std::string& device_fingerprint, const std::string& problem_key,
+                                         const Provenance& current) const;
+    std::optional<CubinRecord> find_cubin(const std::string& key) const;
+    // Measurements of every file.
+    std::vector<MeasurementRecord> measurements(const std::string& device_fingerprint, const std::string& problem_key,
+                                                const Provenance& current) const;
+
+private:
+    std::unique_ptr<TuningCache> writable_;
+    std::vector<std::unique_ptr<TuningCache>> bundles_;
+};
+
+}  // namespace jitgemm::cache

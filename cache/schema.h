@@ -1,0 +1,36 @@
+// The versioned schema of a tuning-cache file; PRAGMA user_version holds the version.
+//
+//   1  selections (device x problem x provenance -> winner) and cubins.
+//   2  selections gain the search's statistics (tflops, search_seconds, candidates_measured, candidates_total,
+//      search_complete; rows of version 1 read as incomplete searches); measurements (every candidate's outcome,
+//      indexed by device and problem) and untuned (problems served untuned) are added.
+//
+// A ReadWrite file is created directly at the current version, or migrated forward one version at a time inside one
+// IMMEDIATE transaction, so a failed migration changes nothing and concurrent openers migrate once. ReadOnly files
+// are never written: a version-1 bundle is read through TEMP objects that shadow its tables with the current shape
+// (version 2's values for the missing columns, no measurements, no untuned problems). A file of a version above ours
+// is refused in both modes, since a newer jitgemm may have changed what our columns mean.
+#pragma once
+
+#include <string>
+
+struct sqlite3;
+
+namespace jitgemm::cache {
+
+// The statements that created a version-1 file, kept as the definition of that version: the tests build version-1
+// files from it. Files in the field were made by this text, so it never changes.
+extern const char* const kSchemaVersion1Sql;
+
+// PRAGMA user_version. Throws Error(CacheError) for a file written by a newer jitgemm.
+int read_schema_version(sqlite3* db, const std::string& path);
+
+// ReadWrite: creates the current schema in a fresh file or migrates an older one. `version` is what
+// read_schema_version returned; it is read again inside the transaction, as another process may have moved it on.
+void bring_to_current_schema(sqlite3* db, const std::string& path, int version);
+
+// ReadOnly: lets queries written for the current schema read a file of `version`, without writing to it. Throws
+// Error(CacheError) for a file that holds no tuning cache (version 0).
+void present_as_current_schema(sqlite3* db, const std::string& path, int version);
+
+}  // namespace jitgemm::cache

@@ -1,0 +1,197 @@
+// TuningCache's queries and writes. Every public method holds the mutex of the one connection; every write is one
+// IMMEDIATE transaction, so a result is stored whole or not at all and concurrent writers of other processes queue
+// on the busy timeout instead of failing.
+#include "cache/tuning_cache.h"
+
+#include <ctime>
+#include <utility>
+
+#include "cache/cache_file.h"
+#include "cache/record_columns.h"
+#include "cache/schema.h"
+#include "cache/sqlite_handles.h"
+
+namespace jitgemm::cache {
+namespace {
+
+void require_writable(const TuningCache& cache) {
+    if (cache.access() == TuningCache::Access::ReadOnly)
+        throw Error(ErrorCode::CacheError,
+                    "jitgemm: the tuning cache " + cache.path() + " was opened read-only and cannot be written.");
+}
+
+void insert_cubin(sqlite3* db, const std::string& path, const CubinRecord& cubin) {
+    static const std::string sql =
+        "INSERT OR IGNORE INTO cubins (" + cubin_columns() + ") VALUES (" + placeholders(cubin_columns()) + ")";
+    Statement statement(db, path, sql);
+    bind_cubin(statement, cubin);
+    statement.run();
+}
+
+void insert_measurements(sqlite3* db, const std::string& path, const std::vector<MeasurementRecord>& measurements) {
+    static const std::string sql =
+        "INSERT INTO measurements (" + measurement_columns() + ") VALUES (" + placeholders(measurement_columns()) + ")";
+    Statement statement(db, path, sql);
+    for (const MeasurementRecord& measurement : measurements) {
+        bind_measurement(statement, measurement);
+        statement.run();
+        statement.reset();
+    }
+}
+
+// Whether the selection stored for the same device, problem and provenance beats `candidate`: a complete search
+// beats an incomplete one; between two of the same completeness the faster wins, and a tie keeps the stored one.
+bool stored_selection_is_better(sqlite3* db, const std::string& path, const SelectionRecord& candidate) {
+    static const std::string sql = "SELECT search_complete, time_ms FROM selections WHERE " + problem_match();
+    Statement statement(db, path, sql);
+    bind_problem(statement, candidate.device_fingerprint, candidate.problem_key, candidate.provenance);
+    if (!statement.step()) return false;
+    const bool stored_complete = statement.column_int() != 0;
+    const double stored_time_ms = statement.column_real();
+    if (stored_complete != candidate.search_complete) return stored_complete;
+    return stored_time_ms <= candidate.time_ms;
+}
+
+void replace_selection(sqlite3* db, const std::string& path, const SelectionRecord& selection) {
+    static const std::string sql = "INSERT OR REPLACE INTO selections (" + selection_columns() + ") VALUES (" +
+                                   placeholders(selection_columns()) + ")";
+    Statement statement(db, path, sql);
+    bind_selection(statement, selection);
+    statement.run();
+}
+
+template <typename Record>
+std::vector<Record> read_all(Statement& statement, Record (*read)(Statement&)) {
+    std::vector<Record> records;
+    while (statement.step()) records.push_back(read(statement));
+    return records;
+}
+
+std::size_t count(sqlite3* db, const std::string& path, const char* sql) {
+    Statement statement(db, path, sql);
+    statement.step();
+    return static_cast<std::size_t>(statement.column_int());
+}
+
+}  // namespace
+
+std::unique_ptr<TuningCache> TuningCache::open(const std::string& path, Access access) {
+    Connection db = open_cache_file(path, access);
+    return std::unique_ptr<TuningCache>(new TuningCache(path, access, db.release()));
+}
+
+TuningCache::TuningCache(std::string path, Access access, sqlite3* db)
+    : path_(std::move(path)), access_(access), db_(db) {}
+
+TuningCache::~TuningCache() { ConnectionCloser{}(db_); }
+
+int TuningCache::schema_version() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return read_schema_version(db_, path_);
+}
+
+std::optional<SelectionRecord> TuningCache::find_selection(const std::string& device_fingerprint,
+                                                           const std::string& problem_key,
+                                                           const Provenance& current) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    static const std::string sql = "SELECT " + selection_columns() + " FROM selections WHERE " + problem_match();
+    Statement statement(db_, path_, sql);
+    bind_problem(statement, device_fingerprint, problem_key, current);
+    if (!statement.step()) return std::nullopt;
+    return read_selection(statement);
+}
+
+std::optional<CubinRecord> TuningCache::find_cubin(const std::string& key) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    static const std::string sql = "SELECT " + cubin_columns() + " FROM cubins WHERE key = ?";
+    Statement statement(db_, path_, sql);
+    statement.bind_text(key);
+    if (!statement.step()) return std::nullopt;
+    return read_cubin(statement);
+}
+
+std::vector<MeasurementRecord> TuningCache::measurements(const std::string& device_fingerprint,
+                                                         const std::string& problem_key,
+                                                         const Provenance& current) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    static const std::string sql =
+        "SELECT " + measurement_columns() + " FROM measurements WHERE " + problem_match() + " ORDER BY measured_at, id";
+    Statement statement(db_, path_, sql);
+    bind_problem(statement, device_fingerprint, problem_key, current);
+    return read_all(statement, read_measurement);
+}
+
+bool TuningCache::record_tuning(const SelectionRecord& selection, const CubinRecord& cubin,
+                                const std::vector<MeasurementRecord>& measurements) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    require_writable(*this);
+    Transaction transaction(db_, path_);
+    insert_cubin(db_, path_, cubin);
+    insert_measurements(db_, path_, measurements);
+    const bool stored = !stored_selection_is_better(db_, path_, selection);
+    if (stored) replace_selection(db_, path_, selection);
+    transaction.commit();
+    return stored;
+}
+
+void TuningCache::record_measurements(const std::vector<MeasurementRecord>& measurements) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    require_writable(*this);
+    Transaction transaction(db_, path_);
+    insert_measurements(db_, path_, measurements);
+    transaction.commit();
+}
+
+void TuningCache::put_cubin(const CubinRecord& cubin) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    require_writable(*this);
+    Transaction transaction(db_, path_);
+    insert_cubin(db_, path_, cubin);
+    transaction.commit();
+}
+
+void TuningCache::record_untuned(const std::string& device_fingerprint, const std::string& problem_key,
+                                 const Provenance& provenance) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    require_writable(*this);
+    static const std::string sql = "INSERT INTO untuned (" + untuned_columns() + ") VALUES (" +
+                                   placeholders(untuned_columns()) +
+                                   ") ON CONFLICT (device_fingerprint, problem_key, " + provenance_column_names() +
+                                   ") DO UPDATE SET calls = calls + 1, last_seen = excluded.last_seen";
+    const std::int64_t now = std::time(nullptr);
+    Transaction transaction(db_, path_);
+    Statement statement(db_, path_, sql);
+    bind_untuned(statement, UntunedRecord{device_fingerprint, problem_key, provenance, now, now, 1});
+    statement.run();
+    transaction.commit();
+}
+
+std::vector<SelectionRecord> TuningCache::all_selections() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    static const std::string sql = "SELECT " + selection_columns() +
+                                   " FROM selections ORDER BY device_fingerprint, problem_key, " +
+                                   provenance_column_names();
+    Statement statement(db_, path_, sql);
+    return read_all(statement, read_selection);
+}
+
+std::vector<UntunedRecord> TuningCache::all_untuned() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    static const std::string sql = "SELECT " + untuned_columns() +
+                                   " FROM untuned ORDER BY device_fingerprint, problem_key, " +
+                                   provenance_column_names();
+    Statement statement(db_, path_, sql);
+    return read_all(statement, read_untuned);
+}
+
+std::size_t TuningCache::measurement_count() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return count(db_, path_, "SELECT count(*) FROM measurements");
+}
+
+std::size_t TuningCache::cubin_count() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return count(db_, path_, "SELECT count(*) FROM cubins");
+}
+
+}  // namespace jitgemm::cache

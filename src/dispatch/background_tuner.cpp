@@ -1,0 +1,81 @@
+// The background tuning thread.
+#include "dispatch/background_tuner.h"
+
+#include <iostream>
+
+#include "cache/cache_stack.h"
+#include "device/device_info.h"
+#include "driver/context.h"
+#include "jitgemm/error.h"
+#include "tuner/tuner.h"
+
+namespace jitgemm {
+namespace {
+
+std::string text_of(const KernelKey& key) {
+    return std::to_string(reinterpret_cast<std::uintptr_t>(key.context)) + "|" + key.problem.key();
+}
+
+}  // namespace
+
+BackgroundTuner& BackgroundTuner::global() {
+    static BackgroundTuner tuner;
+    return tuner;
+}
+
+BackgroundTuner::~BackgroundTuner() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+        queue_.clear();
+    }
+    changed_.notify_all();
+    if (worker_.joinable()) worker_.join();
+}
+
+void BackgroundTuner::submit(const KernelKey& key, const TuneOptions& options) {
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_ || !pending_.insert(text_of(key)).second) return;
+        queue_.emplace_back(key, options);
+        if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
+    }
+    changed_.notify_all();
+}
+
+void BackgroundTuner::wait_idle() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return queue_.empty() && !running_; });
+}
+
+void BackgroundTuner::work() {
+    while (true) {
+        std::pair<KernelKey, TuneOptions> job;
+        {
+            std::unique_lock lock(mutex_);
+            changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+            if (stopping_) return;
+            job = std::move(queue_.front());
+            queue_.pop_front();
+            running_ = true;
+        }
+        const KernelKey& key = job.first;
+        try {
+            const DeviceInfo& device = cached_device_info(driver::device_of(key.context));
+            TuneResult result = tune_problem(key.problem, device, key.context, job.second,
+                                             cache::CacheStack::global());
+            if (result.kernel) KernelStore::global().replace(key, result.kernel);
+        } catch (const std::exception& e) {
+            std::cerr << "jitgemm: warning: background tuning of " << key.problem.key() << " failed: " << e.what()
+                      << "\n";
+        }
+        {
+            std::lock_guard lock(mutex_);
+            running_ = false;
+            pending_.erase(text_of(key));
+        }
+        changed_.notify_all();
+    }
+}
+
+}  // namespace jitgemm

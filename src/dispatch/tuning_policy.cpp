@@ -1,0 +1,56 @@
+// Environment defaults of the tuning policy and budget.
+#include "dispatch/tuning_policy.h"
+
+#include <cstdlib>
+#include <string>
+
+#include "jitgemm/error.h"
+
+namespace jitgemm {
+namespace {
+
+constexpr double kDefaultBudgetSeconds = 10.0;
+
+TunePolicy environment_policy() {
+    static const TunePolicy policy = [] {
+        const char* value = std::getenv("JITGEMM_TUNE");
+        if (value == nullptr || *value == '\0') return TunePolicy::Now;
+        const auto parsed = parse_tune_policy(value);
+        if (!parsed || *parsed == TunePolicy::FromEnvironment)
+            throw Error(ErrorCode::InvalidArgument, std::string("jitgemm: JITGEMM_TUNE=") + value +
+                                                        " is not one of now, background, off");
+        return *parsed;
+    }();
+    return policy;
+}
+
+double environment_budget() {
+    static const double budget = [] {
+        const char* value = std::getenv("JITGEMM_TUNE_BUDGET");
+        if (value == nullptr || *value == '\0') return kDefaultBudgetSeconds;
+        char* end = nullptr;
+        const double seconds = std::strtod(value, &end);
+        if (end == value || *end != '\0' || !(seconds > 0))
+            throw Error(ErrorCode::InvalidArgument, std::string("jitgemm: JITGEMM_TUNE_BUDGET=") + value +
+                                                        " is not a positive number of seconds");
+        return seconds;
+    }();
+    return budget;
+}
+
+}  // namespace
+
+TunePolicy resolve_tune_policy(TunePolicy requested) {
+    return requested == TunePolicy::FromEnvironment ? environment_policy() : requested;
+}
+
+TuneOptions resolve_tune_options(const GemmOptions& options) {
+    if (options.tune_budget_seconds < 0)
+        throw Error(ErrorCode::InvalidArgument, "jitgemm: tune_budget_seconds = " +
+                                                    std::to_string(options.tune_budget_seconds) + " is negative");
+    TuneOptions t;
+    t.budget_seconds = options.tune_budget_seconds > 0 ? options.tune_budget_seconds : environment_budget();
+    return t;
+}
+
+}  // namespace jitgemm

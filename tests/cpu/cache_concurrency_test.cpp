@@ -1,0 +1,204 @@
+// Many processes and threads tuning into one cache file at once lose nothing and corrupt nothing: 4 forked
+// processes of 4 writer threads and a reader thread each, every writer storing 25 results of its own and competing
+// for 5 problems shared by all.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "cache/tuning_cache.h"
+
+namespace jitgemm::cache {
+namespace {
+
+// A fresh directory under the test temp directory, removed with everything in it.
+struct TempDir {
+    std::filesystem::path path = [] {
+        std::string name = testing::TempDir() + "jitgemm-cache-XXXXXX";
+        if (mkdtemp(name.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+        return std::filesystem::path(name);
+    }();
+    ~TempDir() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path, ignored);
+    }
+};
+
+constexpr int kProcesses = 4;
+constexpr int kThreads = 4;
+constexpr int kCalls = 25;       // per thread, each for a problem of its own
+constexpr int kSharedEvery = 5;  // every 5th call also records one of the shared problems
+constexpr int kSharedProblems = kCalls / kSharedEvery;
+
+const Provenance kProvenance{"0.1.0", "sources-5f3a", "13.0", "13.1", "NVIDIA H200", 132};
+const std::string kDevice = "NVIDIA H200/cc9.0/sm132";
+
+std::string own_name(int process, int thread, int call) {
+    return std::to_string(process) + "-" + std::to_string(thread) + "-" + std::to_string(call);
+}
+
+// Unique per writer and call, so that the expected winner of a shared problem is one record.
+int sequence(int process, int thread, int call) { return (process * kThreads + thread) * kCalls + call; }
+
+// Only even writers search completely, and the incomplete searches are all faster: the winner must be the fastest
+// complete one, the last even writer's, whatever order the processes happen to run in.
+bool complete_search(int process, int thread) { return (process + thread) % 2 == 0; }
+double shared_time_ms(int process, int thread, int call) {
+    return (complete_search(process, thread) ? 5.0 : 1.0) - 0.001 * sequence(process, thread, call);
+}
+
+// The fastest complete search of the shared problem recorded at `call`.
+std::string expected_shared_winner(int call) {
+    std::string winner;
+    double best_ms = 0.0;
+    for (int process = 0; process < kProcesses; ++process)
+        for (int thread = 0; thread < kThreads; ++thread)
+            if (complete_search(process, thread) &&
+                (winner.empty() || shared_time_ms(process, thread, call) < best_ms)) {
+                best_ms = shared_time_ms(process, thread, call);
+                winner = "shared-config-" + own_name(process, thread, call);
+            }
+    return winner;
+}
+
+void record(TuningCache& cache, const std::string& problem, const std::string& config, const std::string& cubin_key,
+            double time_ms, bool complete) {
+    SelectionRecord selection;
+    selection.device_fingerprint = kDevice;
+    selection.problem_key = problem;
+    selection.config = config;
+    selection.cubin_key = cubin_key;
+    selection.time_ms = time_ms;
+    selection.search_complete = complete;
+    selection.provenance = kProvenance;
+    const CubinRecord cubin{cubin_key, "sm_90a", "jg_regblock", config, "13.0", "sources-5f3a", "image:" + config, 1};
+    MeasurementRecord measurement;
+    measurement.device_fingerprint = kDevice;
+    measurement.problem_key = problem;
+    measurement.config = config;
+    measurement.time_ms = time_ms;
+    measurement.provenance = kProvenance;
+    cache.record_tuning(selection, cubin, {measurement});
+}
+
+void write(TuningCache& cache, int process, int thread) {
+    for (int call = 0; call < kCalls; ++call) {
+        const std::string name = own_name(process, thread, call);
+        record(cache, "own-" + name, "config-" + name, "cubin-" + name, 1.0, true);
+        if (call % kSharedEvery == 0)
+            record(cache, "shared-" + std::to_string(call / kSharedEvery), "shared-config-" + name, "shared-cubin",
+                   shared_time_ms(process, thread, call), complete_search(process, thread));
+    }
+}
+
+void read_until(const TuningCache& cache, const std::atomic<bool>& done) {
+    std::size_t seen = 0;
+    while (!done) {
+        const std::size_t now = cache.all_selections().size();
+        if (now < seen) throw std::runtime_error("the number of selections went down");
+        seen = now;
+        cache.find_selection(kDevice, "shared-0", kProvenance);
+        cache.measurements(kDevice, "shared-0", kProvenance);
+    }
+}
+
+// The body of one child process: its exit status is 0 only if nothing threw.
+int run_child(const std::string& path, int process) {
+    try {
+        const auto cache = TuningCache::open(path, TuningCache::Access::ReadWrite);
+        std::atomic<bool> failed{false}, writers_done{false};
+        auto guarded = [&](auto work) {
+            return [&failed, work] {
+                try {
+                    work();
+                } catch (const std::exception& e) {
+                    std::cerr << "cache concurrency child: " << e.what() << "\n";
+                    failed = true;
+                }
+            };
+        };
+        std::thread reader(guarded([&] { read_until(*cache, writers_done); }));
+        std::vector<std::thread> writers;
+        for (int thread = 0; thread < kThreads; ++thread)
+            writers.emplace_back(guarded([&cache, process, thread] { write(*cache, process, thread); }));
+        for (std::thread& writer : writers) writer.join();
+        writers_done = true;
+        reader.join();
+        return failed ? 1 : 0;
+    } catch (const std::exception& e) {
+        std::cerr << "cache concurrency child: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+std::string integrity_check(const std::string& path) {
+    sqlite3* db = nullptr;
+    sqlite3_stmt* statement = nullptr;
+    std::string verdict = "(no answer)";
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &statement, nullptr) == SQLITE_OK &&
+        sqlite3_step(statement) == SQLITE_ROW)
+        verdict = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
+    sqlite3_finalize(statement);
+    sqlite3_close(db);
+    return verdict;
+}
+
+TEST(CacheConcurrency, ForkedProcessesOfWriterAndReaderThreadsLoseNothing) {
+    TempDir dir;
+    const std::string path = (dir.path / "tuning.sqlite").string();  // created by the children, all at once
+
+    std::vector<pid_t> children;
+    for (int process = 0; process < kProcesses; ++process) {
+        const pid_t child = fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) _exit(run_child(path, process));  // _exit: no gtest teardown in the child
+        children.push_back(child);
+    }
+    for (const pid_t child : children) {
+        int status = 0;
+        ASSERT_EQ(waitpid(child, &status, 0), child);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
+    }
+
+    {
+        const auto cache = TuningCache::open(path, TuningCache::Access::ReadWrite);
+        constexpr int kOwn = kProcesses * kThreads * kCalls;
+        constexpr int kShared = kProcesses * kThreads * kSharedProblems;
+        EXPECT_EQ(cache->all_selections().size(), std::size_t{kOwn + kSharedProblems});
+        EXPECT_EQ(cache->measurement_count(), std::size_t{kOwn + kShared});
+        EXPECT_EQ(cache->cubin_count(), std::size_t{kOwn + 1});
+        for (int process = 0; process < kProcesses; ++process)
+            for (int thread = 0; thread < kThreads; ++thread)
+                for (int call = 0; call < kCalls; ++call) {
+                    const std::string name = own_name(process, thread, call);
+                    const auto found = cache->find_selection(kDevice, "own-" + name, kProvenance);
+                    ASSERT_TRUE(found.has_value()) << name;
+                    EXPECT_EQ(found->config, "config-" + name);
+                    const auto measured = cache->measurements(kDevice, "own-" + name, kProvenance);
+                    ASSERT_EQ(measured.size(), 1u) << name;
+                    EXPECT_EQ(measured[0].config, "config-" + name);
+                }
+        for (int shared = 0; shared < kSharedProblems; ++shared) {
+            const std::string problem = "shared-" + std::to_string(shared);
+            const auto found = cache->find_selection(kDevice, problem, kProvenance);
+            ASSERT_TRUE(found.has_value()) << problem;
+            EXPECT_EQ(found->config, expected_shared_winner(shared * kSharedEvery));
+            EXPECT_TRUE(found->search_complete);
+            EXPECT_EQ(cache->measurements(kDevice, problem, kProvenance).size(), std::size_t{kProcesses * kThreads});
+        }
+    }
+    EXPECT_EQ(integrity_check(path), "ok");
+}
+
+}  // namespace
+}  // namespace jitgemm::cache

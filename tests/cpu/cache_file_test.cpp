@@ -1,0 +1,363 @@
+// The tuning-cache file on disk: the schema on a fresh file, migration of a version-1 file and reading it as a
+// read-only bundle, refusing a newer file without touching it, setting damaged files aside (never deleting them),
+// and read-only bundles that leave their directory exactly as it was.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <ostream>
+#include <random>
+#include <set>
+#include <string>
+
+#include "cache/schema.h"
+#include "cache/tuning_cache.h"
+#include "jitgemm/error.h"
+
+namespace jitgemm::cache {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh directory under the test temp directory, removed with everything in it.
+struct TempDir {
+    fs::path path = [] {
+        std::string name = testing::TempDir() + "jitgemm-cache-XXXXXX";
+        if (mkdtemp(name.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+        return fs::path(name);
+    }();
+    ~TempDir() {
+        std::error_code ignored;
+        fs::permissions(path, fs::perms::owner_all, ignored);  // a test may have made it read-only
+        fs::remove_all(path, ignored);
+    }
+    std::string file(const std::string& name) const { return (path / name).string(); }
+    std::set<std::string> listing() const {
+        std::set<std::string> names;
+        for (const auto& entry : fs::directory_iterator(path)) names.insert(entry.path().filename().string());
+        return names;
+    }
+};
+
+std::string read_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Runs SQL on a file with SQLite directly, below the cache, as another program would.
+void run_sql(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    char* error = nullptr;
+    EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
+    sqlite3_free(error);
+    sqlite3_close(db);
+}
+
+std::string query_text(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    sqlite3_stmt* statement = nullptr;
+    std::string result = "(no row)";
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK &&
+        sqlite3_step(statement) == SQLITE_ROW)
+        result = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
+    sqlite3_finalize(statement);
+    sqlite3_close(db);
+    return result;
+}
+
+template <typename Action>
+void expect_cache_error(Action action, const std::string& message_part) {
+    try {
+        action();
+        ADD_FAILURE() << "no Error thrown";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ErrorCode::CacheError);
+        EXPECT_NE(std::string(e.what()).find(message_part), std::string::npos) << e.what();
+    }
+}
+
+const Provenance kProvenance{"0.1.0", "sources-5f3a", "13.0", "13.1", "NVIDIA H200", 132};
+const std::string kDevice = "NVIDIA H200/cc9.0/sm132";
+
+SelectionRecord selection(const std::string& problem, double time_ms, bool complete) {
+    SelectionRecord s;
+    s.device_fingerprint = kDevice;
+    s.problem_key = problem;
+    s.config = "config-of-" + problem;
+    s.cubin_key = "cubin-of-" + problem;
+    s.time_ms = time_ms;
+    s.search_complete = complete;
+    s.provenance = kProvenance;
+    return s;
+}
+
+CubinRecord cubin(const std::string& key, std::size_t image_bytes = 16) {
+    return {key, "sm_90a", "jg_regblock", "config", "13.0", "sources-5f3a", std::string(image_bytes, 'x'), 1};
+}
+
+MeasurementRecord measurement(const std::string& problem) {
+    return {kDevice, problem, "config-of-" + problem, CandidateOutcome::Passed, 1.0, "", kProvenance, 1};
+}
+
+// A working cache: stores and finds a result.
+void expect_working(TuningCache& cache) {
+    EXPECT_TRUE(cache.record_tuning(selection("check", 1.0, true), cubin("cubin-of-check"), {measurement("check")}));
+    EXPECT_TRUE(cache.find_selection(kDevice, "check", kProvenance).has_value());
+    EXPECT_TRUE(cache.find_cubin("cubin-of-check").has_value());
+}
+
+// ---- schema ----
+
+TEST(CacheSchema, FreshFileIsCreatedAtTheCurrentVersionInWalMode) {
+    TempDir dir;
+    const std::string path = dir.file("nested/deeper/tuning.sqlite");  // ReadWrite creates the directories
+    {
+        const auto cache = TuningCache::open(path, TuningCache::Access::ReadWrite);
+        EXPECT_EQ(cache->schema_version(), current_schema_version());
+        expect_working(*cache);
+    }
+    EXPECT_EQ(current_schema_version(), 2);
+    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "2");
+    EXPECT_EQ(query_text(path, "PRAGMA journal_mode"), "wal");
+    EXPECT_EQ(query_text(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'measurements_by_problem'"), "1");
+}
+
+// A version-1 file with one selection and its cubin, made by the historical DDL.
+void make_version_1_file(const std::string& path) {
+    run_sql(path, std::string(kSchemaVersion1Sql) +
+                      "PRAGMA user_version = 1;"
+                      "INSERT INTO selections VALUES ('NVIDIA H200/cc9.0/sm132', 'old_problem', 'old_config', "
+                      "'old_cubin', 1.5, 1690000000, '0.1.0', 'sources-5f3a', '13.0', '13.1', 'NVIDIA H200', 132);"
+                      "INSERT INTO cubins VALUES ('old_cubin', 'sm_90a', 'jg_regblock', 'old_config', '13.0', "
+                      "'sources-5f3a', x'00ff00', 1690000000);");
+}
+
+void expect_version_1_row(const TuningCache& cache) {
+    const auto found = cache.find_selection(kDevice, "old_problem", kProvenance);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->config, "old_config");
+    EXPECT_EQ(found->cubin_key, "old_cubin");
+    EXPECT_EQ(found->time_ms, 1.5);
+    EXPECT_EQ(found->tuned_at_unix, 1690000000);
+    EXPECT_FALSE(found->search_complete);  // version 1 did not record it: treated as incomplete
+    EXPECT_EQ(found->tflops, 0.0);
+    EXPECT_EQ(found->candidates_measured, 0);
+    EXPECT_EQ(found->candidates_total, 0);
+    ASSERT_TRUE(cache.find_cubin("old_cubin").has_value());
+    EXPECT_EQ(cache.find_cubin("old_cubin")->image, std::string("\0\xff\0", 3));
+}
+
+TEST(CacheSchema, Version1FileIsMigratedOnReadWriteOpen) {
+    TempDir dir;
+    const std::string path = dir.file("tuning.sqlite");
+    make_version_1_file(path);
+    {
+        const auto cache = TuningCache::open(path, TuningCache::Access::ReadWrite);
+        EXPECT_EQ(cache->schema_version(), 2);
+        expect_version_1_row(*cache);
+        // The new tables work, and a complete search now beats the migrated, incomplete one even if slower.
+        EXPECT_TRUE(cache->record_tuning(selection("old_problem", 3.0, true), cubin("new_cubin"),
+                                         {measurement("old_problem")}));
+        cache->record_untuned(kDevice, "untuned_problem", kProvenance);
+        EXPECT_EQ(cache->measurements(kDevice, "old_problem", kProvenance).size(), 1u);
+        EXPECT_EQ(cache->all_untuned().size(), 1u);
+    }
+    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "2");
+    EXPECT_EQ(query_text(path, "PRAGMA integrity_check"), "ok");
+    const auto reopened = TuningCache::open(path, TuningCache::Access::ReadWrite);  // nothing left to migrate
+    EXPECT_EQ(reopened->find_selection(kDevice, "old_problem", kProvenance)->time_ms, 3.0);
+}
+
+TEST(CacheSchema, Version1BundleIsReadReadOnlyWithDefaultsAndLeftAsItWas) {
+    TempDir dir;
+    const std::string path = dir.file("bundle.sqlite");
+    make_version_1_file(path);
+    const std::string bytes = read_bytes(path);
+    const auto files = dir.listing();
+    {
+        const auto cache = TuningCache::open(path, TuningCache::Access::ReadOnly);
+        EXPECT_EQ(cache->schema_version(), 1);
+        expect_version_1_row(*cache);
+        EXPECT_EQ(cache->all_selections().size(), 1u);
+        EXPECT_TRUE(cache->measurements(kDevice, "old_problem", kProvenance).empty());
+        EXPECT_EQ(cache->measurement_count(), 0u);
+        EXPECT_TRUE(cache->all_untuned().empty());
+        EXPECT_EQ(cache->cubin_count(), 1u);
+    }
+    EXPECT_TRUE(read_bytes(path) == bytes);
+    EXPECT_EQ(dir.listing(), files);
+}
+
+TEST(CacheSchema, NewerVersionIsRefusedInBothModesAndLeftByteForByte) {
+    TempDir dir;
+    const std::string path = dir.file("tuning.sqlite");
+    TuningCache::open(path, TuningCache::Access::ReadWrite)
+        ->record_tuning(selection("p", 1.0, true), cubin("cubin-of-p"), {measurement("p")});
+    run_sql(path, "PRAGMA user_version = 99");
+    const std::string bytes = read_bytes(path);
+    const auto files = dir.listing();
+
+    expect_cache_error([&] { TuningCache::open(path, TuningCache::Access::ReadWrite); }, "newer jitgemm");
+    expect_cache_error([&] { TuningCache::open(path, TuningCache::Access::ReadOnly); }, "newer jitgemm");
+    EXPECT_TRUE(read_bytes(path) == bytes);
+    EXPECT_EQ(dir.listing(), files);
+    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "99");
+}
+
+// ---- damaged files ----
+
+void fill(const std::string& path) {
+    const auto cache = TuningCache::open(path, TuningCache::Access::ReadWrite);
+    for (int i = 0; i < 8; ++i) {
+        const std::string problem = "problem_" + std::to_string(i);
+        cache->record_tuning(selection(problem, 1.0, true), cubin("cubin-of-" + problem, 20000),
+                             {measurement(problem)});
+    }
+}
+
+void write_garbage(const std::string& path) {
+    std::mt19937 random(7);
+    std::string bytes(8192, '\0');
+    for (char& byte : bytes) byte = static_cast<char>(random());
+    std::ofstream(path, std::ios::binary) << bytes;
+}
+
+void truncate_to_half(const std::string& path) {
+    fill(path);
+    fs::resize_file(path, fs::file_size(path) / 2);
+}
+
+void truncate_to_100_bytes(const std::string& path) {
+    fill(path);
+    fs::resize_file(path, 100);
+}
+
+struct Damage {
+    const char* name;
+    void (*make)(const std::string& path);
+};
+void PrintTo(const Damage& damage, std::ostream* out) { *out << damage.name; }
+
+// The damaged files moved aside, without the -wal and -shm that moved with them.
+std::vector<std::string> set_aside_files(const TempDir& dir) {
+    std::vector<std::string> files;
+    for (const std::string& name : dir.listing()) {
+        const bool companion =
+            name.size() > 4 && (name.substr(name.size() - 4) == "-wal" || name.substr(name.size() - 4) == "-shm");
+        if (name.rfind("tuning.sqlite.corrupt-", 0) == 0 && !companion) files.push_back(dir.file(name));
+    }
+    return files;
+}
+
+class CacheDamagedFile : public testing::TestWithParam<Damage> {};
+
+TEST_P(CacheDamagedFile, ReadWriteOpenSetsItAsideAndStartsAFreshCache) {
+    TempDir dir;
+    const std::string path = dir.file("tuning.sqlite");
+    GetParam().make(path);
+    const std::string damaged = read_bytes(path);
+
+    testing::internal::CaptureStderr();
+    std::unique_ptr<TuningCache> cache;
+    EXPECT_NO_THROW(cache = TuningCache::open(path, TuningCache::Access::ReadWrite));
+    const std::string warning = testing::internal::GetCapturedStderr();
+    ASSERT_NE(cache, nullptr);
+
+    const std::vector<std::string> set_aside = set_aside_files(dir);
+    ASSERT_EQ(set_aside.size(), 1u) << warning;
+    EXPECT_TRUE(read_bytes(set_aside[0]) == damaged);
+    EXPECT_NE(warning.find("jitgemm: warning:"), std::string::npos) << warning;
+    EXPECT_NE(warning.find(path + " "), std::string::npos) << warning;
+    EXPECT_NE(warning.find(set_aside[0]), std::string::npos) << warning;
+
+    EXPECT_EQ(cache->schema_version(), 2);
+    EXPECT_TRUE(cache->all_selections().empty());
+    expect_working(*cache);
+}
+
+TEST_P(CacheDamagedFile, ReadOnlyOpenThrowsAndRenamesNothing) {
+    TempDir dir;
+    const std::string path = dir.file("tuning.sqlite");
+    GetParam().make(path);
+    const std::string damaged = read_bytes(path);
+    const auto files = dir.listing();
+
+    expect_cache_error([&] { TuningCache::open(path, TuningCache::Access::ReadOnly); }, path);
+    EXPECT_EQ(dir.listing(), files);
+    EXPECT_TRUE(read_bytes(path) == damaged);
+}
+
+INSTANTIATE_TEST_SUITE_P(CacheDamage, CacheDamagedFile,
+                         testing::Values(Damage{"RandomBytes", write_garbage},
+                                         Damage{"TruncatedToHalf", truncate_to_half},
+                                         Damage{"TruncatedTo100Bytes", truncate_to_100_bytes}),
+                         [](const testing::TestParamInfo<Damage>& info) { return std::string(info.param.name); });
+
+TEST(CacheDamagedFileTwice, EachDamagedCopyKeepsItsOwnName) {
+    TempDir dir;
+    const std::string path = dir.file("tuning.sqlite");
+    for (int round = 0; round < 2; ++round) {  // usually within one second: the second gets a counter suffix
+        write_garbage(path);
+        testing::internal::CaptureStderr();
+        EXPECT_NO_THROW(TuningCache::open(path, TuningCache::Access::ReadWrite));
+        testing::internal::GetCapturedStderr();
+    }
+    EXPECT_EQ(set_aside_files(dir).size(), 2u);
+}
+
+// ---- read-only bundles ----
+
+TEST(CacheReadOnly, BundleInReadOnlyDirectoryOpensAndCreatesNoFiles) {
+    TempDir dir;
+    const std::string path = dir.file("bundle.sqlite");
+    fill(path);  // written in WAL mode, as every ReadWrite cache is
+    const std::string bytes = read_bytes(path);
+    const auto files = dir.listing();
+    fs::permissions(dir.path, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                  fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+    {
+        // Root may write anyway, so what is checked is that nothing was written: no -wal, no -shm, same bytes.
+        const auto cache = TuningCache::open(path, TuningCache::Access::ReadOnly);
+        EXPECT_EQ(cache->all_selections().size(), 8u);
+        EXPECT_TRUE(cache->find_cubin("cubin-of-problem_3").has_value());
+        EXPECT_EQ(dir.listing(), files);
+    }
+    EXPECT_EQ(dir.listing(), files);
+    EXPECT_TRUE(read_bytes(path) == bytes);
+}
+
+TEST(CacheReadOnly, WritesAreRefused) {
+    TempDir dir;
+    const std::string path = dir.file("bundle.sqlite");
+    fill(path);
+    const auto cache = TuningCache::open(path, TuningCache::Access::ReadOnly);
+    expect_cache_error([&] { cache->put_cubin(cubin("new")); }, "read-only");
+    expect_cache_error([&] { cache->record_measurements({measurement("p")}); }, "read-only");
+    expect_cache_error([&] { cache->record_tuning(selection("p", 1.0, true), cubin("new"), {}); }, "read-only");
+    expect_cache_error([&] { cache->record_untuned(kDevice, "p", kProvenance); }, "read-only");
+    EXPECT_EQ(cache->cubin_count(), 8u);
+}
+
+TEST(CacheReadOnly, MissingBundleThrowsAndIsNotCreated) {
+    TempDir dir;
+    const std::string path = dir.file("missing.sqlite");
+    expect_cache_error([&] { TuningCache::open(path, TuningCache::Access::ReadOnly); }, path);
+    EXPECT_FALSE(fs::exists(path));
+}
+
+TEST(CacheReadOnly, PathWithUriCharactersOpens) {
+    TempDir dir;
+    const std::string path = dir.file("odd?name#50%.sqlite");
+    fill(path);
+    EXPECT_EQ(TuningCache::open(path, TuningCache::Access::ReadOnly)->all_selections().size(), 8u);
+}
+
+}  // namespace
+}  // namespace jitgemm::cache

@@ -1,0 +1,65 @@
+// CompilePool: every job runs once and is handed back, jobs start in index order, cancel() stops new jobs but
+// returns the ones under way, and next() ends.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "tuner/compile_pool.h"
+
+namespace jitgemm {
+namespace {
+
+TEST(CompilePool, RunsEveryJobOnceAndHandsItBack) {
+    std::atomic<int> calls{0};
+    CompilePool<int> pool(50, [&](std::size_t i) {
+        ++calls;
+        return static_cast<int>(i) * 2;
+    }, 4);
+    std::set<std::size_t> seen;
+    while (auto item = pool.next()) {
+        EXPECT_EQ(item->second, static_cast<int>(item->first) * 2);
+        EXPECT_TRUE(seen.insert(item->first).second);
+    }
+    EXPECT_EQ(seen.size(), 50u);
+    EXPECT_EQ(calls.load(), 50);
+}
+
+TEST(CompilePool, StartsJobsInRankOrder) {
+    std::mutex mutex;
+    std::vector<std::size_t> order;
+    CompilePool<int> pool(20, [&](std::size_t i) {
+        std::lock_guard lock(mutex);
+        order.push_back(i);
+        return 0;
+    }, 1);
+    while (pool.next()) {
+    }
+    ASSERT_EQ(order.size(), 20u);
+    for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(order[i], i);
+}
+
+TEST(CompilePool, CancelStopsNewJobsAndReturnsTheRunningOnes) {
+    std::atomic<int> started{0};
+    CompilePool<int> pool(1000, [&](std::size_t) {
+        ++started;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        return 1;
+    }, 2);
+    int returned = 0;
+    while (auto item = pool.next()) {
+        if (++returned == 3) pool.cancel();
+    }
+    EXPECT_EQ(returned, started.load());  // nothing that started is lost
+    EXPECT_LT(started.load(), 10);
+}
+
+TEST(CompilePool, EmptyPoolEndsAtOnce) {
+    CompilePool<int> pool(0, [](std::size_t) { return 0; });
+    EXPECT_FALSE(pool.next().has_value());
+}
+
+}  // namespace
+}  // namespace jitgemm

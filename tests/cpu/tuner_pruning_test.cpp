@@ -1,0 +1,142 @@
+// Pruning and ranking against fixed device profiles: the counts each rule removes (a change to the search space,
+// the rules or the model shows up here first), the bookkeeping of the report, and that what survives can run.
+#include <gtest/gtest.h>
+
+#include "support/device_profiles.h"
+#include "tuner/cost_model.h"
+#include "tuner/pruning.h"
+#include "tuner/search_space.h"
+
+namespace jitgemm {
+namespace {
+
+Problem column_major(std::int64_t m, std::int64_t n, std::int64_t k, std::uint8_t align) {
+    Problem p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.lda = m;
+    p.ldb = k;
+    p.ldc = m;
+    p.align_a = p.align_b = p.align_c = align;
+    return p;
+}
+
+struct Expected {
+    const char* device;
+    DeviceInfo (*profile)();
+    std::int64_t size;
+    std::uint8_t align;
+    std::map<PruneRule, int> removed;
+    int survivors;
+    const char* first;
+};
+
+class PruningCounts : public ::testing::TestWithParam<Expected> {};
+
+TEST_P(PruningCounts, MatchTheRecordedCounts) {
+    const Expected& e = GetParam();
+    const DeviceInfo device = e.profile();
+    const Problem p = column_major(e.size, e.size, e.size, e.align);
+    const PrunedSpace space = prune_and_rank(enumerate_candidates(p), p, device, estimate_ceilings(device));
+    EXPECT_EQ(space.report.enumerated, 294);
+    EXPECT_EQ(space.report.removed, e.removed) << space.report.describe();
+    EXPECT_EQ(space.report.survivors, e.survivors) << space.report.describe();
+    ASSERT_FALSE(space.ranked.empty());
+    EXPECT_EQ(to_string(space.ranked.front().config), e.first);
+}
+
+using R = PruneRule;
+INSTANTIATE_TEST_SUITE_P(
+    Profiles, PruningCounts,
+    ::testing::Values(
+        Expected{"h200", testing::h200_profile, 4096, 16, {{R::Knobs, 102}, {R::Registers, 34}, {R::Model, 25}}, 133,
+                 "regblock_128x128x8_t8x8_v4_s2_g8"},
+        Expected{"h200", testing::h200_profile, 4097, 4, {{R::Knobs, 102}, {R::Registers, 34}, {R::Model, 49}}, 109,
+                 "regblock_64x64x16_t4x8_v4_s2_g8"},
+        Expected{"h200", testing::h200_profile, 1024, 16,
+                 {{R::Knobs, 102}, {R::Registers, 34}, {R::Waves, 104}, {R::Model, 13}}, 41,
+                 "regblock_32x128x32_t4x4_v4_s2_g8"},
+        Expected{"a100", testing::a100_profile, 4096, 16, {{R::Knobs, 102}, {R::Registers, 34}, {R::Model, 30}}, 128,
+                 "regblock_128x128x8_t8x8_v4_s2_g8"},
+        Expected{"a100", testing::a100_profile, 1024, 16,
+                 {{R::Knobs, 102}, {R::Registers, 34}, {R::Waves, 88}, {R::Model, 18}}, 52,
+                 "regblock_32x128x32_t4x4_v4_s2_g8"},
+        Expected{"small", testing::small_gpu_profile, 4096, 16,
+                 {{R::Knobs, 102}, {R::SharedMemory, 3}, {R::Registers, 31}, {R::Model, 68}}, 90,
+                 "regblock_128x128x8_t8x8_v4_s2_g8"},
+        Expected{"small", testing::small_gpu_profile, 1024, 16,
+                 {{R::Knobs, 102}, {R::SharedMemory, 3}, {R::Registers, 31}, {R::Model, 69}}, 89,
+                 "regblock_128x128x8_t8x8_v4_s2_g8"}),
+    [](const auto& info) {
+        return std::string(info.param.device) + "_" + std::to_string(info.param.size) + "_align" +
+               std::to_string(info.param.align);
+    });
+
+TEST(Pruning, ReportAddsUpAndSurvivorsRunAndAreRanked) {
+    for (const DeviceInfo& device : {testing::h200_profile(), testing::a100_profile(), testing::small_gpu_profile()})
+        for (const std::int64_t size : {1, 100, 777, 4096}) {
+            const Problem p = column_major(size, size * 2, size, 4);
+            const PrunedSpace space = prune_and_rank(enumerate_candidates(p), p, device, estimate_ceilings(device));
+            int removed = 0;
+            for (const auto& [rule, count] : space.report.removed) removed += count;
+            EXPECT_EQ(removed + space.report.survivors, space.report.enumerated);
+            EXPECT_EQ(space.report.survivors, static_cast<int>(space.ranked.size()));
+            for (std::size_t i = 0; i < space.ranked.size(); ++i) {
+                EXPECT_FALSE(validate(space.ranked[i].config, device)) << to_string(space.ranked[i].config);
+                if (i > 0) EXPECT_LE(space.ranked[i - 1].estimate.seconds, space.ranked[i].estimate.seconds);
+            }
+        }
+}
+
+TEST(Pruning, MisalignedOperandsCollapseVectorWidthsIntoDuplicates) {
+    const DeviceInfo device = testing::h200_profile();
+    std::vector<AnyConfig> candidates;
+    for (const int vec : {4, 2, 1}) {
+        RegBlockConfig c;
+        c.vec = vec;
+        candidates.emplace_back(c);
+    }
+    const Problem aligned = column_major(4096, 4096, 4096, 16), odd = column_major(4097, 4097, 4097, 4);
+    EXPECT_EQ(prune_and_rank(candidates, aligned, device, estimate_ceilings(device)).report.survivors, 3);
+    const PrunedSpace collapsed = prune_and_rank(candidates, odd, device, estimate_ceilings(device));
+    EXPECT_EQ(collapsed.report.survivors, 1);
+    EXPECT_EQ(collapsed.report.removed.at(PruneRule::Duplicate), 2);
+}
+
+TEST(CostModel, FollowsTheRooflineAndWaveQuantization) {
+    const DeviceInfo device = testing::h200_profile();
+    const DeviceCeilings ceilings = estimate_ceilings(device);
+    const Problem big = column_major(4096, 4096, 4096, 16);
+    // Seed 004: 2n^3 FLOPs over 3 n^2 * 4 bytes: ~683 FLOP/byte for n = 4096, far above the fp32 ridge.
+    EXPECT_NEAR(arithmetic_intensity(big), 2.0 * 4096 / 12.0, 1.0);
+    EXPECT_GT(arithmetic_intensity(big), ceilings.fp32_ridge());
+    EXPECT_NEAR(roofline_floor_seconds(big, ceilings), 2.0 * 4096.0 * 4096 * 4096 / ceilings.fp32_flops, 1e-9);
+    // Bigger tiles re-read less (traffic 8n^3/t): a 128 x 128 tile beats 32 x 32 on a big problem.
+    RegBlockConfig large, small;
+    small.bm = small.bn = 32;
+    small.bk = 16;
+    small.tm = small.tn = 4;
+    EXPECT_LT(estimate_cost(large, big, device, ceilings).seconds, estimate_cost(small, big, device, ceilings).seconds);
+    // 132 SMs: 133 tiles of 128 x 128 need two waves with the second nearly empty.
+    const Problem ragged = column_major(128 * 133, 128, 4096, 16);
+    EXPECT_LT(estimate_cost(large, ragged, device, ceilings).wave_efficiency, 0.6);
+    EXPECT_GT(estimate_cost(large, big, device, ceilings).wave_efficiency, 0.9);
+}
+
+TEST(SearchSpace, RefinementsVaryGroupsStagesAndVectorWidthOnly) {
+    const RegBlockConfig winner;
+    const auto variants = refinements(winner);
+    EXPECT_EQ(variants.size(), 5u);
+    for (const auto& v : variants) {
+        const auto& r = std::get<RegBlockConfig>(v);
+        EXPECT_EQ(r.bm, winner.bm);
+        EXPECT_EQ(r.bn, winner.bn);
+        EXPECT_EQ(r.bk, winner.bk);
+        EXPECT_FALSE(v == AnyConfig{winner});
+    }
+    EXPECT_TRUE(refinements(NaiveConfig{}).empty());
+}
+
+}  // namespace
+}  // namespace jitgemm

@@ -1,0 +1,191 @@
+// Tuning on the GPU: a search finds a verified winner at least as fast as the heuristic default and records it;
+// a new process serves the problem from the cache with zero NVRTC compiles; the background policy swaps the winner
+// in; the "off" policy records the problem as untuned.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+
+#include "cache/cache_stack.h"
+#include "cache/tuning_cache.h"
+#include "device/device_info.h"
+#include "dispatch/heuristic_config.h"
+#include "dispatch/kernel_store.h"
+#include "dispatch/provenance.h"
+#include "driver/context.h"
+#include "driver/cuda_driver.h"
+#include "driver/driver_check.h"
+#include "jitgemm/jitgemm.h"
+#include "measure/event_timer.h"
+#include "measure/l2_flush.h"
+#include "problem/gemm_call.h"
+#include "support/gpu_test_support.h"
+#include "tuner/tuner.h"
+#include "verify/gemm_workload.h"
+
+namespace jitgemm {
+namespace {
+
+const DeviceInfo& current_device() { return cached_device_info(driver::device_of(driver::current_context())); }
+
+// Median times of two kernels, measured alternately with the L2 flushed.
+std::pair<double, double> alternate_medians(const GemmWorkload& w, const GemmOptions& x, const GemmOptions& y) {
+    const L2Flusher flusher(current_device());
+    EventTimer timer;
+    std::vector<double> tx, ty;
+    for (int i = 0; i < 25; ++i)
+        for (int which = 0; which < 2; ++which) {
+            flusher.flush(nullptr);
+            timer.start(nullptr);
+            w.run(nullptr, which == 0 ? x : y);
+            timer.stop(nullptr);
+            (which == 0 ? tx : ty).push_back(timer.elapsed_ms());
+        }
+    return {median(tx), median(ty)};
+}
+
+TEST(Tuning, WinnerIsVerifiedRecordedAndNoSlowerThanTheHeuristicDefault) {
+    JITGEMM_REQUIRE_GPU();
+    std::mt19937_64 rng(testing::fresh_seed());
+    GemmShape shape;
+    shape.m = 1000;
+    shape.n = 1500;
+    shape.k = 700;
+    shape.trans_b = Transpose::Yes;
+    shape.beta = 0.5f;
+    const GemmWorkload w(shape, rng);
+    GemmOptions tune_now;
+    tune_now.tuning = TunePolicy::Now;
+    const std::uint64_t tunings = statistics().tunings;
+    EXPECT_EQ(w.run(nullptr, tune_now), ServedBy::FreshlyTuned);
+    EXPECT_EQ(statistics().tunings, tunings + 1);
+    EXPECT_TRUE(w.check(rng).passed());
+
+    const DeviceInfo& device = current_device();
+    const Problem problem = make_canonical_call(w.call()).problem;
+    const auto entry = cache::CacheStack::global().find_tuned(device.fingerprint(), problem.key(),
+                                                              current_provenance(device));
+    ASSERT_TRUE(entry.has_value());
+    const auto tuned = find_loaded_kernel(w.call(), "");
+    ASSERT_NE(tuned, nullptr);
+    EXPECT_EQ(tuned->config_name, entry->selection.config);
+    EXPECT_GT(entry->selection.candidates_measured, 1);
+    EXPECT_GT(entry->selection.time_ms, 0.0);
+    EXPECT_FALSE(cache::CacheStack::global()
+                     .measurements(device.fingerprint(), problem.key(), current_provenance(device))
+                     .empty());
+
+    GemmOptions heuristic;
+    heuristic.config = to_string(heuristic_config(problem, device));
+    const auto [tuned_ms, heuristic_ms] = alternate_medians(w, GemmOptions{}, heuristic);
+    RecordProperty("tuned_ms", std::to_string(tuned_ms));
+    RecordProperty("heuristic_ms", std::to_string(heuristic_ms));
+    // The heuristic default is one of the candidates, so only timing noise can put it ahead.
+    EXPECT_LE(tuned_ms, heuristic_ms * 1.05) << entry->selection.config << " vs " << heuristic.config;
+}
+
+TEST(Tuning, SearchRespectsItsBudgetAndSaysWhetherItWasComplete) {
+    JITGEMM_REQUIRE_GPU();
+    const DeviceInfo& device = current_device();
+    Problem p;
+    p.m = p.n = p.k = 2048;
+    p.lda = p.ldb = p.ldc = 2048;
+    TuneOptions options;
+    options.budget_seconds = 1.0;
+    const auto start = std::chrono::steady_clock::now();
+    const TuneResult r = tune_problem(p, device, driver::current_context(), options, cache::CacheStack::global());
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(wall, options.budget_seconds + 1.0);  // setup and finishing compiles may overrun a little
+    ASSERT_TRUE(r.winner.has_value());
+    EXPECT_EQ(r.complete, r.candidates_measured == r.candidates_total);
+    EXPECT_FALSE(r.complete) << "a 2048^3 search of " << r.candidates_total << " candidates in 1 s";
+    EXPECT_GT(r.pruning.enumerated, r.pruning.survivors);
+}
+
+struct ProcessResult {
+    int exit_code = -1;
+    std::string output;
+};
+
+ProcessResult run(const std::string& command) {
+    ProcessResult r;
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    if (pipe == nullptr) return r;
+    std::array<char, 4096> buffer;
+    std::size_t n;
+    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.output.append(buffer.data(), n);
+    const int status = pclose(pipe);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+TEST(Tuning, ANewProcessServesTheTunedProblemWithZeroCompiles) {
+    JITGEMM_REQUIRE_GPU();
+    std::string dir = (std::filesystem::temp_directory_path() / "jitgemm-cold-XXXXXX").string();
+    ASSERT_NE(mkdtemp(dir.data()), nullptr);
+    const std::string command = "JITGEMM_CACHE=" + dir + " " + JITGEMM_CLI_PATH +
+                                " run --m 777 --n 555 --k 333 --transa t --iterations 3 --json --tune now";
+    const ProcessResult first = run(command);
+    ASSERT_EQ(first.exit_code, 0) << first.output;
+    EXPECT_NE(first.output.find("\"served_by\": \"freshly-tuned\""), std::string::npos) << first.output;
+    EXPECT_NE(first.output.find("\"tunings\": 1"), std::string::npos) << first.output;
+    const ProcessResult second = run(command);
+    ASSERT_EQ(second.exit_code, 0) << second.output;
+    EXPECT_NE(second.output.find("\"served_by\": \"cached-tuned\""), std::string::npos) << second.output;
+    EXPECT_NE(second.output.find("\"nvrtc_compiles\": 0,"), std::string::npos) << second.output;
+    EXPECT_NE(second.output.find("\"tunings\": 0"), std::string::npos) << second.output;
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Tuning, BackgroundPolicySwapsTheWinnerIn) {
+    JITGEMM_REQUIRE_GPU();
+    std::mt19937_64 rng(testing::fresh_seed());
+    GemmShape shape;
+    shape.m = 900;
+    shape.n = 700;
+    shape.k = 500;
+    const GemmWorkload w(shape, rng);
+    GemmOptions background;
+    background.tuning = TunePolicy::Background;
+    background.tune_budget_seconds = 3.0;
+    EXPECT_EQ(w.run(nullptr, background), ServedBy::HeuristicDefault);
+    EXPECT_TRUE(w.check(rng).passed());
+    wait_for_background_tuning();
+    const DeviceInfo& device = current_device();
+    const Problem problem = make_canonical_call(w.call()).problem;
+    const auto entry = cache::CacheStack::global().find_tuned(device.fingerprint(), problem.key(),
+                                                              current_provenance(device));
+    ASSERT_TRUE(entry.has_value());
+    const auto kernel = find_loaded_kernel(w.call(), "");
+    ASSERT_NE(kernel, nullptr);
+    EXPECT_EQ(kernel->config_name, entry->selection.config);
+    w.reset_c();
+    EXPECT_EQ(w.run(nullptr, background), ServedBy::InMemory);
+    EXPECT_TRUE(w.check(rng).passed());
+}
+
+TEST(Tuning, OffPolicyServesTheDefaultAndRecordsTheProblemAsUntuned) {
+    JITGEMM_REQUIRE_GPU();
+    std::mt19937_64 rng(testing::fresh_seed());
+    GemmShape shape;
+    shape.m = 123;
+    shape.n = 456;
+    shape.k = 78;
+    const GemmWorkload w(shape, rng);
+    GemmOptions off;
+    off.tuning = TunePolicy::Off;
+    const std::uint64_t tunings = statistics().tunings;
+    EXPECT_EQ(w.run(nullptr, off), ServedBy::HeuristicDefault);
+    EXPECT_EQ(statistics().tunings, tunings);
+    EXPECT_TRUE(w.check(rng).passed());
+    const std::string key = make_canonical_call(w.call()).problem.key();
+    bool found = false;
+    for (const auto& u : cache::CacheStack::global().writable()->all_untuned()) found |= u.problem_key == key;
+    EXPECT_TRUE(found) << key;
+}
+
+}  // namespace
+}  // namespace jitgemm

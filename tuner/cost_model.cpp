@@ -1,0 +1,91 @@
+// The analytic cost of a candidate (see cost_model.h).
+#include "tuner/cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "tuner/occupancy.h"
+
+namespace jitgemm {
+namespace {
+
+constexpr double kLaunchSeconds = 3e-6;
+
+struct TileShape {
+    int bm, bn, bk;
+    int threads, registers, shared_bytes;
+    double ffma_share;  // FFMAs over all issued instructions in the main loop
+    double stage_penalty;
+};
+
+// Issue slots per k step and thread: TM*TN FFMAs, the fragment loads (one per 4-wide run), the thread's share of the
+// global loads and shared stores of the next tile, and about two of loop and address arithmetic.
+TileShape tile_shape(const AnyConfig& config, const Problem& p) {
+    if (const auto* r = std::get_if<RegBlockConfig>(&config)) {
+        const int va = std::min(r->vec, std::max(1, p.align_a / 4));
+        const int vb = std::min(r->vec, std::max(1, p.align_b / 4));
+        const double t = r->threads();
+        const double ffma = r->tm * r->tn;
+        const double fragments = std::ceil(r->tm / 4.0) + std::ceil(r->tn / 4.0);
+        const double staging = (r->bm / (t * va) + r->bn / (t * vb)) * 2.0;  // load + store per run
+        const double share = ffma / (ffma + fragments + staging + 2.0);
+        return {r->bm, r->bn, r->bk, r->threads(), r->estimated_registers(), r->shared_bytes(), share,
+                r->stages == 1 ? 1.15 : 1.0};
+    }
+    if (const auto* t = std::get_if<TiledConfig>(&config)) {
+        // Per k step and output: two shared loads and one FFMA.
+        return {t->t, t->t, t->t, t->threads(), t->estimated_registers(), t->shared_bytes(), 1.0 / 4.0, 1.1};
+    }
+    const auto& n = std::get<NaiveConfig>(config);
+    // Two global loads per FFMA, mostly from L1/L2.
+    return {n.bm, n.bn, 1, n.threads(), n.estimated_registers(), 0, 1.0 / 12.0, 1.0};
+}
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+double arithmetic_intensity(const Problem& p) {
+    const double flops = 2.0 * p.m * p.n * p.k;
+    const double bytes = 4.0 * (double(p.m) * p.k + double(p.k) * p.n +
+                                double(p.m) * p.n * (p.beta_mode == BetaMode::Zero ? 1 : 2));
+    return flops / bytes;
+}
+
+double roofline_floor_seconds(const Problem& p, const DeviceCeilings& c) {
+    const double flops = 2.0 * p.m * p.n * p.k;
+    return std::max(flops / c.fp32_flops, flops / arithmetic_intensity(p) / c.dram_bytes_per_s);
+}
+
+CostEstimate estimate_cost(const AnyConfig& config, const Problem& p, const DeviceInfo& device,
+                           const DeviceCeilings& ceilings) {
+    const TileShape s = tile_shape(config, p);
+    CostEstimate e;
+    const OccupancyLimits occupancy = blocks_per_sm(device, s.threads, s.registers, s.shared_bytes);
+    e.blocks_per_sm = std::max(occupancy.blocks, 1);
+    const std::int64_t tiles_m = ceil_div(p.m, s.bm), tiles_n = ceil_div(p.n, s.bn);
+    const std::int64_t tiles = tiles_m * tiles_n;
+    const std::int64_t slots = static_cast<std::int64_t>(device.sm_count) * e.blocks_per_sm;
+    const std::int64_t waves = ceil_div(tiles, slots);
+    e.wave_efficiency = double(tiles) / double(waves * slots);
+
+    // Four schedulers want several warps each to cover FFMA and shared-memory latency; a lone block per SM also
+    // stalls whole at every barrier.
+    const double resident_warps = double(e.blocks_per_sm) * s.threads / 32.0;
+    const double latency_hiding = std::min(1.0, resident_warps / 16.0) * (e.blocks_per_sm == 1 ? 0.8 : 1.0);
+    const double per_sm_flops = ceilings.fp32_flops / device.sm_count * s.ffma_share * latency_hiding;
+    const double padded_k = double(ceil_div(std::max<std::int64_t>(p.k, 1), s.bk) * s.bk);
+    const double tile_flops = 2.0 * s.bm * s.bn * padded_k;
+    // An SM's resident blocks share its issue rate: a full wave takes blocks_per_sm tiles' worth of time.
+    e.compute_seconds = double(waves) * e.blocks_per_sm * tile_flops / per_sm_flops * s.stage_penalty;
+
+    const double c_passes = p.beta_mode == BetaMode::Zero ? 1.0 : 2.0;
+    const double compulsory = 4.0 * (double(p.m) * p.k + double(p.k) * p.n + c_passes * p.m * p.n);
+    const double tile_reads = 4.0 * (double(p.m) * p.k * tiles_n + double(p.k) * p.n * tiles_m);
+    e.traffic_seconds = std::max(compulsory / ceilings.dram_bytes_per_s, tile_reads / ceilings.l2_bytes_per_s);
+
+    e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + kLaunchSeconds;
+    return e;
+}
+
+}  // namespace jitgemm

@@ -1,0 +1,71 @@
+// The pruning rules in order, and the ranking.
+#include "tuner/pruning.h"
+
+#include <algorithm>
+#include <set>
+
+namespace jitgemm {
+namespace {
+
+constexpr double kWaveEfficiencyFloor = 0.5;  // of the best candidate's
+constexpr double kModelCutoff = 2.0;          // times the best candidate's estimate
+
+// The kernel a register-blocked config becomes for this problem: its name with the vector width narrowed to what
+// the operands' alignment allows (the kernel narrows it the same way, kernel_sources/regblock.cuh).
+std::string effective_kernel(const AnyConfig& config, const Problem& p) {
+    if (const auto* r = std::get_if<RegBlockConfig>(&config)) {
+        RegBlockConfig c = *r;
+        const int widest = std::max(std::min(4, p.align_a / 4), std::min(4, p.align_b / 4));
+        c.vec = std::min(c.vec, widest);
+        return c.to_string();
+    }
+    return to_string(config);
+}
+
+}  // namespace
+
+std::string PruneReport::describe() const {
+    std::string s = std::to_string(enumerated) + " enumerated:";
+    for (const auto& [rule, count] : removed) s += " " + std::string(to_string(rule)) + " -" + std::to_string(count) + ",";
+    return s + " " + std::to_string(survivors) + " left";
+}
+
+PrunedSpace prune_and_rank(const std::vector<AnyConfig>& candidates, const Problem& problem,
+                           const DeviceInfo& device, const DeviceCeilings& ceilings) {
+    PrunedSpace out;
+    out.report.enumerated = static_cast<int>(candidates.size());
+    std::vector<RankedCandidate> valid;
+    std::set<std::string> kernels;
+    for (const AnyConfig& c : candidates) {
+        if (const auto rejection = validate(c, device)) {
+            ++out.report.removed[rejection->rule];
+            continue;
+        }
+        if (!kernels.insert(effective_kernel(c, problem)).second) {
+            ++out.report.removed[PruneRule::Duplicate];
+            continue;
+        }
+        valid.push_back({c, estimate_cost(c, problem, device, ceilings)});
+    }
+    if (valid.empty()) return out;
+
+    double best_waves = 0.0;
+    for (const auto& r : valid) best_waves = std::max(best_waves, r.estimate.wave_efficiency);
+    std::vector<RankedCandidate> filled;
+    for (auto& r : valid) {
+        if (r.estimate.wave_efficiency < kWaveEfficiencyFloor * best_waves) ++out.report.removed[PruneRule::Waves];
+        else filled.push_back(std::move(r));
+    }
+    std::stable_sort(filled.begin(), filled.end(), [](const RankedCandidate& x, const RankedCandidate& y) {
+        return x.estimate.seconds < y.estimate.seconds;
+    });
+    const double cutoff = kModelCutoff * filled.front().estimate.seconds;
+    for (auto& r : filled) {
+        if (r.estimate.seconds > cutoff) ++out.report.removed[PruneRule::Model];
+        else out.ranked.push_back(std::move(r));
+    }
+    out.report.survivors = static_cast<int>(out.ranked.size());
+    return out;
+}
+
+}  // namespace jitgemm

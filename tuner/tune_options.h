@@ -1,0 +1,17 @@
+// The knobs of one tuning run, with the defaults jitgemm::gemm uses.
+#pragma once
+
+namespace jitgemm {
+
+struct TuneOptions {
+    double budget_seconds = 10.0;  // wall time for the whole search, setup and final re-timing included
+    int min_runs = 10;             // timed runs per candidate, at least ...
+    double min_milliseconds = 20;  // ... and at least this much measured kernel time
+    int max_runs = 200;
+    int finalists = 3;             // re-timed alternately before the choice
+    int final_rounds = 10;         // alternating rounds of the finalists
+    unsigned compile_threads = 0;  // 0: one per hardware thread
+    bool verbose = false;          // stage-by-stage log on stderr (also with JITGEMM_LOG=debug)
+};
+
+}  // namespace jitgemm

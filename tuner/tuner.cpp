@@ -1,0 +1,387 @@
+// The tuning loop (see tuner.h): stages in the order they run.
+#include "tuner/tuner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <cstdlib>
+#include <ctime>
+#include <iostream>
+#include <random>
+#include <set>
+
+#include "compile/kernel_program.h"
+#include "compile/nvrtc_compiler.h"
+#include "dispatch/cubin_source.h"
+#include "dispatch/heuristic_config.h"
+#include "dispatch/provenance.h"
+#include "driver/cuda_driver.h"
+#include "driver/driver_check.h"
+#include "jitgemm/error.h"
+#include "measure/event_timer.h"
+#include "measure/l2_flush.h"
+#include "tuner/compile_pool.h"
+#include "tuner/search_space.h"
+#include "tuner/tuning_workspace.h"
+
+namespace jitgemm {
+namespace {
+
+using cache::CandidateOutcome;
+using Clock = std::chrono::steady_clock;
+
+bool debug_log_requested() {
+    const char* level = std::getenv("JITGEMM_LOG");
+    return level != nullptr && std::string(level) == "debug";
+}
+
+// The compile stage's product for one candidate.
+struct CompiledCandidate {
+    KernelProgram program;
+    Cubin cubin;
+    bool compiled_now = false;  // false: the cubin came from the cache
+    std::string error;          // NVRTC's message when it failed
+};
+
+// One candidate's way through verify and time.
+struct Candidate {
+    AnyConfig config;
+    KernelProgram program;
+    Cubin cubin;
+    std::shared_ptr<const LoadedKernel> kernel;
+    CandidateOutcome outcome = CandidateOutcome::Passed;
+    double median_ms = 0.0;
+    std::string detail;
+};
+
+class TuningRun {
+public:
+    TuningRun(const Problem& problem, const DeviceInfo& device, const TuneOptions& options,
+              const cache::CacheStack& caches)
+        : problem_(problem),
+          device_(device),
+          options_(options),
+          caches_(caches),
+          start_(Clock::now()),
+          deadline_(start_ + std::chrono::duration_cast<Clock::duration>(
+                                 std::chrono::duration<double>(options.budget_seconds))),
+          verbose_(options.verbose || debug_log_requested()),
+          arch_(device.arch()),
+          provenance_(current_provenance(device)),
+          fingerprint_(device.fingerprint()),
+          key_(problem.key()),
+          stream_(driver::make_stream()),
+          flusher_(device) {}
+
+    TuneResult run() {
+        prepare_workspace();
+        const std::vector<AnyConfig> ranked = prune_and_rank_stage();
+        evaluate_all(ranked);
+        refine_stage();
+        choose_stage();
+        record_stage();
+        result_.seconds = elapsed();
+        log("done in " + std::to_string(result_.seconds) + " s: " +
+            (result_.winner ? to_string(*result_.winner) + " " + std::to_string(result_.winner_ms) + " ms"
+                            : std::string("no candidate passed")) +
+            (result_.complete ? ", complete" : ", incomplete (budget)"));
+        return std::move(result_);
+    }
+
+private:
+    double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+    double seconds_left() const { return std::chrono::duration<double>(deadline_ - Clock::now()).count(); }
+
+    void log(const std::string& line) const {
+        if (verbose_) std::cerr << "jitgemm tune " << key_ << ": " << line << "\n";
+    }
+
+    // Seconds the final re-timing of the finalists will take, from the best time so far.
+    double final_reserve() const {
+        const double best = best_ms_ > 0 ? best_ms_ : 1.0;
+        return options_.finalists * options_.final_rounds * (best + 0.1) * 1e-3 + 0.05;
+    }
+
+    // Stage 0: operands on the device, the workspace kernels, and the reference output from the naive family.
+    void prepare_workspace() {
+        const KernelProgram program = make_workspace_program(arch_);
+        workspace_kernels_ = load_workspace_kernels(obtain_cubin(program, caches_, true).image);
+        workspace_ = std::make_unique<TuningWorkspace>(problem_, *workspace_kernels_, stream_.get(),
+                                                       std::random_device{}());
+        const KernelProgram reference = make_kernel_program(problem_, NaiveConfig{}, arch_);
+        const auto kernel = load_kernel(obtain_cubin(reference, caches_, true).image, reference.kernel_symbol,
+                                        launch_geometry(AnyConfig{NaiveConfig{}}, problem_), reference.config_name);
+        workspace_->reset_output(stream_.get());
+        workspace_->launch(*kernel, stream_.get());
+        workspace_->keep_output_as_reference(stream_.get());
+        JITGEMM_CU_CHECK(driver::api().cuStreamSynchronize(stream_.get()));
+        log("workspace ready after " + std::to_string(elapsed()) + " s");
+    }
+
+    // Stages 1-3: enumerate, prune, rank; minus the candidates whose failure is already on record.
+    std::vector<AnyConfig> prune_and_rank_stage() {
+        const PrunedSpace space =
+            prune_and_rank(enumerate_candidates(problem_), problem_, device_, estimate_ceilings(device_));
+        result_.pruning = space.report;
+        log("prune: " + space.report.describe());
+        for (const auto& m : caches_.measurements(fingerprint_, key_, provenance_))
+            if (m.outcome != CandidateOutcome::Passed) known_failures_.insert(m.config);
+        // The heuristic default always competes, so a tuned entry is never slower than what an untuned call gets.
+        std::vector<AnyConfig> candidates{heuristic_config(problem_, device_)};
+        for (const auto& r : space.ranked)
+            if (!(r.config == candidates.front())) candidates.push_back(r.config);
+        std::vector<AnyConfig> ranked;
+        for (const auto& config : candidates) {
+            if (known_failures_.count(to_string(config))) {
+                ++result_.candidates_total;
+                ++result_.candidates_measured;  // its outcome is on record from an earlier search
+                continue;
+            }
+            ranked.push_back(config);
+        }
+        if (!known_failures_.empty())
+            log("skipping " + std::to_string(known_failures_.size()) + " candidates that failed before");
+        return ranked;
+    }
+
+    // Stages 4-6: compile on the pool, in rank order; verify and time each as it arrives.
+    void evaluate_all(const std::vector<AnyConfig>& configs) {
+        if (configs.empty()) return;
+        result_.candidates_total += static_cast<int>(configs.size());
+        CompilePool<CompiledCandidate> pool(
+            configs.size(),
+            [&](std::size_t i) {
+                CompiledCandidate c{make_kernel_program(problem_, configs[i], arch_), {}, false, {}};
+                try {
+                    if (auto cached = caches_.find_cubin(c.program.cubin_key())) {
+                        c.cubin.image = std::move(cached->image);
+                    } else {
+                        c.compiled_now = true;
+                        c.cubin = compile_to_cubin(c.program);
+                    }
+                } catch (const Error& e) {
+                    c.error = e.what();
+                }
+                return c;
+            },
+            options_.compile_threads);
+        while (auto item = pool.next()) {
+            if (seconds_left() < final_reserve()) {
+                pool.cancel();  // compiles under way still arrive; they are left unmeasured
+                continue;
+            }
+            auto& [index, compiled] = *item;
+            if (compiled.compiled_now) ++result_.compiles;
+            evaluate(configs[index], std::move(compiled));
+        }
+    }
+
+    void evaluate(const AnyConfig& config, CompiledCandidate compiled) {
+        Candidate c{config, std::move(compiled.program), std::move(compiled.cubin), nullptr,
+                    CandidateOutcome::Passed, 0.0, {}};
+        if (!compiled.error.empty()) {
+            c.outcome = CandidateOutcome::CompileFailed;
+            c.detail = compiled.error.substr(0, 2000);
+        } else {
+            verify_and_time(c);
+        }
+        ++result_.candidates_measured;
+        ++result_.outcomes[c.outcome];
+        cache::MeasurementRecord m;
+        m.device_fingerprint = fingerprint_;
+        m.problem_key = key_;
+        m.config = c.program.config_name;
+        m.outcome = c.outcome;
+        m.time_ms = c.median_ms;
+        m.detail = c.detail;
+        m.provenance = provenance_;
+        m.measured_at_unix = static_cast<std::int64_t>(std::time(nullptr));
+        result_.measurements.push_back(m);
+        if (c.outcome == CandidateOutcome::Passed) {
+            best_ms_ = best_ms_ > 0 ? std::min(best_ms_, c.median_ms) : c.median_ms;
+            passed_.push_back(std::move(c));
+        }
+    }
+
+    void verify_and_time(Candidate& c) {
+        const auto& cu = driver::api();
+        try {
+            c.kernel = load_kernel(c.cubin.image, c.program.kernel_symbol, launch_geometry(c.config, problem_),
+                                   c.program.config_name);
+        } catch (const Error& e) {
+            c.outcome = CandidateOutcome::Invalid;
+            c.detail = e.what();
+            return;
+        }
+        const LoadedKernel& k = *c.kernel;
+        c.detail = std::to_string(k.registers) + " registers";
+        if (k.local_bytes > 0) {
+            c.outcome = CandidateOutcome::Spilled;
+            c.detail += ", " + std::to_string(k.local_bytes) + " bytes of local memory per thread";
+            return;
+        }
+        int blocks = 0;
+        JITGEMM_CU_CHECK(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.function, k.geometry.block,
+                                                                         k.geometry.dynamic_shared_bytes));
+        c.detail += ", " + std::to_string(blocks) + " blocks/SM";
+        if (blocks == 0) {
+            c.outcome = CandidateOutcome::Invalid;
+            return;
+        }
+        try {
+            workspace_->reset_output(stream_.get());
+            workspace_->launch(k, stream_.get());
+            JITGEMM_CU_CHECK(cu.cuStreamSynchronize(stream_.get()));
+        } catch (const Error& e) {
+            c.outcome = CandidateOutcome::LaunchFailed;
+            c.detail += std::string(": ") + e.what();
+            // A fault inside a kernel poisons the whole context; nothing after it could be trusted.
+            if (cu.cuCtxSynchronize() != CUDA_SUCCESS) throw;
+            return;
+        }
+        const Tolerance tol = verification_tolerance(problem_);
+        if (const std::uint64_t bad = workspace_->count_mismatches(stream_.get(), tol.atol, tol.rtol)) {
+            c.outcome = CandidateOutcome::Incorrect;
+            c.detail += ", " + std::to_string(bad) + " elements differ from the reference";
+            return;
+        }
+        c.median_ms = time_candidate(k);
+    }
+
+    // Median of at least min_runs runs and min_milliseconds of kernel time, L2 flushed before each.
+    double time_candidate(const LoadedKernel& k) {
+        workspace_->launch(k, stream_.get());  // warm-up
+        std::vector<double> samples;
+        double total = 0.0;
+        while ((static_cast<int>(samples.size()) < options_.min_runs || total < options_.min_milliseconds) &&
+               static_cast<int>(samples.size()) < options_.max_runs) {
+            flusher_.flush(stream_.get());
+            timer_.start(stream_.get());
+            workspace_->launch(k, stream_.get());
+            timer_.stop(stream_.get());
+            samples.push_back(timer_.elapsed_ms());
+            total += samples.back();
+        }
+        return median(samples);
+    }
+
+    std::vector<Candidate*> best_passed(int count) {
+        std::vector<Candidate*> sorted;
+        for (auto& c : passed_) sorted.push_back(&c);
+        std::sort(sorted.begin(), sorted.end(),
+                  [](const Candidate* x, const Candidate* y) { return x->median_ms < y->median_ms; });
+        if (static_cast<int>(sorted.size()) > count) sorted.resize(static_cast<std::size_t>(count));
+        return sorted;
+    }
+
+    // Stage 7: rasterization groups, stage count and vector width around the best few.
+    void refine_stage() {
+        std::set<std::string> seen(known_failures_);
+        for (const auto& m : result_.measurements) seen.insert(m.config);
+        std::vector<AnyConfig> variants;
+        for (const Candidate* c : best_passed(options_.finalists))
+            for (const AnyConfig& v : refinements(c->config))
+                if (!validate(v, device_) && seen.insert(to_string(v)).second) variants.push_back(v);
+        if (variants.empty() || seconds_left() < final_reserve()) return;
+        log("refine: " + std::to_string(variants.size()) + " variants of the best " +
+            std::to_string(std::min<std::size_t>(passed_.size(), options_.finalists)));
+        evaluate_all(variants);
+    }
+
+    // Stage 8: the finalists re-timed in alternation (A B C A B C ...), so drift hits all alike.
+    void choose_stage() {
+        const std::vector<Candidate*> finalists = best_passed(options_.finalists);
+        if (finalists.empty()) return;
+        std::vector<std::vector<double>> samples(finalists.size());
+        for (int round = 0; round < options_.final_rounds && finalists.size() > 1; ++round)
+            for (std::size_t f = 0; f < finalists.size(); ++f) {
+                flusher_.flush(stream_.get());
+                timer_.start(stream_.get());
+                workspace_->launch(*finalists[f]->kernel, stream_.get());
+                timer_.stop(stream_.get());
+                samples[f].push_back(timer_.elapsed_ms());
+            }
+        std::size_t best = 0;
+        double best_ms = 0.0;
+        for (std::size_t f = 0; f < finalists.size(); ++f) {
+            const double ms = samples[f].empty() ? finalists[f]->median_ms : median(samples[f]);
+            log("finalist " + to_string(finalists[f]->config) + ": " + std::to_string(ms) + " ms");
+            if (f == 0 || ms < best_ms) {
+                best = f;
+                best_ms = ms;
+            }
+        }
+        winner_ = finalists[best];
+        result_.winner = winner_->config;
+        result_.kernel = winner_->kernel;
+        result_.winner_ms = best_ms;
+    }
+
+    // Stage 9: winner, cubin and every measurement in one transaction.
+    void record_stage() {
+        result_.complete = result_.candidates_measured == result_.candidates_total;
+        cache::TuningCache* writable = caches_.writable();
+        if (writable == nullptr) return;
+        try {
+            if (winner_ == nullptr) {
+                writable->record_measurements(result_.measurements);
+                return;
+            }
+            cache::SelectionRecord s;
+            s.device_fingerprint = fingerprint_;
+            s.problem_key = key_;
+            s.config = winner_->program.config_name;
+            s.cubin_key = winner_->program.cubin_key();
+            s.time_ms = result_.winner_ms;
+            s.tflops = 2.0 * problem_.m * problem_.n * problem_.k / (result_.winner_ms * 1e-3) / 1e12;
+            s.tuned_at_unix = static_cast<std::int64_t>(std::time(nullptr));
+            s.search_seconds = elapsed();
+            s.candidates_measured = result_.candidates_measured;
+            s.candidates_total = result_.candidates_total;
+            s.search_complete = result_.complete;
+            s.provenance = provenance_;
+            writable->record_tuning(s, to_cubin_record(winner_->program, winner_->cubin), result_.measurements);
+            result_.recorded = true;
+        } catch (const Error& e) {  // the tuned kernel still serves this process
+            std::cerr << "jitgemm: warning: could not record the tuning of " << key_ << ": " << e.what() << "\n";
+        }
+    }
+
+    const Problem problem_;
+    const DeviceInfo& device_;
+    const TuneOptions options_;
+    const cache::CacheStack& caches_;
+    const Clock::time_point start_, deadline_;
+    const bool verbose_;
+    const std::string arch_;
+    const cache::Provenance provenance_;
+    const std::string fingerprint_, key_;
+    driver::StreamHandle stream_;
+    L2Flusher flusher_;
+    EventTimer timer_;
+    std::unique_ptr<WorkspaceKernels> workspace_kernels_;
+    std::unique_ptr<TuningWorkspace> workspace_;
+    std::set<std::string> known_failures_;
+    std::deque<Candidate> passed_;  // stable addresses: finalists point into it
+    Candidate* winner_ = nullptr;
+    double best_ms_ = 0.0;
+    TuneResult result_;
+};
+
+std::atomic<std::uint64_t> tunings{0};
+
+}  // namespace
+
+std::uint64_t tuning_count() { return tunings.load(); }
+
+TuneResult tune_problem(const Problem& problem, const DeviceInfo& device, CUcontext context,
+                        const TuneOptions& options, const cache::CacheStack& caches) {
+    if (problem.k == 0) throw Error(ErrorCode::Internal, "jitgemm: k = 0 problems are not tuned");
+    JITGEMM_CU_CHECK(driver::api().cuCtxSetCurrent(context));
+    require_supported_arch(device.arch());
+    ++tunings;
+    return TuningRun(problem, device, options, caches).run();
+}
+
+}  // namespace jitgemm

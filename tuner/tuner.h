@@ -1,0 +1,50 @@
+// The tuning loop of one problem, in named stages:
+//   enumerate -> prune -> rank -> compile (in parallel, likely winners first) -> verify -> time -> refine ->
+//   re-time finalists alternately -> record.
+// Every candidate's outcome is recorded (failures too, so they are never tried again); the winner, its cubin and
+// the search's completeness go to the writable cache in one transaction. The search stops cleanly when its budget
+// runs out and is then recorded as incomplete.
+#pragma once
+
+#include <cuda.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cache/cache_records.h"
+#include "cache/cache_stack.h"
+#include "device/device_info.h"
+#include "dispatch/loaded_kernel.h"
+#include "problem/problem.h"
+#include "tuner/any_config.h"
+#include "tuner/pruning.h"
+#include "tuner/tune_options.h"
+
+namespace jitgemm {
+
+struct TuneResult {
+    std::optional<AnyConfig> winner;             // nullopt when no candidate passed
+    std::shared_ptr<const LoadedKernel> kernel;  // the winner, loaded in the tuning context
+    double winner_ms = 0.0;
+    double seconds = 0.0;                        // wall time of the whole search
+    bool complete = false;
+    int candidates_total = 0;                    // after pruning, refinements included
+    int candidates_measured = 0;                 // reached an outcome
+    int compiles = 0;                            // NVRTC runs (cached cubins need none)
+    std::map<cache::CandidateOutcome, int> outcomes;
+    PruneReport pruning;
+    std::vector<cache::MeasurementRecord> measurements;
+    bool recorded = false;                       // stored in the writable cache
+};
+
+// Searches this process has run.
+std::uint64_t tuning_count();
+
+// Tunes `problem` in `context` (made current on the calling thread). Never uses the caller's data.
+TuneResult tune_problem(const Problem& problem, const DeviceInfo& device, CUcontext context,
+                        const TuneOptions& options, const cache::CacheStack& caches);
+
+}  // namespace jitgemm
