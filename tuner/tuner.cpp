@@ -41,6 +41,7 @@ struct CompiledCandidate {
     KernelProgram program;
     Cubin cubin;
     bool compiled_now = false;  // false: the cubin came from the cache
+    bool skipped = false;       // not started: the budget could not have covered its compile and measurement
     std::string error;          // NVRTC's message when it failed
 };
 
@@ -97,9 +98,9 @@ private:
         if (verbose_) std::cerr << "jitgemm tune " << key_ << ": " << line << "\n";
     }
 
-    // Seconds the final re-timing of the finalists will take, from the best time so far.
+    // Seconds the final re-timing of the finalists will take, from the best time so far. Thread-safe.
     double final_reserve() const {
-        const double best = best_ms_ > 0 ? best_ms_ : 1.0;
+        const double best = best_ms_.load() > 0 ? best_ms_.load() : 1.0;
         return options_.finalists * options_.final_rounds * (best + 0.1) * 1e-3 + 0.05;
     }
 
@@ -152,13 +153,17 @@ private:
         CompilePool<CompiledCandidate> pool(
             configs.size(),
             [&](std::size_t i) {
-                CompiledCandidate c{make_kernel_program(problem_, configs[i], arch_), {}, false, {}};
+                CompiledCandidate c{make_kernel_program(problem_, configs[i], arch_), {}, false, false, {}};
                 try {
                     if (auto cached = caches_.find_cubin(c.program.cubin_key())) {
                         c.cubin.image = std::move(cached->image);
+                    } else if (seconds_left() < final_reserve() + compile_seconds_.load()) {
+                        c.skipped = true;  // compiles cannot be interrupted: do not start one that would overrun
                     } else {
                         c.compiled_now = true;
                         c.cubin = compile_to_cubin(c.program);
+                        // Running estimate of one compile's wall time (under the pool's contention).
+                        compile_seconds_ = 0.8 * compile_seconds_.load() + 0.2 * c.cubin.seconds;
                     }
                 } catch (const Error& e) {
                     c.error = e.what();
@@ -172,6 +177,10 @@ private:
                 continue;
             }
             auto& [index, compiled] = *item;
+            if (compiled.skipped) {
+                pool.cancel();
+                continue;
+            }
             if (compiled.compiled_now) ++result_.compiles;
             evaluate(configs[index], std::move(compiled));
         }
@@ -199,7 +208,7 @@ private:
         m.measured_at_unix = static_cast<std::int64_t>(std::time(nullptr));
         result_.measurements.push_back(m);
         if (c.outcome == CandidateOutcome::Passed) {
-            best_ms_ = best_ms_ > 0 ? std::min(best_ms_, c.median_ms) : c.median_ms;
+            best_ms_ = best_ms_.load() > 0 ? std::min(best_ms_.load(), c.median_ms) : c.median_ms;
             passed_.push_back(std::move(c));
         }
     }
@@ -365,7 +374,8 @@ private:
     std::set<std::string> known_failures_;
     std::deque<Candidate> passed_;  // stable addresses: finalists point into it
     Candidate* winner_ = nullptr;
-    double best_ms_ = 0.0;
+    std::atomic<double> best_ms_{0.0};          // read by the compile threads (final_reserve)
+    std::atomic<double> compile_seconds_{0.4};
     TuneResult result_;
 };
 
