@@ -1,7 +1,7 @@
 // Cold start from the cache: in a process that has not seen the problems (run it after a tuning run, against the
 // same $JITGEMM_CACHE), the host time of the first jitgemm::gemm call of each — SQLite lookup, cubin read,
 // cuModuleLoadData, launch — and proof that it compiled nothing. Target: at most 5 ms per tuned entry.
-//   cold_start [--csv FILE] MxNxK ...       (row-major shapes, as sgemm_vs_cublas)
+//   cold_start [--csv FILE] MxNxK ...       (row-major shapes, as in bench/shapes/)
 #include <chrono>
 #include <cstdio>
 #include <cstring>

@@ -2,8 +2,8 @@
 # The one GPU batch: every GPU test and benchmark, with logs and result files written to $OUT (default ./gpu-out).
 # Runs on the GPU machine over a build made on the build machine (the build folder travels along).
 #   bench/gpu-run.sh [build-dir] [quick|full]
-#     quick: tests, SASS, and the benchmarks on 1024^3, 4096^3 and 4097^3
-#     full:  the same with the tuned benchmark over every row of bench/shapes/public.csv
+#     quick: tests, SASS, and tune + bench + cold start on bench/shapes/quick.csv (1024^3, 4096^3, 4097^3)
+#     full:  the same over every row of bench/shapes/public.csv
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
@@ -42,26 +42,32 @@ for cfg in naive_16x16 tiled_t16 regblock_128x128x8_t8x8_v4_s2_g8 regblock_64x64
         grep -E "ERROR SUMMARY|check" | sed "s/^/$cfg: /" | tee -a "$log"
 done
 
-# A fresh tuning cache for the benchmarks, so every search below starts from nothing.
+# Fresh tuning caches for the benchmarks, so every search below starts from nothing.
 export JITGEMM_CACHE=/tmp/jitgemm-bench-cache
-rm -rf "$JITGEMM_CACHE"
+rm -rf "$JITGEMM_CACHE" /tmp/jitgemm-default-cache
 if [ "$MODE" = full ]; then
-    shapes=(--shapes bench/shapes/public.csv)
-    dims=$(grep -vE '^(#|name,)' bench/shapes/public.csv | cut -d, -f2-4 | tr , x | tr '\n' ' ')
+    manifest=bench/shapes/public.csv
 else
-    shapes=(1024x1024x1024 4096x4096x4096 4097x4097x4097)
-    dims="${shapes[*]}"
+    manifest=bench/shapes/quick.csv
 fi
 
-stamp "register-blocked fp32 against cuBLAS SGEMM: heuristic default (untuned)"
-JITGEMM_CACHE=/tmp/jitgemm-default-cache "$BUILD/bench/sgemm_vs_cublas" --iterations 30 --csv "$OUT/sgemm_default.csv" \
-    1024x1024x1024 4096x4096x4096 4097x4097x4097 2>&1 | tee -a "$log"
+stamp "jitgemm info (measures the ceilings once, keeps them in the cache)"
+"$BUILD/jitgemm" info 2>&1 | tee -a "$log"
 
-stamp "tuned fp32 against cuBLAS SGEMM (10 s budget per problem, then served from the cache)"
-"$BUILD/bench/sgemm_vs_cublas" --tune 10 --iterations 30 --csv "$OUT/sgemm_tuned.csv" "${shapes[@]}" 2>&1 | \
-    tee -a "$log"
+stamp "register-blocked fp32 against cuBLAS SGEMM: heuristic default (untuned)"
+JITGEMM_CACHE=/tmp/jitgemm-default-cache "$BUILD/jitgemm" bench --manifest bench/shapes/quick.csv --tune off \
+    --csv "$OUT/bench_default.csv" 2>&1 | tee -a "$log"
+
+stamp "jitgemm tune of $manifest (10 s budget per problem)"
+"$BUILD/jitgemm" tune --manifest "$manifest" --budget 10 --json > "$OUT/tune.json" 2> >(tee -a "$log" >&2)
+echo "tune exit $?" | tee -a "$log"
+
+stamp "tuned fp32 against cuBLAS SGEMM, served from the cache"
+"$BUILD/jitgemm" bench --manifest "$manifest" --tune off --csv "$OUT/bench_tuned.csv" --json "$OUT/bench_tuned.json" \
+    2>&1 | tee -a "$log"
 
 stamp "cold start from the cache in a new process"
+dims=$(grep -vE '^(#|name,)' "$manifest" | cut -d, -f2-4 | tr , x | tr '\n' ' ')
 # shellcheck disable=SC2086
 "$BUILD/bench/cold_start" --csv "$OUT/cold_start.csv" $dims 2>&1 | tee -a "$log"
 

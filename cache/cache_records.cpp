@@ -1,6 +1,7 @@
-// The names of candidate outcomes, used by the cache, the CLI and logs alike.
+// The names of candidate outcomes and the one-line summary of a provenance, used by the cache, the CLI and logs alike.
 #include "cache/cache_records.h"
 
+#include <string>
 #include <utility>
 
 namespace jitgemm::cache {
@@ -27,6 +28,12 @@ std::optional<CandidateOutcome> parse_candidate_outcome(std::string_view name) {
     for (const auto& [value, known] : kOutcomeNames)
         if (known == name) return value;
     return std::nullopt;
+}
+
+std::string describe(const Provenance& provenance) {
+    return "library " + provenance.library_version + ", sources " + provenance.kernel_sources_hash + ", NVRTC " +
+           provenance.nvrtc_version + ", driver " + provenance.driver_version + ", " + provenance.device_name + ", " +
+           std::to_string(provenance.sm_count) + " SMs";
 }
 
 }  // namespace jitgemm::cache

@@ -27,6 +27,9 @@ struct Provenance {
     friend bool operator!=(const Provenance& x, const Provenance& y) { return !(x == y); }
 };
 
+// One line for people: "library 0.1.0, sources 5f3a, NVRTC 13.0, driver 13.0, NVIDIA H200, 132 SMs".
+std::string describe(const Provenance& provenance);
+
 // How one candidate's evaluation ended. Failures are data: stored, and never tried again for the same problem,
 // device and provenance.
 enum class CandidateOutcome {
@@ -90,6 +93,16 @@ struct UntunedRecord {
     std::int64_t first_seen_unix = 0;
     std::int64_t last_seen_unix = 0;
     std::int64_t calls = 0;
+};
+
+// A measured ceiling of a device ("copy_bytes_per_s", "fp32_flops", ...). It is kept per driver version because a
+// driver update can move it, and measured once per driver because measuring takes seconds.
+struct CeilingRecord {
+    std::string device_fingerprint;
+    std::string driver_version;
+    std::string name;
+    double value = 0.0;
+    std::int64_t measured_at_unix = 0;
 };
 
 }  // namespace jitgemm::cache

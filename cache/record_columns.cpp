@@ -197,11 +197,58 @@ UntunedRecord read_untuned(Statement& statement) {
     return untuned;
 }
 
+namespace {
+constexpr char kCeilingKeyColumns[] = "device_fingerprint, driver_version, name";  // the table's primary key
+}  // namespace
+
+const std::string& ceiling_columns() {
+    static const std::string columns = std::string(kCeilingKeyColumns) + ", value, measured_at";
+    return columns;
+}
+
+void bind_ceiling(Statement& statement, const CeilingRecord& ceiling) {
+    bind_ceiling_key(statement, ceiling.device_fingerprint, ceiling.driver_version, ceiling.name);
+    statement.bind_real(ceiling.value).bind_int(ceiling.measured_at_unix);
+}
+
+CeilingRecord read_ceiling(Statement& statement) {
+    CeilingRecord ceiling;
+    ceiling.device_fingerprint = statement.column_text();
+    ceiling.driver_version = statement.column_text();
+    ceiling.name = statement.column_text();
+    ceiling.value = statement.column_real();
+    ceiling.measured_at_unix = statement.column_int();
+    return ceiling;
+}
+
+const std::string& ceiling_match() {
+    static const std::string match = column_match(kCeilingKeyColumns);
+    return match;
+}
+
+void bind_ceiling_key(Statement& statement, const std::string& device_fingerprint, const std::string& driver_version,
+                      const std::string& name) {
+    statement.bind_text(device_fingerprint).bind_text(driver_version).bind_text(name);
+}
+
 std::string placeholders(const std::string& columns) {
     const auto count = 1 + std::count(columns.begin(), columns.end(), ',');
     std::string out = "?";
     for (int i = 1; i < count; ++i) out += ", ?";
     return out;
+}
+
+std::string column_match(const std::string& columns) {
+    std::string match;
+    std::size_t start = 0;
+    while (start < columns.size()) {
+        std::size_t end = columns.find(',', start);
+        if (end == std::string::npos) end = columns.size();
+        const std::size_t first = columns.find_first_not_of(' ', start);
+        match += (match.empty() ? "" : " AND ") + columns.substr(first, end - first) + " = ?";
+        start = end + 1;
+    }
+    return match;
 }
 
 }  // namespace jitgemm::cache

@@ -37,7 +37,18 @@ const std::string& untuned_columns();
 void bind_untuned(Statement& statement, const UntunedRecord& untuned);
 UntunedRecord read_untuned(Statement& statement);
 
+const std::string& ceiling_columns();
+void bind_ceiling(Statement& statement, const CeilingRecord& ceiling);
+CeilingRecord read_ceiling(Statement& statement);
+// "device_fingerprint = ? AND driver_version = ? AND name = ?": the key of the ceilings table.
+const std::string& ceiling_match();
+void bind_ceiling_key(Statement& statement, const std::string& device_fingerprint, const std::string& driver_version,
+                      const std::string& name);
+
 // "?, ?, ?": one parameter per column of a comma-separated column list.
 std::string placeholders(const std::string& columns);
+// "a = ? AND b = ? AND c = ?": every column of a comma-separated column list equal to its parameter, so a row
+// bound with the list's bind_ function is matched field by field.
+std::string column_match(const std::string& columns);
 
 }  // namespace jitgemm::cache

@@ -1,9 +1,14 @@
 // The schema versions, the migrations between them and the read-only view of an older file.
+//
+// Every statement here is frozen: files in the field were made by it, and the step from version n must keep
+// producing version n + 1 whatever the current schema becomes. So nothing here is built from the column lists of
+// record_columns.h, which describe the current schema for the queries and will change with it.
 #include "cache/schema.h"
 
+#include <initializer_list>
 #include <iterator>
+#include <string_view>
 
-#include "cache/record_columns.h"
 #include "cache/sqlite_handles.h"
 #include "cache/tuning_cache.h"
 
@@ -40,14 +45,45 @@ CREATE TABLE cubins (
 
 namespace {
 
-constexpr int kCurrentVersion = 2;
+constexpr int kCurrentVersion = 3;
 
-// Version 2 is current, so what it added is written with the shared provenance columns. When a version 3 exists,
-// freeze this as literal text, as version 1 is: the step from 1 to 2 must keep producing version 2.
+// ---- version 2 ----
+
+constexpr char kSelectionsOf2[] =
+    "CREATE TABLE selections (device_fingerprint TEXT NOT NULL, problem_key TEXT NOT NULL, config TEXT NOT NULL, "
+    "cubin_key TEXT NOT NULL, time_ms REAL NOT NULL, tuned_at INTEGER NOT NULL, library_version TEXT NOT NULL, "
+    "kernel_sources_hash TEXT NOT NULL, nvrtc_version TEXT NOT NULL, driver_version TEXT NOT NULL, "
+    "device_name TEXT NOT NULL, sm_count INTEGER NOT NULL, tflops REAL NOT NULL DEFAULT 0, "
+    "search_seconds REAL NOT NULL DEFAULT 0, candidates_measured INTEGER NOT NULL DEFAULT 0, "
+    "candidates_total INTEGER NOT NULL DEFAULT 0, search_complete INTEGER NOT NULL DEFAULT 0, "
+    "PRIMARY KEY (device_fingerprint, problem_key, library_version, kernel_sources_hash, nvrtc_version, "
+    "driver_version, device_name, sm_count))";
+constexpr char kCubinsOf2[] =
+    "CREATE TABLE cubins (key TEXT PRIMARY KEY NOT NULL, arch TEXT NOT NULL, kernel_symbol TEXT NOT NULL, "
+    "config TEXT NOT NULL, nvrtc_version TEXT NOT NULL, kernel_sources_hash TEXT NOT NULL, image BLOB NOT NULL, "
+    "created_at INTEGER NOT NULL)";
+constexpr char kMeasurementsAddedIn2[] =
+    "CREATE TABLE measurements (id INTEGER PRIMARY KEY, device_fingerprint TEXT NOT NULL, "
+    "problem_key TEXT NOT NULL, config TEXT NOT NULL, outcome TEXT NOT NULL, time_ms REAL NOT NULL, "
+    "detail TEXT NOT NULL, library_version TEXT NOT NULL, kernel_sources_hash TEXT NOT NULL, "
+    "nvrtc_version TEXT NOT NULL, driver_version TEXT NOT NULL, device_name TEXT NOT NULL, "
+    "sm_count INTEGER NOT NULL, measured_at INTEGER NOT NULL)";
+constexpr char kUntunedAddedIn2[] =
+    "CREATE TABLE untuned (device_fingerprint TEXT NOT NULL, problem_key TEXT NOT NULL, "
+    "library_version TEXT NOT NULL, kernel_sources_hash TEXT NOT NULL, nvrtc_version TEXT NOT NULL, "
+    "driver_version TEXT NOT NULL, device_name TEXT NOT NULL, sm_count INTEGER NOT NULL, "
+    "first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, calls INTEGER NOT NULL, "
+    "PRIMARY KEY (device_fingerprint, problem_key, library_version, kernel_sources_hash, nvrtc_version, "
+    "driver_version, device_name, sm_count))";
+constexpr char kMeasurementIndexAddedIn2[] =
+    "CREATE INDEX measurements_by_problem ON measurements (device_fingerprint, problem_key)";
+
+// The columns version 2 added to the selections of a version-1 file, with what its rows hold: their search counts
+// as incomplete.
 struct AddedColumn {
     const char* name;
     const char* type;
-    const char* value;  // what rows of version 1 hold: their search counts as incomplete
+    const char* value;
 };
 constexpr AddedColumn kSelectionColumnsAddedIn2[] = {
     {"tflops", "REAL", "0"},
@@ -57,31 +93,25 @@ constexpr AddedColumn kSelectionColumnsAddedIn2[] = {
     {"search_complete", "INTEGER", "0"},
 };
 
-// `create` is "CREATE TABLE", or "CREATE TEMP TABLE" for the read-only view of a version-1 file.
-std::string tables_added_in_2(const std::string& create) {
-    return create + " measurements (id INTEGER PRIMARY KEY, device_fingerprint TEXT NOT NULL, " +
-           "problem_key TEXT NOT NULL, config TEXT NOT NULL, outcome TEXT NOT NULL, time_ms REAL NOT NULL, " +
-           "detail TEXT NOT NULL, " + provenance_column_definitions() + ", measured_at INTEGER NOT NULL);\n" + create +
-           " untuned (device_fingerprint TEXT NOT NULL, problem_key TEXT NOT NULL, " + provenance_column_definitions() +
-           ", first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, calls INTEGER NOT NULL, " +
-           "PRIMARY KEY (device_fingerprint, problem_key, " + provenance_column_names() + "));\n";
+// ---- version 3 ----
+
+constexpr char kCeilingsAddedIn3[] =
+    "CREATE TABLE ceilings (device_fingerprint TEXT NOT NULL, driver_version TEXT NOT NULL, name TEXT NOT NULL, "
+    "value REAL NOT NULL, measured_at INTEGER NOT NULL, PRIMARY KEY (device_fingerprint, driver_version, name))";
+
+// ---- steps ----
+
+std::string statements(std::initializer_list<const char*> list) {
+    std::string sql;
+    for (const char* statement : list) sql += std::string(statement) + ";\n";
+    return sql;
 }
 
-const char* const kMeasurementIndex =
-    "CREATE INDEX measurements_by_problem ON measurements (device_fingerprint, problem_key);\n";
-
-std::string current_schema_sql() {
-    std::string added_columns;
-    for (const AddedColumn& c : kSelectionColumnsAddedIn2)
-        added_columns += std::string(c.name) + " " + c.type + " NOT NULL DEFAULT " + c.value + ", ";
-    return "CREATE TABLE selections (device_fingerprint TEXT NOT NULL, problem_key TEXT NOT NULL, "
-           "config TEXT NOT NULL, cubin_key TEXT NOT NULL, time_ms REAL NOT NULL, tuned_at INTEGER NOT NULL, " +
-           provenance_column_definitions() + ", " + added_columns + "PRIMARY KEY (device_fingerprint, problem_key, " +
-           provenance_column_names() + "));\n" +
-           "CREATE TABLE cubins (key TEXT PRIMARY KEY NOT NULL, arch TEXT NOT NULL, kernel_symbol TEXT NOT NULL, "
-           "config TEXT NOT NULL, nvrtc_version TEXT NOT NULL, kernel_sources_hash TEXT NOT NULL, "
-           "image BLOB NOT NULL, created_at INTEGER NOT NULL);\n" +
-           tables_added_in_2("CREATE TABLE") + kMeasurementIndex;
+// The same table as TEMP, for the read-only view of an older file: TEMP objects are found before main's of the
+// same name, so they shadow the file's tables for this connection only and the file itself is not touched.
+std::string as_temp(const char* create_table) {
+    constexpr std::string_view kCreate = "CREATE TABLE ";
+    return "CREATE TEMP TABLE " + std::string(create_table).substr(kCreate.size()) + ";\n";
 }
 
 std::string migration_1_to_2() {
@@ -89,26 +119,36 @@ std::string migration_1_to_2() {
     for (const AddedColumn& c : kSelectionColumnsAddedIn2)
         sql += std::string("ALTER TABLE selections ADD COLUMN ") + c.name + " " + c.type + " NOT NULL DEFAULT " +
                c.value + ";\n";
-    return sql + tables_added_in_2("CREATE TABLE") + kMeasurementIndex;
+    return sql + statements({kMeasurementsAddedIn2, kUntunedAddedIn2, kMeasurementIndexAddedIn2});
 }
 
-// kMigrations[i] takes a file from version i + 1 to version i + 2.
-using Migration = std::string (*)();
-constexpr Migration kMigrations[] = {migration_1_to_2};
-static_assert(std::size(kMigrations) == kCurrentVersion - 1, "one migration per version step");
+std::string migration_2_to_3() { return statements({kCeilingsAddedIn3}); }
 
-// TEMP objects are found before main's of the same name, so this view and these empty tables shadow the version-1
-// file's tables for this connection only; the file itself is not touched.
-std::string version_1_as_current_sql() {
+std::string version_1_read_as_2() {
     std::string added_values;
     for (const AddedColumn& c : kSelectionColumnsAddedIn2)
         added_values += std::string(", ") + c.value + " AS " + c.name;
-    return "PRAGMA temp_store = MEMORY;\n"
-           "CREATE TEMP VIEW selections AS SELECT *" +
-           added_values + " FROM main.selections;\n" + tables_added_in_2("CREATE TEMP TABLE");
+    return "CREATE TEMP VIEW selections AS SELECT *" + added_values + " FROM main.selections;\n" +
+           as_temp(kMeasurementsAddedIn2) + as_temp(kUntunedAddedIn2);
 }
 
+std::string version_2_read_as_3() { return as_temp(kCeilingsAddedIn3); }
+
+// kMigrations[i] takes a file from version i + 1 to version i + 2; kReadOnlyViews[i] lets a connection read a file
+// of version i + 1 as if it were of version i + 2.
+using Step = std::string (*)();
+constexpr Step kMigrations[] = {migration_1_to_2, migration_2_to_3};
+constexpr Step kReadOnlyViews[] = {version_1_read_as_2, version_2_read_as_3};
+static_assert(std::size(kMigrations) == kCurrentVersion - 1, "one migration per version step");
+static_assert(std::size(kReadOnlyViews) == kCurrentVersion - 1, "one read-only view per version step");
+
 }  // namespace
+
+const std::string& schema_version_2_sql() {
+    static const std::string sql =
+        statements({kSelectionsOf2, kCubinsOf2, kMeasurementsAddedIn2, kUntunedAddedIn2, kMeasurementIndexAddedIn2});
+    return sql;
+}
 
 int current_schema_version() { return kCurrentVersion; }
 
@@ -128,10 +168,11 @@ void bring_to_current_schema(sqlite3* db, const std::string& path, int version) 
     if (version == kCurrentVersion) return;
     Transaction transaction(db, path);
     version = read_schema_version(db, path);
-    if (version == 0)
-        execute(db, path, current_schema_sql());
-    else
-        for (; version < kCurrentVersion; ++version) execute(db, path, kMigrations[version - 1]());
+    if (version == 0) {
+        execute(db, path, schema_version_2_sql());
+        version = 2;
+    }
+    for (; version < kCurrentVersion; ++version) execute(db, path, kMigrations[version - 1]());
     execute(db, path, "PRAGMA user_version = " + std::to_string(kCurrentVersion));
     transaction.commit();
 }
@@ -141,7 +182,8 @@ void present_as_current_schema(sqlite3* db, const std::string& path, int version
     if (version == 0)
         throw Error(ErrorCode::CacheError,
                     "jitgemm: the tuning-cache bundle " + path + " holds no tuning cache (its schema version is 0).");
-    execute(db, path, version_1_as_current_sql());  // version 1, the only other one
+    execute(db, path, "PRAGMA temp_store = MEMORY");
+    for (; version < kCurrentVersion; ++version) execute(db, path, kReadOnlyViews[version - 1]());
 }
 
 }  // namespace jitgemm::cache

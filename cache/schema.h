@@ -4,12 +4,15 @@
 //   2  selections gain the search's statistics (tflops, search_seconds, candidates_measured, candidates_total,
 //      search_complete; rows of version 1 read as incomplete searches); measurements (every candidate's outcome,
 //      indexed by device and problem) and untuned (problems served untuned) are added.
+//   3  ceilings (measured device ceilings per device fingerprint and driver version) is added.
 //
-// A ReadWrite file is created directly at the current version, or migrated forward one version at a time inside one
-// IMMEDIATE transaction, so a failed migration changes nothing and concurrent openers migrate once. ReadOnly files
-// are never written: a version-1 bundle is read through TEMP objects that shadow its tables with the current shape
-// (version 2's values for the missing columns, no measurements, no untuned problems). A file of a version above ours
-// is refused in both modes, since a newer jitgemm may have changed what our columns mean.
+// A ReadWrite file is created at version 2 by the text that always made fresh version-2 files and then taken
+// through the same steps as an older file, so a fresh file and a migrated one cannot differ. Migrations run one
+// version at a time inside one IMMEDIATE transaction, so a failed migration changes nothing and concurrent openers
+// migrate once. ReadOnly files are never written: an older bundle is read through TEMP objects that shadow its
+// tables with the current shape (version 2's values for the missing columns, empty tables for the missing ones). A
+// file of a version above ours is refused in both modes, since a newer jitgemm may have changed what our columns
+// mean.
 #pragma once
 
 #include <string>
@@ -21,6 +24,10 @@ namespace jitgemm::cache {
 // The statements that created a version-1 file, kept as the definition of that version: the tests build version-1
 // files from it. Files in the field were made by this text, so it never changes.
 extern const char* const kSchemaVersion1Sql;
+
+// The statements that created a fresh version-2 file (byte for byte what jitgemm 0.1 ran), kept as the definition
+// of that version in the same way; fresh files of later versions start from it too.
+const std::string& schema_version_2_sql();
 
 // PRAGMA user_version. Throws Error(CacheError) for a file written by a newer jitgemm.
 int read_schema_version(sqlite3* db, const std::string& path);

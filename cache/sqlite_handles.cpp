@@ -74,6 +74,8 @@ void Statement::reset() {
     next_parameter_ = 1;
 }
 
+int Statement::changes() const { return sqlite3_changes(db_); }
+
 std::string Statement::column_text() {
     const int column = next_column_++;
     const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement_.get(), column));

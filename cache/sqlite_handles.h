@@ -65,6 +65,9 @@ public:
     void run() { step(); }
     // Makes the statement ready to be bound and run again.
     void reset();
+    // The rows the last INSERT, UPDATE or DELETE run on this connection inserted, changed or deleted (0 for an
+    // INSERT OR IGNORE that found its key present).
+    int changes() const;
 
     // The next column of the current row.
     std::string column_text();

@@ -6,59 +6,15 @@
 #include <ctime>
 #include <utility>
 
+#include "cache/cache_connection.h"
 #include "cache/cache_file.h"
 #include "cache/record_columns.h"
+#include "cache/record_writes.h"
 #include "cache/schema.h"
 #include "cache/sqlite_handles.h"
 
 namespace jitgemm::cache {
 namespace {
-
-void require_writable(const TuningCache& cache) {
-    if (cache.access() == TuningCache::Access::ReadOnly)
-        throw Error(ErrorCode::CacheError,
-                    "jitgemm: the tuning cache " + cache.path() + " was opened read-only and cannot be written.");
-}
-
-void insert_cubin(sqlite3* db, const std::string& path, const CubinRecord& cubin) {
-    static const std::string sql =
-        "INSERT OR IGNORE INTO cubins (" + cubin_columns() + ") VALUES (" + placeholders(cubin_columns()) + ")";
-    Statement statement(db, path, sql);
-    bind_cubin(statement, cubin);
-    statement.run();
-}
-
-void insert_measurements(sqlite3* db, const std::string& path, const std::vector<MeasurementRecord>& measurements) {
-    static const std::string sql =
-        "INSERT INTO measurements (" + measurement_columns() + ") VALUES (" + placeholders(measurement_columns()) + ")";
-    Statement statement(db, path, sql);
-    for (const MeasurementRecord& measurement : measurements) {
-        bind_measurement(statement, measurement);
-        statement.run();
-        statement.reset();
-    }
-}
-
-// Whether the selection stored for the same device, problem and provenance beats `candidate`: a complete search
-// beats an incomplete one; between two of the same completeness the faster wins, and a tie keeps the stored one.
-bool stored_selection_is_better(sqlite3* db, const std::string& path, const SelectionRecord& candidate) {
-    static const std::string sql = "SELECT search_complete, time_ms FROM selections WHERE " + problem_match();
-    Statement statement(db, path, sql);
-    bind_problem(statement, candidate.device_fingerprint, candidate.problem_key, candidate.provenance);
-    if (!statement.step()) return false;
-    const bool stored_complete = statement.column_int() != 0;
-    const double stored_time_ms = statement.column_real();
-    if (stored_complete != candidate.search_complete) return stored_complete;
-    return stored_time_ms <= candidate.time_ms;
-}
-
-void replace_selection(sqlite3* db, const std::string& path, const SelectionRecord& selection) {
-    static const std::string sql = "INSERT OR REPLACE INTO selections (" + selection_columns() + ") VALUES (" +
-                                   placeholders(selection_columns()) + ")";
-    Statement statement(db, path, sql);
-    bind_selection(statement, selection);
-    statement.run();
-}
 
 template <typename Record>
 std::vector<Record> read_all(Statement& statement, Record (*read)(Statement&)) {
@@ -128,7 +84,7 @@ bool TuningCache::record_tuning(const SelectionRecord& selection, const CubinRec
     Transaction transaction(db_, path_);
     insert_cubin(db_, path_, cubin);
     insert_measurements(db_, path_, measurements);
-    const bool stored = !stored_selection_is_better(db_, path_, selection);
+    const bool stored = compare_with_stored(db_, path_, selection) != StoredSelection::Better;
     if (stored) replace_selection(db_, path_, selection);
     transaction.commit();
     return stored;
@@ -173,6 +129,47 @@ std::vector<SelectionRecord> TuningCache::all_selections() const {
                                    provenance_column_names();
     Statement statement(db_, path_, sql);
     return read_all(statement, read_selection);
+}
+
+void TuningCache::record_ceiling(const std::string& device_fingerprint, const std::string& driver_version,
+                                 const std::string& name, double value) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    require_writable(*this);
+    Transaction transaction(db_, path_);
+    replace_ceiling(db_, path_, CeilingRecord{device_fingerprint, driver_version, name, value, std::time(nullptr)});
+    transaction.commit();
+}
+
+std::optional<double> TuningCache::find_ceiling(const std::string& device_fingerprint,
+                                                const std::string& driver_version, const std::string& name) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    static const std::string sql = "SELECT value FROM ceilings WHERE " + ceiling_match();
+    Statement statement(db_, path_, sql);
+    bind_ceiling_key(statement, device_fingerprint, driver_version, name);
+    if (!statement.step()) return std::nullopt;
+    return statement.column_real();
+}
+
+std::vector<CubinRecord> TuningCache::all_cubins() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    static const std::string sql = "SELECT " + cubin_columns() + " FROM cubins ORDER BY key";
+    Statement statement(db_, path_, sql);
+    return read_all(statement, read_cubin);
+}
+
+std::vector<MeasurementRecord> TuningCache::all_measurements() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    static const std::string sql = "SELECT " + measurement_columns() + " FROM measurements ORDER BY id";
+    Statement statement(db_, path_, sql);
+    return read_all(statement, read_measurement);
+}
+
+std::vector<CeilingRecord> TuningCache::all_ceilings() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    static const std::string sql =
+        "SELECT " + ceiling_columns() + " FROM ceilings ORDER BY device_fingerprint, driver_version, name";
+    Statement statement(db_, path_, sql);
+    return read_all(statement, read_ceiling);
 }
 
 std::vector<UntunedRecord> TuningCache::all_untuned() const {

@@ -1,5 +1,6 @@
-// TuningCache: one SQLite file of tuning results — selections (device fingerprint x problem -> winner), cubins and
-// every candidate's measurement — shared safely by many threads and processes.
+// TuningCache: one SQLite file of tuning results — selections (device fingerprint x problem -> winner), cubins,
+// every candidate's measurement and the measured ceilings of devices — shared safely by many threads and processes.
+// Export, merge and import of whole caches are in cache_transfer.h; checking and pruning in cache_doctor.h.
 //
 // The schema is versioned with PRAGMA user_version and migrated forward on open (cache/schema.cpp). WAL journaling,
 // a busy timeout and one transaction per write let several processes tune into and read one file at once without
@@ -59,13 +60,26 @@ public:
     void record_untuned(const std::string& device_fingerprint, const std::string& problem_key,
                         const Provenance& provenance);
 
-    // Everything, for listing, export and merge (any provenance).
-    std::vector<SelectionRecord> all_selections() const;
-    std::vector<UntunedRecord> all_untuned() const;
+    // Measured ceilings of a device ("copy_bytes_per_s", "fp32_flops", ...), kept so they are measured once per driver.
+    // record_ceiling stores `value`, measured now, in place of the value of the same device, driver and name: that
+    // is a re-measurement of the same quantity.
+    void record_ceiling(const std::string& device_fingerprint, const std::string& driver_version,
+                        const std::string& name, double value);
+    std::optional<double> find_ceiling(const std::string& device_fingerprint, const std::string& driver_version,
+                                       const std::string& name) const;
+
+    // Everything, for listing, export and merge (any device, any provenance).
+    std::vector<SelectionRecord> all_selections() const;    // by device, problem, provenance
+    std::vector<CubinRecord> all_cubins() const;            // with images; by key
+    std::vector<MeasurementRecord> all_measurements() const;  // in the order they were recorded
+    std::vector<UntunedRecord> all_untuned() const;         // by device, problem, provenance
+    std::vector<CeilingRecord> all_ceilings() const;        // by device, driver, name
     std::size_t measurement_count() const;
     std::size_t cubin_count() const;
 
 private:
+    friend class CacheConnection;  // cache/cache_connection.h: the cache's own multi-statement operations
+
     TuningCache(std::string path, Access access, sqlite3* db);
     std::string path_;
     Access access_;

@@ -1,7 +1,20 @@
 // The knobs of one tuning run, with the defaults jitgemm::gemm uses.
 #pragma once
 
+#include <functional>
+#include <string>
+
 namespace jitgemm {
+
+// Where a search stands, after each candidate.
+struct TuneProgress {
+    int measured = 0;  // candidates with an outcome
+    int total = 0;     // candidates after pruning, refinements included as they are added
+    double best_ms = 0.0;
+    std::string best_config;
+    double elapsed_seconds = 0.0;
+    double budget_seconds = 0.0;
+};
 
 struct TuneOptions {
     double budget_seconds = 10.0;  // wall time for the whole search, setup and final re-timing included
@@ -12,6 +25,7 @@ struct TuneOptions {
     int final_rounds = 10;         // alternating rounds of the finalists
     unsigned compile_threads = 0;  // 0: one per hardware thread
     bool verbose = false;          // stage-by-stage log on stderr (also with JITGEMM_LOG=debug)
+    std::function<void(const TuneProgress&)> on_progress;  // called on the tuning thread; may be empty
 };
 
 }  // namespace jitgemm

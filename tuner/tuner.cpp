@@ -106,7 +106,7 @@ private:
 
     // Stage 0: operands on the device, the workspace kernels, and the reference output from the naive family.
     void prepare_workspace() {
-        const KernelProgram program = make_workspace_program(arch_);
+        const KernelProgram program = make_support_program("jg_workspace.cuh", arch_);
         workspace_kernels_ = load_workspace_kernels(obtain_cubin(program, caches_, true).image);
         workspace_ = std::make_unique<TuningWorkspace>(problem_, *workspace_kernels_, stream_.get(),
                                                        std::random_device{}());
@@ -126,23 +126,39 @@ private:
             prune_and_rank(enumerate_candidates(problem_), problem_, device_, estimate_ceilings(device_));
         result_.pruning = space.report;
         log("prune: " + space.report.describe());
-        for (const auto& m : caches_.measurements(fingerprint_, key_, provenance_))
-            if (m.outcome != CandidateOutcome::Passed) known_failures_.insert(m.config);
+        // Resuming: what earlier searches of this problem (same device and provenance) settled is not redone.
+        // Failures are never retried; candidates that passed are skipped too, except the best few, which are
+        // measured again so the final choice compares times taken now.
+        std::map<std::string, double> earlier_passed;
+        for (const auto& m : caches_.measurements(fingerprint_, key_, provenance_)) {
+            if (m.outcome != CandidateOutcome::Passed) {
+                settled_.insert(m.config);
+            } else {
+                auto [it, fresh] = earlier_passed.emplace(m.config, m.time_ms);
+                if (!fresh) it->second = std::min(it->second, m.time_ms);
+            }
+        }
+        std::vector<std::pair<double, std::string>> by_time;
+        for (const auto& [config, ms] : earlier_passed) by_time.emplace_back(ms, config);
+        std::sort(by_time.begin(), by_time.end());
+        for (std::size_t i = static_cast<std::size_t>(options_.finalists); i < by_time.size(); ++i)
+            settled_.insert(by_time[i].second);
+
         // The heuristic default always competes, so a tuned entry is never slower than what an untuned call gets.
         std::vector<AnyConfig> candidates{heuristic_config(problem_, device_)};
         for (const auto& r : space.ranked)
             if (!(r.config == candidates.front())) candidates.push_back(r.config);
         std::vector<AnyConfig> ranked;
         for (const auto& config : candidates) {
-            if (known_failures_.count(to_string(config))) {
+            if (settled_.count(to_string(config))) {
                 ++result_.candidates_total;
                 ++result_.candidates_measured;  // its outcome is on record from an earlier search
                 continue;
             }
             ranked.push_back(config);
         }
-        if (!known_failures_.empty())
-            log("skipping " + std::to_string(known_failures_.size()) + " candidates that failed before");
+        if (!settled_.empty())
+            log("resuming: " + std::to_string(settled_.size()) + " candidates settled by earlier searches");
         return ranked;
     }
 
@@ -208,8 +224,21 @@ private:
         m.measured_at_unix = static_cast<std::int64_t>(std::time(nullptr));
         result_.measurements.push_back(m);
         if (c.outcome == CandidateOutcome::Passed) {
-            best_ms_ = best_ms_.load() > 0 ? std::min(best_ms_.load(), c.median_ms) : c.median_ms;
+            if (best_ms_.load() == 0 || c.median_ms < best_ms_.load()) {
+                best_ms_ = c.median_ms;
+                best_config_ = c.program.config_name;
+            }
             passed_.push_back(std::move(c));
+        }
+        if (options_.on_progress) {
+            TuneProgress p;
+            p.measured = result_.candidates_measured;
+            p.total = result_.candidates_total;
+            p.best_ms = best_ms_.load();
+            p.best_config = best_config_;
+            p.elapsed_seconds = elapsed();
+            p.budget_seconds = options_.budget_seconds;
+            options_.on_progress(p);
         }
     }
 
@@ -286,7 +315,7 @@ private:
 
     // Stage 7: rasterization groups, stage count and vector width around the best few.
     void refine_stage() {
-        std::set<std::string> seen(known_failures_);
+        std::set<std::string> seen(settled_);
         for (const auto& m : result_.measurements) seen.insert(m.config);
         std::vector<AnyConfig> variants;
         for (const Candidate* c : best_passed(options_.finalists))
@@ -371,10 +400,11 @@ private:
     EventTimer timer_;
     std::unique_ptr<WorkspaceKernels> workspace_kernels_;
     std::unique_ptr<TuningWorkspace> workspace_;
-    std::set<std::string> known_failures_;
+    std::set<std::string> settled_;  // configs an earlier search already settled
     std::deque<Candidate> passed_;  // stable addresses: finalists point into it
     Candidate* winner_ = nullptr;
     std::atomic<double> best_ms_{0.0};          // read by the compile threads (final_reserve)
+    std::string best_config_;
     std::atomic<double> compile_seconds_{0.4};
     TuneResult result_;
 };

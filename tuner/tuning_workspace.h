@@ -18,7 +18,7 @@ struct WorkspaceKernels {
     CUfunction compare = nullptr;
 };
 
-// Loads the workspace module (cubin from make_workspace_program) into the current context.
+// Loads the workspace module (cubin of make_support_program("jg_workspace.cuh")) into the current context.
 std::unique_ptr<WorkspaceKernels> load_workspace_kernels(const std::string& image);
 
 class TuningWorkspace {

@@ -10,5 +10,8 @@ namespace jitgemm::cli {
 int info_command(const std::vector<std::string>& args);
 int run_command(const std::vector<std::string>& args);
 int configs_command(const std::vector<std::string>& args);
+int tune_command(const std::vector<std::string>& args);
+int bench_command(const std::vector<std::string>& args);
+int cache_command(const std::vector<std::string>& args);
 
 }  // namespace jitgemm::cli

@@ -1,14 +1,20 @@
 // `jitgemm info`: the versions of jitgemm and NVRTC, the driver, and each GPU's limits — or a clear statement that
 // there is no driver or device (exit code 3).
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/json_text.h"
 #include "cli/option_parsing.h"
 #include "compile/kernel_sources.h"
 #include "compile/nvrtc_compiler.h"
+#include "cache/cache_stack.h"
 #include "device/device_info.h"
+#include "dispatch/provenance.h"
+#include "driver/context.h"
+#include "measure/ceiling_probes.h"
 #include "driver/cuda_driver.h"
 #include "driver/driver_check.h"
 #include "jitgemm/jitgemm.h"
@@ -16,24 +22,12 @@
 namespace jitgemm::cli {
 namespace {
 
-std::string driver_version_text(int version) {
-    return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+
+const char* source_name(const KnownCeilings& k) {
+    return k.source == CeilingSource::Measured ? "measured" : "estimated from clocks and bus";
 }
 
-std::string json_string(const std::string& s) {
-    std::string out = "\"";
-    for (const char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (c == '\n') {
-            out += "\\n";
-            continue;
-        }
-        out += c;
-    }
-    return out + "\"";
-}
-
-void print_device_text(std::ostream& out, int ordinal, const DeviceInfo& d) {
+void print_device_text(std::ostream& out, int ordinal, const DeviceInfo& d, const KnownCeilings& known) {
     out << "device " << ordinal << ": " << d.name << "\n"
         << "  compute capability     " << d.cc_major << "." << d.cc_minor << " (NVRTC target " << d.arch() << ")\n"
         << "  SMs                    " << d.sm_count << "\n"
@@ -48,9 +42,17 @@ void print_device_text(std::ostream& out, int ordinal, const DeviceInfo& d) {
         << "  clocks                 SM " << d.sm_clock_khz / 1000 << " MHz, memory " << d.memory_clock_khz / 1000
         << " MHz, " << d.memory_bus_bits << "-bit bus\n"
         << "  fingerprint            " << d.fingerprint() << "\n";
+    const DeviceCeilings& c = known.ceilings;
+    char line[256];
+    std::snprintf(line, sizeof(line),
+                  "  roofline (%s)\n    copy bandwidth       %.2f TB/s (read + write)\n"
+                  "    fp32 FFMA peak       %.1f TFLOP/s, ridge point %.1f FLOP/byte\n"
+                  "    bf16, fp16, tf32     not measured: no Tensor Core family in this build yet\n",
+                  source_name(known), c.dram_bytes_per_s / 1e12, c.fp32_flops / 1e12, c.fp32_ridge());
+    out << line;
 }
 
-void print_device_json(std::ostream& out, int ordinal, const DeviceInfo& d) {
+void print_device_json(std::ostream& out, int ordinal, const DeviceInfo& d, const KnownCeilings& known) {
     out << "{\"ordinal\": " << ordinal << ", \"name\": " << json_string(d.name) << ", \"compute_capability\": \""
         << d.cc_major << "." << d.cc_minor << "\", \"arch\": \"" << d.arch() << "\", \"sm_count\": " << d.sm_count
         << ", \"global_memory_bytes\": " << d.global_memory_bytes << ", \"l2_bytes\": " << d.l2_bytes
@@ -59,7 +61,11 @@ void print_device_json(std::ostream& out, int ordinal, const DeviceInfo& d) {
         << ", \"registers_per_block\": " << d.registers_per_block << ", \"registers_per_sm\": " << d.registers_per_sm
         << ", \"shared_per_block\": " << d.shared_per_block << ", \"shared_per_block_optin\": "
         << d.shared_per_block_optin << ", \"shared_per_sm\": " << d.shared_per_sm
-        << ", \"fingerprint\": " << json_string(d.fingerprint()) << "}";
+        << ", \"fingerprint\": " << json_string(d.fingerprint()) << ", \"ceilings\": {\"source\": \""
+        << (known.source == CeilingSource::Measured ? "measured" : "estimated")
+        << "\", \"copy_bytes_per_s\": " << known.ceilings.dram_bytes_per_s
+        << ", \"fp32_flops\": " << known.ceilings.fp32_flops << ", \"fp32_ridge_flop_per_byte\": "
+        << known.ceilings.fp32_ridge() << "}}";
 }
 
 }  // namespace
@@ -75,38 +81,62 @@ int info_command(const std::vector<std::string>& args) {
     const bool json = vm->count("json") > 0;
 
     const bool have_gpu = driver::is_available();
+    const cache::CacheStack& caches = cache::CacheStack::global();
     std::ostringstream devices;
     int count = 0;
     if (have_gpu) {
         JITGEMM_CU_CHECK(driver::api().cuDeviceGetCount(&count));
         for (int i = 0; i < count; ++i) {
             const DeviceInfo d = query_device_info(i);
+            JITGEMM_CU_CHECK(driver::api().cuCtxSetCurrent(driver::primary_context(i)));
+            const KnownCeilings known = known_ceilings(d, caches, true);
             if (json) {
                 if (i > 0) devices << ", ";
-                print_device_json(devices, i, d);
+                print_device_json(devices, i, d, known);
             } else {
-                print_device_text(devices, i, d);
+                print_device_text(devices, i, d, known);
             }
         }
+    }
+    std::ostringstream cache_text, cache_json;
+    {
+        const cache::TuningCache* writable = caches.writable();
+        cache_json << "{\"path\": " << json_string(writable ? writable->path() : "") << ", \"selections\": "
+                   << (writable ? writable->all_selections().size() : 0) << ", \"cubins\": "
+                   << (writable ? writable->cubin_count() : 0) << ", \"measurements\": "
+                   << (writable ? writable->measurement_count() : 0) << ", \"bundles\": [";
+        cache_text << "tuning cache " << (writable ? writable->path() : std::string("(none writable)"));
+        if (writable)
+            cache_text << ": " << writable->all_selections().size() << " tuned problems, " << writable->cubin_count()
+                       << " cubins, " << writable->measurement_count() << " measurements, "
+                       << writable->all_untuned().size() << " untuned problems";
+        cache_text << "\n";
+        const auto bundles = cache::bundle_paths();
+        for (std::size_t b = 0; b < bundles.size(); ++b) {
+            cache_text << "bundle " << bundles[b] << "\n";
+            cache_json << (b ? ", " : "") << json_string(bundles[b]);
+        }
+        cache_json << "]}";
     }
 
     if (json) {
         std::cout << "{\"jitgemm_version\": \"" << version() << "\", \"nvrtc_version\": \"" << nvrtc_version()
                   << "\", \"kernel_sources_hash\": \"" << kernel_sources_hash() << "\", \"driver_version\": "
-                  << (have_gpu ? "\"" + driver_version_text(driver::api().version) + "\"" : std::string("null"))
+                  << (have_gpu ? "\"" + driver_version_text() + "\"" : std::string("null"))
                   << ", \"gpu_available\": " << (have_gpu ? "true" : "false") << ", \"error\": "
                   << (have_gpu ? std::string("null") : json_string(driver::unavailable_reason()))
-                  << ", \"devices\": [" << devices.str() << "]}\n";
+                  << ", \"cache\": " << cache_json.str() << ", \"devices\": [" << devices.str() << "]}\n";
     } else {
         std::cout << "jitgemm " << version() << ", NVRTC " << nvrtc_version() << ", kernel sources "
                   << kernel_sources_hash() << "\n";
         if (have_gpu) {
-            std::cout << "CUDA driver " << driver_version_text(driver::api().version) << ", " << count
+            std::cout << "CUDA driver " << driver_version_text() << ", " << count
                       << (count == 1 ? " device\n" : " devices\n")
                       << devices.str();
         } else {
             std::cout << "No GPU: " << driver::unavailable_reason() << "\n";
         }
+        std::cout << cache_text.str();
     }
     return have_gpu ? kExitOk : kExitNoGpu;
 }

@@ -15,6 +15,9 @@ void print_usage(std::ostream& out) {
         << "commands:\n"
         << "  info      the GPU, its limits, and the versions of jitgemm, NVRTC and the driver\n"
         << "  run       run, verify and time one GEMM given on the command line\n"
+        << "  tune      tune problems (flags or a shape manifest) into a cache: pre-warming, sharding, several GPUs\n"
+        << "  bench     jitgemm against cuBLAS on the same data, with roofline figures\n"
+        << "  cache     list, show, export, import, merge, doctor, prune the tuning cache; untuned problems\n"
         << "  configs   the kernel families and the names of their configurations\n\n"
         << "exit codes: 0 ok, 1 failed, 2 usage, 3 no CUDA driver or device\n";
 }
@@ -41,6 +44,9 @@ int main(int argc, char** argv) {
         if (command == "info") return info_command(args);
         if (command == "run") return run_command(args);
         if (command == "configs") return configs_command(args);
+        if (command == "tune") return tune_command(args);
+        if (command == "bench") return bench_command(args);
+        if (command == "cache") return cache_command(args);
     } catch (const jitgemm::Error& e) {
         std::cerr << e.what() << "\n";
         const bool no_gpu = e.code() == jitgemm::ErrorCode::NoDriver || e.code() == jitgemm::ErrorCode::NoDevice;

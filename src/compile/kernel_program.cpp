@@ -53,11 +53,11 @@ KernelProgram make_kernel_program(const Problem& p, const AnyConfig& config, con
 
 namespace jitgemm {
 
-KernelProgram make_workspace_program(const std::string& arch) {
+KernelProgram make_support_program(const std::string& header, const std::string& arch) {
     KernelProgram program;
-    program.config_name = "workspace";
-    program.file_name = "jg_workspace.cu";
-    program.source = "#include \"jg_workspace.cuh\"\n";
+    program.config_name = header.substr(0, header.find('.'));
+    program.file_name = program.config_name + ".cu";
+    program.source = "#include \"" + header + "\"\n";
     program.arch = arch;
     program.options = {"--gpu-architecture=" + arch, "-std=c++17"};
     return program;

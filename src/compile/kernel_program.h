@@ -25,8 +25,9 @@ struct KernelProgram {
 
 KernelProgram make_kernel_program(const Problem& problem, const AnyConfig& config, const std::string& arch);
 
-// The program of kernel_sources/jg_workspace.cuh (operand fill and result comparison for the tuner); its module
-// holds two kernels, so kernel_symbol is empty.
-KernelProgram make_workspace_program(const std::string& arch);
+// The program of a support header of kernel_sources/ that is no GEMM family — "jg_workspace.cuh" (the tuner's
+// operand fill and result comparison), "jg_ceilings.cuh" (the roofline probes). Its module holds several kernels,
+// so kernel_symbol is empty.
+KernelProgram make_support_program(const std::string& header, const std::string& arch);
 
 }  // namespace jitgemm

@@ -11,11 +11,18 @@ CUcontext current_context() {
     CUcontext context = nullptr;
     JITGEMM_CU_CHECK(cu.cuCtxGetCurrent(&context));
     if (context != nullptr) return context;
+    context = primary_context(0);
+    JITGEMM_CU_CHECK(cu.cuCtxSetCurrent(context));
+    return context;
+}
+
+CUcontext primary_context(int device_ordinal) {
+    const auto& cu = api();
     // Retained for the life of the process, like the runtime's: modules jitgemm loads into it must stay valid.
     CUdevice device = 0;
-    JITGEMM_CU_CHECK(cu.cuDeviceGet(&device, 0));
+    JITGEMM_CU_CHECK(cu.cuDeviceGet(&device, device_ordinal));
+    CUcontext context = nullptr;
     JITGEMM_CU_CHECK(cu.cuDevicePrimaryCtxRetain(&context, device));
-    JITGEMM_CU_CHECK(cu.cuCtxSetCurrent(context));
     return context;
 }
 

@@ -11,6 +11,9 @@ namespace jitgemm::driver {
 // NoDevice, CudaError).
 CUcontext current_context();
 
+// The primary context of a device, retained for the life of the process (what the runtime API would use there).
+CUcontext primary_context(int device_ordinal);
+
 // The device ordinal of a context (for device info and fingerprints).
 int device_of(CUcontext context);
 

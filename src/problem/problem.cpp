@@ -2,6 +2,7 @@
 #include "problem/problem.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <string>
 
@@ -43,6 +44,46 @@ std::string Problem::key() const {
          (beta_mode == BetaMode::Zero ? "0" : beta_mode == BetaMode::One ? "1" : "x");
     s += "_al" + std::to_string(align_a) + "." + std::to_string(align_b) + "." + std::to_string(align_c);
     return s;
+}
+
+std::optional<Problem> Problem::parse_key(std::string_view key) {
+    // f32.f32.f32.f32_nt_m4096.n4096.k4096_ld4096.4096.4096_a1.b0_al16.16.16
+    char types[4][8] = {}, ta = 0, tb = 0, alpha = 0, beta = 0;
+    long long m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
+    unsigned al_a = 0, al_b = 0, al_c = 0;
+    int used = 0;
+    const std::string text(key);
+    const int fields = std::sscanf(text.c_str(),
+                                   "%7[a-z0-9].%7[a-z0-9].%7[a-z0-9].%7[a-z0-9]_%c%c_m%lld.n%lld.k%lld_ld%lld.%lld.%lld_"
+                                   "a%c.b%c_al%u.%u.%u%n",
+                                   types[0], types[1], types[2], types[3], &ta, &tb, &m, &n, &k, &lda, &ldb, &ldc,
+                                   &alpha, &beta, &al_a, &al_b, &al_c, &used);
+    if (fields != 17 || used != static_cast<int>(text.size())) return std::nullopt;
+    Problem p;
+    const auto a = parse_dtype(types[0]), b = parse_dtype(types[1]), c = parse_dtype(types[2]);
+    const auto compute = parse_compute_type(types[3]);
+    const auto trans_a = parse_transpose(std::string(1, ta)), trans_b = parse_transpose(std::string(1, tb));
+    if (!a || !b || !c || !compute || !trans_a || !trans_b) return std::nullopt;
+    if ((alpha != '1' && alpha != 'x') || (beta != '0' && beta != '1' && beta != 'x')) return std::nullopt;
+    p.a_type = *a;
+    p.b_type = *b;
+    p.c_type = *c;
+    p.compute = *compute;
+    p.trans_a = *trans_a;
+    p.trans_b = *trans_b;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.lda = lda;
+    p.ldb = ldb;
+    p.ldc = ldc;
+    p.alpha_one = alpha == '1';
+    p.beta_mode = beta == '0' ? BetaMode::Zero : beta == '1' ? BetaMode::One : BetaMode::General;
+    p.align_a = static_cast<std::uint8_t>(al_a);
+    p.align_b = static_cast<std::uint8_t>(al_b);
+    p.align_c = static_cast<std::uint8_t>(al_c);
+    if (p.key() != text) return std::nullopt;  // only canonical text round-trips
+    return p;
 }
 
 bool operator==(const Problem& x, const Problem& y) {

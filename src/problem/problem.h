@@ -9,7 +9,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "jitgemm/types.h"
 
@@ -37,6 +39,8 @@ struct Problem {
     // Canonical text of every field, e.g. "f32.f32.f32.f32_nt_m4096.n4096.k4096_ld4096.4096.4096_a1.b0_al16.16.16".
     // Stable across versions: it is stored in the tuning cache.
     std::string key() const;
+    // The inverse of key(); nullopt for text that is not a key.
+    static std::optional<Problem> parse_key(std::string_view key);
 
     friend bool operator==(const Problem& x, const Problem& y);
     friend bool operator!=(const Problem& x, const Problem& y) { return !(x == y); }

@@ -59,6 +59,7 @@ std::string GemmShape::describe() const {
     std::ostringstream s;
     s << to_string(order) << " " << to_string(trans_a) << to_string(trans_b) << " " << m << "x" << n << "x" << k
       << " lda=" << lda << " ldb=" << ldb << " ldc=" << ldc << " alpha=" << alpha << " beta=" << beta;
+    if (alignment > 0 && alignment < 16) s << " align=" << alignment;
     return s.str();
 }
 
@@ -78,17 +79,18 @@ GemmWorkload::GemmWorkload(const GemmShape& shape, std::mt19937_64& rng)
         }
     for (std::size_t e = 0; e < c_before_.size(); ++e)
         if (c_is_padding_[e]) c_before_[e] = kPaddingSentinel;
-    da_ = driver::upload(a_);
-    db_ = driver::upload(b_);
-    dc_ = driver::upload(c_before_);
+    offset_ = s.alignment > 0 && s.alignment < 16 ? static_cast<std::size_t>(s.alignment) : 0;
+    da_ = driver::upload(a_, offset_);
+    db_ = driver::upload(b_, offset_);
+    dc_ = driver::upload(c_before_, offset_);
 }
 
-void GemmWorkload::reset_c() const { driver::copy_to_device(dc_, c_before_); }
+void GemmWorkload::reset_c() const { driver::copy_to_device(dc_, c_before_, offset_); }
 
 ServedBy GemmWorkload::run(Stream stream, const GemmOptions& options) const {
     const GemmShape& s = shape_;
-    return sgemm(s.order, s.trans_a, s.trans_b, s.m, s.n, s.k, s.alpha, da_.as<float>(), s.lda, db_.as<float>(),
-                 s.ldb, s.beta, dc_.as<float>(), s.ldc, stream, options);
+    return sgemm(s.order, s.trans_a, s.trans_b, s.m, s.n, s.k, s.alpha, at<float>(da_), s.lda, at<float>(db_), s.ldb,
+                 s.beta, at<float>(dc_), s.ldc, stream, options);
 }
 
 GemmCall GemmWorkload::call() const {
@@ -101,12 +103,12 @@ GemmCall GemmWorkload::call() const {
     c.n = s.n;
     c.k = s.k;
     c.alpha = s.alpha;
-    c.a = da_.as<float>();
+    c.a = at<float>(da_);
     c.lda = s.lda;
-    c.b = db_.as<float>();
+    c.b = at<float>(db_);
     c.ldb = s.ldb;
     c.beta = s.beta;
-    c.c = dc_.as<float>();
+    c.c = at<float>(dc_);
     c.ldc = s.ldc;
     return c;
 }
@@ -138,7 +140,7 @@ double GemmWorkload::min_bytes() const {
 }
 
 GemmWorkload::Result GemmWorkload::check(std::mt19937_64& rng, std::int64_t samples) const {
-    const std::vector<float> c_after = driver::download(dc_);
+    const std::vector<float> c_after = driver::download(dc_, offset_);
     const GemmShape& s = shape_;
     Result result;
     result.padding_changed = 0;

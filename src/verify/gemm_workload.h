@@ -22,6 +22,8 @@ struct GemmShape {
     std::int64_t m = 1, n = 1, k = 1;
     std::int64_t lda = 0, ldb = 0, ldc = 0;  // 0: the minimum for the shape
     float alpha = 1.0f, beta = 0.0f;
+    // Byte alignment of the three pointers: 0 or 16 as the allocator gives them; 4 or 8 to test narrower classes.
+    int alignment = 0;
 
     // The shape with every 0 leading dimension replaced by its minimum.
     GemmShape with_minimum_leading_dimensions() const;
@@ -61,7 +63,12 @@ private:
     GemmShape shape_;
     std::vector<float> a_, b_, c_before_;
     std::vector<bool> c_is_padding_;
+    std::size_t offset_ = 0;  // bytes from each buffer's start to its operand (GemmShape::alignment)
     driver::DeviceBuffer da_, db_, dc_;
+    template <typename T>
+    T* at(const driver::DeviceBuffer& b) const {
+        return reinterpret_cast<T*>(b.get() + offset_);
+    }
 };
 
 }  // namespace jitgemm

@@ -123,10 +123,11 @@ TEST(CacheSchema, FreshFileIsCreatedAtTheCurrentVersionInWalMode) {
         EXPECT_EQ(cache->schema_version(), current_schema_version());
         expect_working(*cache);
     }
-    EXPECT_EQ(current_schema_version(), 2);
-    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "2");
+    EXPECT_EQ(current_schema_version(), 3);
+    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "3");
     EXPECT_EQ(query_text(path, "PRAGMA journal_mode"), "wal");
     EXPECT_EQ(query_text(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'measurements_by_problem'"), "1");
+    EXPECT_EQ(query_text(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'ceilings'"), "1");
 }
 
 // A version-1 file with one selection and its cubin, made by the historical DDL.
@@ -160,7 +161,7 @@ TEST(CacheSchema, Version1FileIsMigratedOnReadWriteOpen) {
     make_version_1_file(path);
     {
         const auto cache = TuningCache::open(path, TuningCache::Access::ReadWrite);
-        EXPECT_EQ(cache->schema_version(), 2);
+        EXPECT_EQ(cache->schema_version(), 3);
         expect_version_1_row(*cache);
         // The new tables work, and a complete search now beats the migrated, incomplete one even if slower.
         EXPECT_TRUE(cache->record_tuning(selection("old_problem", 3.0, true), cubin("new_cubin"),
@@ -169,10 +170,56 @@ TEST(CacheSchema, Version1FileIsMigratedOnReadWriteOpen) {
         EXPECT_EQ(cache->measurements(kDevice, "old_problem", kProvenance).size(), 1u);
         EXPECT_EQ(cache->all_untuned().size(), 1u);
     }
-    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "2");
+    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "3");
     EXPECT_EQ(query_text(path, "PRAGMA integrity_check"), "ok");
     const auto reopened = TuningCache::open(path, TuningCache::Access::ReadWrite);  // nothing left to migrate
     EXPECT_EQ(reopened->find_selection(kDevice, "old_problem", kProvenance)->time_ms, 3.0);
+}
+
+// A version-2 file (what jitgemm 0.1 made) with one tuned problem, made by the historical DDL.
+void make_version_2_file(const std::string& path) {
+    run_sql(path, schema_version_2_sql() +
+                      "PRAGMA user_version = 2;"
+                      "INSERT INTO selections (device_fingerprint, problem_key, config, cubin_key, time_ms, tuned_at, "
+                      "library_version, kernel_sources_hash, nvrtc_version, driver_version, device_name, sm_count, "
+                      "tflops, search_seconds, candidates_measured, candidates_total, search_complete) VALUES "
+                      "('NVIDIA H200/cc9.0/sm132', 'v2_problem', 'v2_config', 'v2_cubin', 2.5, 1700000000, '0.1.0', "
+                      "'sources-5f3a', '13.0', '13.1', 'NVIDIA H200', 132, 40.0, 6.0, 30, 40, 1);"
+                      "INSERT INTO cubins VALUES ('v2_cubin', 'sm_90a', 'jg_regblock', 'v2_config', '13.0', "
+                      "'sources-5f3a', x'0102', 1700000000);");
+}
+
+TEST(CacheSchema, Version2FileGainsTheCeilingsTableAndKeepsItsRows) {
+    TempDir dir;
+    const std::string path = dir.file("tuning.sqlite");
+    make_version_2_file(path);
+    {
+        const auto cache = TuningCache::open(path, TuningCache::Access::ReadWrite);
+        EXPECT_EQ(cache->schema_version(), 3);
+        const auto found = cache->find_selection(kDevice, "v2_problem", kProvenance);
+        ASSERT_TRUE(found.has_value());
+        EXPECT_TRUE(found->search_complete);
+        EXPECT_EQ(found->candidates_total, 40);
+        EXPECT_FALSE(cache->find_ceiling(kDevice, "13.1", "copy_bytes_per_s").has_value());
+        cache->record_ceiling(kDevice, "13.1", "copy_bytes_per_s", 4.1e12);
+        EXPECT_EQ(cache->find_ceiling(kDevice, "13.1", "copy_bytes_per_s"), 4.1e12);
+    }
+    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "3");
+    EXPECT_EQ(query_text(path, "PRAGMA integrity_check"), "ok");
+}
+
+TEST(CacheSchema, Version2BundleIsReadReadOnlyWithNoCeilingsAndLeftAsItWas) {
+    TempDir dir;
+    const std::string path = dir.file("bundle.sqlite");
+    make_version_2_file(path);
+    const std::string bytes = read_bytes(path);
+    {
+        const auto cache = TuningCache::open(path, TuningCache::Access::ReadOnly);
+        EXPECT_EQ(cache->schema_version(), 2);
+        EXPECT_TRUE(cache->find_selection(kDevice, "v2_problem", kProvenance).has_value());
+        EXPECT_TRUE(cache->all_ceilings().empty());
+    }
+    EXPECT_TRUE(read_bytes(path) == bytes);
 }
 
 TEST(CacheSchema, Version1BundleIsReadReadOnlyWithDefaultsAndLeftAsItWas) {
@@ -277,7 +324,7 @@ TEST_P(CacheDamagedFile, ReadWriteOpenSetsItAsideAndStartsAFreshCache) {
     EXPECT_NE(warning.find(path + " "), std::string::npos) << warning;
     EXPECT_NE(warning.find(set_aside[0]), std::string::npos) << warning;
 
-    EXPECT_EQ(cache->schema_version(), 2);
+    EXPECT_EQ(cache->schema_version(), current_schema_version());
     EXPECT_TRUE(cache->all_selections().empty());
     expect_working(*cache);
 }

@@ -47,6 +47,23 @@ TEST(Problem, EveryFieldTakesPartInEqualityAndKey) {
     EXPECT_EQ(ProblemHash{}(square(64)), ProblemHash{}(base));
 }
 
+TEST(Problem, KeysParseBackToTheSameProblem) {
+    Problem p = square(777);
+    p.n = 1111;
+    p.k = 3333;
+    p.trans_a = Transpose::Yes;
+    p.lda = 3340;
+    p.beta_mode = BetaMode::General;
+    p.align_b = 8;
+    const auto back = Problem::parse_key(p.key());
+    ASSERT_TRUE(back.has_value());
+    EXPECT_EQ(*back, p);
+    for (const char* bad : {"", "f32", "f32.f32.f32.f32_nn_m1.n1.k1_ld1.1.1_a1.b0_al16.16", "f99.f32.f32.f32_nn_m1.n1.k1_ld1.1.1_a1.b0_al16.16.16",
+                            "f32.f32.f32.f32_nn_m1.n1.k1_ld1.1.1_a1.b0_al16.16.16 trailing",
+                            "f32.f32.f32.f32_nq_m1.n1.k1_ld1.1.1_a1.b0_al16.16.16"})
+        EXPECT_FALSE(Problem::parse_key(bad).has_value()) << bad;
+}
+
 TEST(Problem, IndexWidthSwitchesAtTheInt32Limit) {
     EXPECT_FALSE(square(4096).needs_index64());
     EXPECT_FALSE(square(40000).needs_index64());  // 1.6e9 elements + slack < 2^31

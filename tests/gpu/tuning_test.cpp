@@ -2,11 +2,7 @@
 // a new process serves the problem from the cache with zero NVRTC compiles; the background policy swaps the winner
 // in; the "off" policy records the problem as untuned.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
-#include <filesystem>
 #include <random>
 
 #include "cache/cache_stack.h"
@@ -23,6 +19,7 @@
 #include "measure/l2_flush.h"
 #include "problem/gemm_call.h"
 #include "support/gpu_test_support.h"
+#include "support/process.h"
 #include "tuner/tuner.h"
 #include "verify/gemm_workload.h"
 
@@ -105,39 +102,20 @@ TEST(Tuning, SearchRespectsItsBudgetAndSaysWhetherItWasComplete) {
     EXPECT_GT(r.pruning.enumerated, r.pruning.survivors);
 }
 
-struct ProcessResult {
-    int exit_code = -1;
-    std::string output;
-};
-
-ProcessResult run(const std::string& command) {
-    ProcessResult r;
-    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-    if (pipe == nullptr) return r;
-    std::array<char, 4096> buffer;
-    std::size_t n;
-    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.output.append(buffer.data(), n);
-    const int status = pclose(pipe);
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
-
 TEST(Tuning, ANewProcessServesTheTunedProblemWithZeroCompiles) {
     JITGEMM_REQUIRE_GPU();
-    std::string dir = (std::filesystem::temp_directory_path() / "jitgemm-cold-XXXXXX").string();
-    ASSERT_NE(mkdtemp(dir.data()), nullptr);
-    const std::string command = "JITGEMM_CACHE=" + dir + " " + JITGEMM_CLI_PATH +
+    const testing::TemporaryDirectory dir;
+    const std::string command = "JITGEMM_CACHE=" + dir.path() + " " + JITGEMM_CLI_PATH +
                                 " run --m 777 --n 555 --k 333 --transa t --iterations 3 --json --tune now";
-    const ProcessResult first = run(command);
+    const auto first = testing::run_process(command);
     ASSERT_EQ(first.exit_code, 0) << first.output;
     EXPECT_NE(first.output.find("\"served_by\": \"freshly-tuned\""), std::string::npos) << first.output;
     EXPECT_NE(first.output.find("\"tunings\": 1"), std::string::npos) << first.output;
-    const ProcessResult second = run(command);
+    const auto second = testing::run_process(command);
     ASSERT_EQ(second.exit_code, 0) << second.output;
     EXPECT_NE(second.output.find("\"served_by\": \"cached-tuned\""), std::string::npos) << second.output;
     EXPECT_NE(second.output.find("\"nvrtc_compiles\": 0,"), std::string::npos) << second.output;
     EXPECT_NE(second.output.find("\"tunings\": 0"), std::string::npos) << second.output;
-    std::filesystem::remove_all(dir);
 }
 
 TEST(Tuning, BackgroundPolicySwapsTheWinnerIn) {

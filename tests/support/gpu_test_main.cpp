@@ -3,20 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <filesystem>
-#include <string>
+#include <memory>
+
+#include "support/process.h"
 
 int main(int argc, char** argv) {
-    std::string temporary;
+    std::unique_ptr<jitgemm::testing::TemporaryDirectory> cache;
     if (std::getenv("JITGEMM_CACHE") == nullptr) {
-        std::string pattern = (std::filesystem::temp_directory_path() / "jitgemm-gpu-test-XXXXXX").string();
-        if (mkdtemp(pattern.data()) != nullptr) {
-            temporary = pattern;
-            setenv("JITGEMM_CACHE", temporary.c_str(), 1);
-        }
+        cache = std::make_unique<jitgemm::testing::TemporaryDirectory>();
+        setenv("JITGEMM_CACHE", cache->path().c_str(), 1);
     }
     ::testing::InitGoogleTest(&argc, argv);
-    const int status = RUN_ALL_TESTS();
-    if (!temporary.empty()) std::filesystem::remove_all(temporary);
-    return status;
+    return RUN_ALL_TESTS();
 }

@@ -1,0 +1,140 @@
+// The doctor's checks and the prune rules, run on the cache's own connection.
+#include "cache/cache_doctor.h"
+
+#include <set>
+
+#include "cache/cache_connection.h"
+#include "cache/record_columns.h"
+#include "cache/schema.h"
+#include "cache/sqlite_handles.h"
+
+namespace jitgemm::cache {
+namespace {
+
+std::size_t count_rows(sqlite3* db, const std::string& path, const std::string& table) {
+    Statement statement(db, path, "SELECT count(*) FROM " + table);
+    statement.step();
+    return static_cast<std::size_t>(statement.column_int());
+}
+
+std::vector<SelectionRecord> read_selections(sqlite3* db, const std::string& path) {
+    static const std::string sql = "SELECT " + selection_columns() + " FROM selections ORDER BY device_fingerprint, "
+                                   "problem_key, " + provenance_column_names();
+    Statement statement(db, path, sql);
+    std::vector<SelectionRecord> selections;
+    while (statement.step()) selections.push_back(read_selection(statement));
+    return selections;
+}
+
+std::vector<std::string> read_texts(sqlite3* db, const std::string& path, const std::string& sql) {
+    Statement statement(db, path, sql);
+    std::vector<std::string> texts;
+    while (statement.step()) texts.push_back(statement.column_text());
+    return texts;
+}
+
+std::string describe_selection(const SelectionRecord& s) {
+    return "selection " + s.device_fingerprint + " " + s.problem_key + " -> " + s.config + " (" +
+           describe(s.provenance) + ")";
+}
+
+// Runs a DELETE bound by `bind` and returns how many rows it removed.
+template <typename Bind>
+int delete_rows(sqlite3* db, const std::string& path, const std::string& sql, Bind bind) {
+    Statement statement(db, path, sql);
+    bind(statement);
+    statement.run();
+    return statement.changes();
+}
+
+// "device_fingerprint = ? AND NOT (library_version = ? AND ...)": rows of one device under another provenance.
+const std::string& stale_match() {
+    static const std::string match = "device_fingerprint = ? AND NOT (" + column_match(provenance_column_names()) + ")";
+    return match;
+}
+
+}  // namespace
+
+DoctorReport doctor(const TuningCache& cache, const std::optional<Provenance>& current,
+                    const std::string& device_fingerprint) {
+    const CacheConnection connection(cache);
+    sqlite3* db = connection.db();
+    const std::string& path = connection.path();
+    DoctorReport r;
+    r.schema_version = read_schema_version(db, path);
+    {
+        Statement check(db, path, "PRAGMA integrity_check(10)");
+        while (check.step()) {
+            const std::string line = check.column_text();
+            if (line == "ok") continue;
+            r.integrity_detail += (r.integrity_detail.empty() ? "" : "; ") + line;
+        }
+        r.integrity_ok = r.integrity_detail.empty();
+    }
+    r.selections = count_rows(db, path, "selections");
+    r.cubins = count_rows(db, path, "cubins");
+    r.measurements = count_rows(db, path, "measurements");
+    r.untuned = count_rows(db, path, "untuned");
+
+    const std::vector<std::string> cubin_keys = read_texts(db, path, "SELECT key FROM cubins");
+    const std::set<std::string> present(cubin_keys.begin(), cubin_keys.end());
+    std::set<std::string> used;
+    for (const SelectionRecord& s : read_selections(db, path)) {
+        used.insert(s.cubin_key);
+        if (present.count(s.cubin_key) == 0)
+            r.problems.push_back("missing cubin " + s.cubin_key + " of the " + describe_selection(s) +
+                                 ": it cannot be served");
+        if (current && s.device_fingerprint == device_fingerprint)
+            ++(s.provenance == *current ? r.current_selections : r.stale_selections);
+    }
+    int unreferenced = 0;
+    for (const std::string& key : cubin_keys) unreferenced += used.count(key) == 0 ? 1 : 0;
+    if (unreferenced > 0)
+        r.problems.push_back(std::to_string(unreferenced) +
+                             " cubins are used by no selection (heuristic defaults, replaced winners); harmless, "
+                             "`jitgemm cache prune --unreferenced-cubins` removes them");
+    return r;
+}
+
+PruneResult prune(TuningCache& cache, const PrunePlan& plan) {
+    require_writable(cache);
+    const CacheConnection connection(cache);
+    sqlite3* db = connection.db();
+    const std::string& path = connection.path();
+    PruneResult r;
+    Transaction transaction(db, path);
+
+    static const std::string delete_selection = "DELETE FROM selections WHERE " + problem_match();
+    static const std::string delete_search = "DELETE FROM measurements WHERE " + problem_match();
+    for (const SelectionRecord& s : read_selections(db, path)) {
+        const bool stale = plan.stale && s.device_fingerprint == plan.device_fingerprint && s.provenance != plan.current;
+        const bool old = plan.older_than_unix != 0 && s.tuned_at_unix < plan.older_than_unix;
+        if (!stale && !old) continue;
+        const auto bind = [&](Statement& st) { bind_problem(st, s.device_fingerprint, s.problem_key, s.provenance); };
+        r.selections_removed += delete_rows(db, path, delete_selection, bind);
+        r.measurements_removed += delete_rows(db, path, delete_search, bind);
+        r.removed.push_back(describe_selection(s));
+    }
+    if (plan.stale) {
+        const auto bind = [&](Statement& st) {
+            st.bind_text(plan.device_fingerprint);
+            bind_provenance(st, plan.current);
+        };
+        r.measurements_removed += delete_rows(db, path, "DELETE FROM measurements WHERE " + stale_match(), bind);
+        r.untuned_removed += delete_rows(db, path, "DELETE FROM untuned WHERE " + stale_match(), bind);
+    }
+    if (plan.older_than_unix != 0) {
+        const auto bind = [&](Statement& st) { st.bind_int(plan.older_than_unix); };
+        r.measurements_removed += delete_rows(db, path, "DELETE FROM measurements WHERE measured_at < ?", bind);
+    }
+    if (plan.unreferenced_cubins) {
+        const char* const unused = "key NOT IN (SELECT cubin_key FROM selections)";
+        for (const std::string& key : read_texts(db, path, std::string("SELECT key FROM cubins WHERE ") + unused))
+            r.removed.push_back("cubin " + key);
+        r.cubins_removed = delete_rows(db, path, std::string("DELETE FROM cubins WHERE ") + unused, [](Statement&) {});
+    }
+    if (!plan.dry_run) transaction.commit();  // a dry run rolls back as the transaction goes out of scope
+    return r;
+}
+
+}  // namespace jitgemm::cache

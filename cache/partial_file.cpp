@@ -1,0 +1,77 @@
+// Creating, publishing and cleaning up a partial file.
+#include "cache/partial_file.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "jitgemm/error.h"
+
+namespace jitgemm::cache {
+namespace {
+
+// The files SQLite may keep beside a database it has open; none is left once the connection is closed cleanly.
+constexpr const char* kCompanionSuffixes[] = {"-wal", "-shm", "-journal"};
+
+bool present(const std::string& path) {
+    std::error_code ignored;  // a name that cannot be examined counts as present, so it is never overwritten
+    return std::filesystem::symlink_status(path, ignored).type() != std::filesystem::file_type::not_found;
+}
+
+Error exists_error(const std::string& path) {
+    return Error(ErrorCode::CacheError,
+                 "jitgemm: " + path + " already exists; it was left as it is and nothing was written there.");
+}
+
+}  // namespace
+
+PartialFile::PartialFile(std::string path) : path_(std::move(path)), partial_path_(path_ + ".partial") {
+    if (present(path_)) throw exists_error(path_);
+    const int fd = ::open(partial_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        const int error = errno;
+        if (error == EEXIST)
+            throw Error(ErrorCode::CacheError, "jitgemm: cannot write " + path_ + ": " + partial_path_ +
+                                                   " exists (another write to the same path is running, or one was "
+                                                   "interrupted; remove it if none is running).");
+        throw Error(ErrorCode::CacheError,
+                    "jitgemm: could not create " + partial_path_ + ": " + std::strerror(error) + ".");
+    }
+    ::close(fd);
+}
+
+PartialFile::~PartialFile() {
+    if (published_) return;
+    std::error_code ignored;  // nothing more can be done about a file that will not go away
+    for (const char* suffix : kCompanionSuffixes) std::filesystem::remove(partial_path_ + suffix, ignored);
+    std::filesystem::remove(partial_path_, ignored);
+}
+
+void PartialFile::publish() {
+    // RENAME_NOREPLACE makes "is the name free" and "take it" one step; a file system that lacks it gets the check
+    // and the rename as two steps, which only a writer racing for the same name can tell apart.
+    if (::renameat2(AT_FDCWD, partial_path_.c_str(), AT_FDCWD, path_.c_str(), RENAME_NOREPLACE) == 0) {
+        published_ = true;
+        return;
+    }
+    const int error = errno;
+    if (error == EEXIST) throw exists_error(path_);
+    if (error != EINVAL && error != ENOSYS)
+        throw Error(ErrorCode::CacheError, "jitgemm: could not rename " + partial_path_ + " to " + path_ + ": " +
+                                               std::strerror(error) + ".");
+    if (present(path_)) throw exists_error(path_);
+    std::error_code rename_error;
+    std::filesystem::rename(partial_path_, path_, rename_error);
+    if (rename_error)
+        throw Error(ErrorCode::CacheError, "jitgemm: could not rename " + partial_path_ + " to " + path_ + ": " +
+                                               rename_error.message() + ".");
+    published_ = true;
+}
+
+}  // namespace jitgemm::cache

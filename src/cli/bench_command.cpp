@@ -1,0 +1,198 @@
+// `jitgemm bench`: jitgemm against cuBLAS on the same data in one run — both verified against the float64
+// reference, then timed alternately with the L2 flushed before every run (medians) — and each problem placed on
+// the roofline (seed 004): arithmetic intensity, memory- or compute-bound, and the share of the floor reached.
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "baseline/cublas_baseline.h"
+#include "cache/cache_stack.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/json_text.h"
+#include "cli/option_parsing.h"
+#include "cli/problem_options.h"
+#include "cli/problem_plan.h"
+#include "device/device_info.h"
+#include "dispatch/kernel_store.h"
+#include "driver/context.h"
+#include "driver/cuda_driver.h"
+#include "driver/driver_check.h"
+#include "jitgemm/jitgemm.h"
+#include "measure/ceiling_probes.h"
+#include "measure/event_timer.h"
+#include "measure/l2_flush.h"
+#include "verify/gemm_workload.h"
+
+namespace jitgemm::cli {
+namespace {
+
+namespace po = boost::program_options;
+
+struct BenchRow {
+    std::string name, shape, config, served_by;
+    double jit_ms = 0, cublas_ms = 0, flops = 0, bytes = 0;
+    bool jit_ok = false, cublas_ok = false;
+    double tflops(double ms) const { return flops / (ms * 1e-3) / 1e12; }
+};
+
+}  // namespace
+
+int bench_command(const std::vector<std::string>& args) {
+    po::options_description options;
+    add_problem_options(options);
+    options.add_options()
+        ("tune", po::value<std::string>()->default_value("from-environment"),
+         "how jitgemm serves a problem it has no tuned kernel for: now, background, off")
+        ("budget", po::value<double>()->default_value(0.0), "tuning budget in seconds (0: $JITGEMM_TUNE_BUDGET or 10)")
+        ("config", po::value<std::string>()->default_value(""), "time this kernel configuration instead")
+        ("iterations", po::value<int>()->default_value(30), "timed runs of each, alternating")
+        ("csv", po::value<std::string>(), "write the results as CSV to this file")
+        ("json", po::value<std::string>(), "write the results as JSON to this file")
+        ("measure-ceilings", "measure the device's ceilings now if the cache has none (else: estimate)");
+    int exit_code = kExitOk;
+    const auto parsed = parse_options(
+        "bench", "usage: jitgemm bench (--manifest FILE | --m M --n N --k K [...]) [--csv FILE] [--json FILE]\n"
+                 "jitgemm against cuBLAS on the same data, with roofline figures.",
+        options, args, exit_code);
+    if (!parsed) return exit_code;
+    const po::variables_map& vm = *parsed;
+    const std::vector<ManifestEntry> entries = problem_entries(vm);
+    check_entries(entries);  // before the GPU: a manifest this build cannot serve is a usage error anywhere
+    GemmOptions gemm_options;
+    const auto policy = parse_tune_policy(vm["tune"].as<std::string>());
+    if (!policy) throw Error(ErrorCode::InvalidArgument, "jitgemm: --tune must be now, background or off");
+    gemm_options.tuning = *policy;
+    gemm_options.tune_budget_seconds = vm["budget"].as<double>();
+    gemm_options.config = vm["config"].as<std::string>();
+    const int iterations = std::max(1, vm["iterations"].as<int>());
+
+    const auto& cu = driver::api();
+    const CUcontext context = driver::current_context();
+    const DeviceInfo& device = cached_device_info(driver::device_of(context));
+    const std::vector<PlannedProblem> plan = plan_problems(entries, device);
+    const KnownCeilings known = known_ceilings(device, cache::CacheStack::global(), vm.count("measure-ceilings") > 0);
+    const DeviceCeilings& roof = known.ceilings;
+    const driver::StreamHandle stream = driver::make_stream();
+    CublasBaseline cublas(stream.get());
+    const L2Flusher flusher(device);
+    EventTimer timer;
+    std::mt19937_64 rng(std::random_device{}());
+
+    std::cout << device.name << ", " << cublas.version() << ", ceilings "
+              << (known.source == CeilingSource::Measured ? "measured" : "estimated") << ": " << std::fixed
+              << std::setprecision(1) << roof.fp32_flops / 1e12 << " TFLOP/s fp32, " << roof.dram_bytes_per_s / 1e12
+              << " TB/s, ridge " << roof.fp32_ridge() << " FLOP/B\n";
+    std::cout << std::left << std::setw(28) << "problem" << std::setw(36) << "jitgemm kernel" << std::right
+              << std::setw(10) << "ms" << std::setw(9) << "TFLOP/s" << std::setw(8) << "GB/s" << std::setw(8) << "FLOP/B"
+              << std::setw(9) << "bound" << std::setw(7) << "%roof" << std::setw(10) << "cuBLAS ms" << std::setw(9)
+              << "TFLOP/s" << std::setw(8) << "speed" << "  check\n";
+
+    std::vector<BenchRow> rows;
+    for (const PlannedProblem& p : plan) {
+        const GemmWorkload w(workload_shape(p.entry), rng);
+        const GemmShape& s = w.shape();
+        BenchRow row;
+        for (const auto& n : p.names) row.name += (row.name.empty() ? "" : "+") + n;
+        row.shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+        row.flops = w.flops();
+        row.bytes = w.min_bytes();
+        row.served_by = std::string(to_string(w.run(stream.get(), gemm_options)));
+        JITGEMM_CU_CHECK(cu.cuStreamSynchronize(stream.get()));
+        row.jit_ok = w.check(rng).passed();
+        const auto kernel = find_loaded_kernel(w.call(), gemm_options.config);
+        row.config = kernel ? kernel->config_name : "?";
+        const GemmCall call = w.call();
+        auto run_cublas = [&] {
+            cublas.sgemm(s.order, s.trans_a, s.trans_b, s.m, s.n, s.k, s.alpha, static_cast<const float*>(call.a),
+                         s.lda, static_cast<const float*>(call.b), s.ldb, s.beta, static_cast<float*>(call.c), s.ldc);
+        };
+        w.reset_c();
+        run_cublas();
+        JITGEMM_CU_CHECK(cu.cuStreamSynchronize(stream.get()));
+        row.cublas_ok = w.check(rng).passed();
+
+        for (int i = 0; i < 3; ++i) {  // warm-up
+            w.run(stream.get(), gemm_options);
+            run_cublas();
+        }
+        std::vector<double> jit, base;
+        for (int i = 0; i < iterations; ++i) {
+            flusher.flush(stream.get());
+            timer.start(stream.get());
+            w.run(stream.get(), gemm_options);
+            timer.stop(stream.get());
+            jit.push_back(timer.elapsed_ms());
+            flusher.flush(stream.get());
+            timer.start(stream.get());
+            run_cublas();
+            timer.stop(stream.get());
+            base.push_back(timer.elapsed_ms());
+        }
+        row.jit_ms = median(jit);
+        row.cublas_ms = median(base);
+        rows.push_back(row);
+
+        const double intensity = row.flops / row.bytes;
+        const double floor_ms = std::max(row.flops / roof.fp32_flops, row.bytes / roof.dram_bytes_per_s) * 1e3;
+        std::cout << std::left << std::setw(28) << row.name.substr(0, 27) << std::setw(36) << row.config.substr(0, 35)
+                  << std::right << std::setprecision(3) << std::setw(10) << row.jit_ms << std::setprecision(1)
+                  << std::setw(9) << row.tflops(row.jit_ms) << std::setprecision(0) << std::setw(8)
+                  << row.bytes / (row.jit_ms * 1e-3) / 1e9 << std::setprecision(1) << std::setw(8) << intensity
+                  << std::setw(9) << (intensity < roof.fp32_ridge() ? "memory" : "compute") << std::setprecision(0)
+                  << std::setw(6) << 100.0 * floor_ms / row.jit_ms << "%" << std::setprecision(3) << std::setw(10)
+                  << row.cublas_ms << std::setprecision(1) << std::setw(9) << row.tflops(row.cublas_ms)
+                  << std::setprecision(2) << std::setw(7) << row.cublas_ms / row.jit_ms << "x  "
+                  << (row.jit_ok ? "ok" : "WRONG") << (row.cublas_ok ? "" : " (cuBLAS WRONG)") << "\n"
+                  << std::flush;
+    }
+
+    auto metrics = [&](const BenchRow& r) {
+        const double intensity = r.flops / r.bytes;
+        const double floor_ms = std::max(r.flops / roof.fp32_flops, r.bytes / roof.dram_bytes_per_s) * 1e3;
+        return std::make_tuple(intensity, intensity < roof.fp32_ridge() ? "memory" : "compute",
+                               100.0 * floor_ms / r.jit_ms);
+    };
+    if (vm.count("csv")) {
+        std::ofstream csv(vm["csv"].as<std::string>());
+        csv << "gpu,problem,shape,jitgemm_config,served_by,jitgemm_ms,jitgemm_tflops,jitgemm_gbs,arithmetic_intensity,"
+               "bound,percent_of_roofline,cublas_ms,cublas_tflops,speed_vs_cublas,jitgemm_verified,cublas_verified,"
+               "ceilings\n";
+        for (const BenchRow& r : rows) {
+            const auto [intensity, bound, roof_percent] = metrics(r);
+            csv << device.name << "," << r.name << "," << r.shape << "," << r.config << "," << r.served_by << ","
+                << r.jit_ms << "," << r.tflops(r.jit_ms) << "," << r.bytes / (r.jit_ms * 1e-3) / 1e9 << ","
+                << intensity << "," << bound << "," << roof_percent << "," << r.cublas_ms << ","
+                << r.tflops(r.cublas_ms) << "," << r.cublas_ms / r.jit_ms << "," << (r.jit_ok ? "yes" : "no") << ","
+                << (r.cublas_ok ? "yes" : "no") << ","
+                << (known.source == CeilingSource::Measured ? "measured" : "estimated") << "\n";
+        }
+    }
+    if (vm.count("json")) {
+        std::ofstream json(vm["json"].as<std::string>());
+        json << "{\"gpu\": " << json_string(device.name) << ", \"cublas\": " << json_string(cublas.version())
+             << ", \"fp32_flops\": " << roof.fp32_flops << ", \"dram_bytes_per_s\": " << roof.dram_bytes_per_s
+             << ", \"ceilings\": \"" << (known.source == CeilingSource::Measured ? "measured" : "estimated")
+             << "\", \"problems\": [";
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const BenchRow& r = rows[i];
+            const auto [intensity, bound, roof_percent] = metrics(r);
+            json << (i ? ", " : "") << "{\"problem\": " << json_string(r.name) << ", \"shape\": \"" << r.shape
+                 << "\", \"config\": " << json_string(r.config) << ", \"served_by\": \"" << r.served_by
+                 << "\", \"jitgemm_ms\": " << r.jit_ms << ", \"jitgemm_tflops\": " << r.tflops(r.jit_ms)
+                 << ", \"arithmetic_intensity\": " << intensity << ", \"bound\": \"" << bound
+                 << "\", \"percent_of_roofline\": " << roof_percent << ", \"cublas_ms\": " << r.cublas_ms
+                 << ", \"speed_vs_cublas\": " << r.cublas_ms / r.jit_ms << ", \"jitgemm_verified\": "
+                 << (r.jit_ok ? "true" : "false") << ", \"cublas_verified\": " << (r.cublas_ok ? "true" : "false")
+                 << "}";
+        }
+        json << "]}\n";
+    }
+    for (const BenchRow& r : rows)
+        if (!r.jit_ok) return kExitFailed;
+    return kExitOk;
+}
+
+}  // namespace jitgemm::cli

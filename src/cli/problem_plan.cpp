@@ -1,0 +1,134 @@
+// Checking, canonicalizing, merging, ordering and sharding manifest entries.
+#include "cli/problem_plan.h"
+
+#include <algorithm>
+#include <map>
+
+#include "jitgemm/error.h"
+#include "problem/gemm_call.h"
+#include "tuner/cost_model.h"
+#include "tuner/device_ceilings.h"
+
+namespace jitgemm::cli {
+namespace {
+
+[[noreturn]] void unsupported(const ManifestEntry& e, const std::string& field, const std::string& why) {
+    throw Error(ErrorCode::InvalidArgument, "jitgemm: " + e.file + ":" + std::to_string(e.line) + ": field '" +
+                                                field + "': " + why + " (" + describe(e) + ")");
+}
+
+void check_supported(const ManifestEntry& e) {
+    if (e.batch != 1) unsupported(e, "batch", "batched GEMM is not supported yet");
+    if (e.layout_b != e.layout_a || e.layout_c != e.layout_a || e.layout_d != e.layout_a)
+        unsupported(e, "layout", "A, B, C and D must share one layout");
+    if (e.a_type != DType::F32 || e.b_type != DType::F32 || e.c_type != DType::F32 || e.d_type != DType::F32)
+        unsupported(e, "dtype", "only f32 operands are supported in this version");
+    if (e.compute != ComputeType::F32) unsupported(e, "compute", "only f32 compute is supported in this version");
+    if (e.epilogue != "none") unsupported(e, "epilogue", "'" + e.epilogue + "' is not supported (only none)");
+    if (e.k == 0) unsupported(e, "K", "k = 0 is C = beta * C, which is never tuned");
+}
+
+// A stand-in address with exactly the entry's alignment: kernels are specialized for the alignment class, never
+// for the address itself.
+const void* address_with_alignment(int alignment, std::uintptr_t base) {
+    return reinterpret_cast<const void*>(base + (alignment == 0 || alignment >= 16 ? 0 : alignment));
+}
+
+Problem canonical_problem(const ManifestEntry& e) {
+    GemmCall call;
+    call.order = e.layout_a;
+    call.trans_a = e.trans_a;
+    call.trans_b = e.trans_b;
+    call.m = e.m;
+    call.n = e.n;
+    call.k = e.k;
+    call.alpha = static_cast<float>(e.alpha);
+    call.beta = static_cast<float>(e.beta);
+    call.lda = std::max<std::int64_t>(1, stored_shape(e.layout_a, e.trans_a, e.m, e.k).ld_extent);
+    call.ldb = std::max<std::int64_t>(1, stored_shape(e.layout_a, e.trans_b, e.k, e.n).ld_extent);
+    call.ldc = std::max<std::int64_t>(1, stored_shape(e.layout_a, Transpose::No, e.m, e.n).ld_extent);
+    call.a = address_with_alignment(e.alignment, 0x10000000);
+    call.b = address_with_alignment(e.alignment, 0x20000000);
+    call.c = const_cast<void*>(address_with_alignment(e.alignment, 0x30000000));
+    try {
+        return make_canonical_call(call).problem;
+    } catch (const Error& error) {
+        unsupported(e, "M/N/K", error.what());
+    }
+}
+
+}  // namespace
+
+void check_entries(const std::vector<ManifestEntry>& entries) {
+    for (const ManifestEntry& e : entries) {
+        check_supported(e);
+        canonical_problem(e);
+    }
+}
+
+std::vector<PlannedProblem> plan_problems(const std::vector<ManifestEntry>& entries, const DeviceInfo& device) {
+    const DeviceCeilings ceilings = estimate_ceilings(device);
+    std::vector<PlannedProblem> plan;
+    std::map<std::string, std::size_t> by_key;
+    for (const ManifestEntry& e : entries) {
+        check_supported(e);
+        const Problem p = canonical_problem(e);
+        const auto [it, fresh] = by_key.emplace(p.key(), plan.size());
+        if (fresh) {
+            PlannedProblem planned;
+            planned.entry = e;
+            planned.problem = p;
+            planned.estimated_seconds = roofline_floor_seconds(p, ceilings);
+            plan.push_back(planned);
+        }
+        PlannedProblem& planned = plan[it->second];
+        planned.names.push_back(e.name);
+        planned.frequency += e.frequency;
+    }
+    std::stable_sort(plan.begin(), plan.end(), [](const PlannedProblem& x, const PlannedProblem& y) {
+        return x.frequency * x.estimated_seconds > y.frequency * y.estimated_seconds;
+    });
+    return plan;
+}
+
+std::vector<PlannedProblem> shard_of(const std::vector<PlannedProblem>& plan, int shard, int shards) {
+    if (shards < 1 || shard < 0 || shard >= shards)
+        throw Error(ErrorCode::InvalidArgument, "jitgemm: shard " + std::to_string(shard) + "/" +
+                                                    std::to_string(shards) + " is not one of 0/N .. (N-1)/N");
+    std::vector<PlannedProblem> out;
+    for (std::size_t i = static_cast<std::size_t>(shard); i < plan.size(); i += static_cast<std::size_t>(shards))
+        out.push_back(plan[i]);
+    return out;
+}
+
+std::pair<int, int> parse_shard(const std::string& text) {
+    const auto slash = text.find('/');
+    try {
+        if (slash == std::string::npos) throw std::invalid_argument("no slash");
+        std::size_t used = 0;
+        const int i = std::stoi(text.substr(0, slash), &used);
+        if (used != slash) throw std::invalid_argument("junk");
+        const std::string rest = text.substr(slash + 1);
+        const int n = std::stoi(rest, &used);
+        if (used != rest.size()) throw std::invalid_argument("junk");
+        return {i, n};
+    } catch (const std::exception&) {
+        throw Error(ErrorCode::InvalidArgument, "jitgemm: --shard \"" + text + "\" is not of the form i/N");
+    }
+}
+
+GemmShape workload_shape(const ManifestEntry& e) {
+    GemmShape s;
+    s.order = e.layout_a;
+    s.trans_a = e.trans_a;
+    s.trans_b = e.trans_b;
+    s.m = e.m;
+    s.n = e.n;
+    s.k = e.k;
+    s.alpha = static_cast<float>(e.alpha);
+    s.beta = static_cast<float>(e.beta);
+    s.alignment = e.alignment;
+    return s;
+}
+
+}  // namespace jitgemm::cli

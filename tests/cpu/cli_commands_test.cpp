@@ -1,0 +1,187 @@
+// The jitgemm command on any machine: bad manifests and flags are refused before anything runs (exit 2, the file,
+// line and field named, no cache written), and the cache subcommands work on caches holding entries of several fake
+// devices and versions — export, import and merge lose nothing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "cache/tuning_cache.h"
+#include "manifest/shape_manifest.h"
+#include "support/process.h"
+
+namespace jitgemm {
+namespace {
+
+using testing::run_process;
+using testing::TemporaryDirectory;
+
+const std::string kCli = JITGEMM_CLI_PATH;
+
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+TEST(CliTune, MalformedManifestIsRefusedBeforeAnythingRuns) {
+    const TemporaryDirectory dir;
+    write_file(dir.file("bad.csv"), "name,M,N,K\nok,64,64,64\nbad,64,6x4,64\n");
+    const auto r = run_process(kCli + " tune --manifest " + dir.file("bad.csv") + " --cache " + dir.file("c.sqlite"));
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("bad.csv:3"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("'N'"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("c.sqlite")));
+}
+
+TEST(CliTune, UnsupportedEntriesAndBadFlagsAreUsageErrors) {
+    const TemporaryDirectory dir;
+    write_file(dir.file("bf16.csv"), "name,M,N,K,dtype\nx,64,64,64,bf16\n");
+    auto r = run_process(kCli + " tune --manifest " + dir.file("bf16.csv") + " --cache " + dir.file("c.sqlite"));
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("'dtype'"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("c.sqlite")));
+    EXPECT_EQ(run_process(kCli + " tune --bogus").exit_code, 2);
+    EXPECT_EQ(run_process(kCli + " tune").exit_code, 2);  // no problems named
+    EXPECT_EQ(run_process(kCli + " tune --m 8 --n 8 --k 8 --shard 5/3").exit_code, 2);
+    EXPECT_EQ(run_process(kCli + " tune --m 8 --n 8 --k 8 --shard x").exit_code, 2);
+    EXPECT_EQ(run_process(kCli + " bench --m 8").exit_code, 2);
+    EXPECT_EQ(run_process(kCli + " cache frobnicate").exit_code, 2);
+    EXPECT_EQ(run_process(kCli + " tune --help").exit_code, 0);
+    EXPECT_EQ(run_process(kCli + " cache --help").exit_code, 0);
+}
+
+TEST(CliTune, WithoutAGpuAValidManifestStopsWithExitThree) {
+    const TemporaryDirectory dir;
+    const auto r = run_process("JITGEMM_CUDA_DRIVER=/nonexistent/libcuda.so.1 " + kCli +
+                               " tune --m 64 --n 64 --k 64 --cache " + dir.file("c.sqlite"));
+    EXPECT_EQ(r.exit_code, 3) << r.output;
+    EXPECT_NE(r.output.find("no CUDA driver found"), std::string::npos) << r.output;
+}
+
+// A cache with entries of three fake devices and two library versions.
+cache::SelectionRecord selection(const std::string& device, const std::string& key, const std::string& library,
+                                 double ms) {
+    cache::SelectionRecord s;
+    s.device_fingerprint = device;
+    s.problem_key = key;
+    s.config = "regblock_128x128x8_t8x8_v4_s2_g8";
+    s.cubin_key = "cubin-" + device.substr(7, 4) + "-" + key.substr(20, 10) + library;
+    s.time_ms = ms;
+    s.tflops = 40;
+    s.tuned_at_unix = 1700000000;
+    s.search_complete = true;
+    s.candidates_measured = s.candidates_total = 10;
+    s.provenance = {library, "00112233aabbccdd", "13.0", "13.0", device.substr(0, device.find('/')), 100};
+    return s;
+}
+
+void fill(cache::TuningCache& c) {
+    const std::string keys[] = {"f32.f32.f32.f32_nn_m4096.n4096.k4096_ld4096.4096.4096_a1.b0_al16.16.16",
+                                "f32.f32.f32.f32_nn_m1024.n1024.k1024_ld1024.1024.1024_a1.b0_al16.16.16"};
+    for (const std::string device : {"NVIDIA H200/cc9.0/sm132", "NVIDIA A100-SXM4-80GB/cc8.0/sm108",
+                                     "Fake GPU/cc8.6/sm16"})
+        for (const std::string library : {"0.1.0", "0.0.9"})
+            for (const auto& key : keys) {
+                const cache::SelectionRecord s = selection(device, key, library, 1.0);
+                cache::CubinRecord cubin;
+                cubin.key = s.cubin_key;
+                cubin.arch = "sm_90a";
+                cubin.kernel_symbol = "jg_regblock";
+                cubin.config = s.config;
+                cubin.image = std::string("\x7f" "ELF\0binary", 11) + s.cubin_key;
+                cache::MeasurementRecord m;
+                m.device_fingerprint = device;
+                m.problem_key = key;
+                m.config = s.config;
+                m.time_ms = 1.0;
+                m.provenance = s.provenance;
+                m.measured_at_unix = 1700000000;
+                c.record_tuning(s, cubin, {m});
+            }
+    c.record_untuned("NVIDIA H200/cc9.0/sm132",
+                     "f32.f32.f32.f32_nt_m100.n200.k300_ld100.200.100_a1.b0_al16.16.16",
+                     selection("NVIDIA H200/cc9.0/sm132", keys[0], "0.1.0", 1).provenance);
+}
+
+std::set<std::string> selection_ids(const cache::TuningCache& c) {
+    std::set<std::string> ids;
+    for (const auto& s : c.all_selections())
+        ids.insert(s.device_fingerprint + "|" + s.problem_key + "|" + s.provenance.library_version + "|" + s.config);
+    return ids;
+}
+
+TEST(CliCache, ListShowExportImportMergeLoseNothing) {
+    const TemporaryDirectory dir;
+    const std::string source = dir.file("source.sqlite");
+    {
+        const auto c = cache::TuningCache::open(source, cache::TuningCache::Access::ReadWrite);
+        fill(*c);
+    }
+    auto r = run_process(kCli + " cache list --cache " + source);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("12 of 12 selections"), std::string::npos) << r.output;
+    for (const char* device : {"NVIDIA H200", "A100", "Fake GPU"}) EXPECT_NE(r.output.find(device), std::string::npos);
+    r = run_process(kCli + " cache list --device A100 --shape 1024x1024x1024 --cache " + source);
+    EXPECT_NE(r.output.find("2 of 12 selections"), std::string::npos) << r.output;
+    r = run_process(kCli + " cache show m4096.n4096 --cache " + source);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("passed 1"), std::string::npos) << r.output;
+    EXPECT_EQ(run_process(kCli + " cache show no-such-key --cache " + source).exit_code, 1);
+
+    // Export one device's entries, import them elsewhere: exactly those arrive.
+    r = run_process(kCli + " cache export --device H200 --output " + dir.file("h200.bundle") + " --cache " + source);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(run_process(kCli + " cache export --output " + dir.file("h200.bundle") + " --cache " + source).exit_code,
+              0) << "export must not overwrite an existing bundle";
+    r = run_process(kCli + " cache import " + dir.file("h200.bundle") + " --cache " + dir.file("target.sqlite"));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    {
+        const auto target = cache::TuningCache::open(dir.file("target.sqlite"), cache::TuningCache::Access::ReadOnly);
+        EXPECT_EQ(target->all_selections().size(), 4u);
+        for (const auto& s : target->all_selections()) EXPECT_EQ(s.device_fingerprint, "NVIDIA H200/cc9.0/sm132");
+    }
+
+    // Merge the two into a third: everything of both, nothing dropped, twice is the same as once.
+    for (int round = 0; round < 2; ++round) {
+        r = run_process(kCli + " cache merge --output " + dir.file("merged.sqlite") + " " + source + " " +
+                        dir.file("target.sqlite"));
+        ASSERT_EQ(r.exit_code, 0) << r.output;
+    }
+    const auto original = cache::TuningCache::open(source, cache::TuningCache::Access::ReadOnly);
+    const auto merged = cache::TuningCache::open(dir.file("merged.sqlite"), cache::TuningCache::Access::ReadOnly);
+    EXPECT_EQ(selection_ids(*merged), selection_ids(*original));
+    EXPECT_EQ(merged->measurement_count(), original->measurement_count());
+    EXPECT_EQ(merged->cubin_count(), original->cubin_count());
+}
+
+TEST(CliCache, DoctorPruneAndUntunedManifest) {
+    const TemporaryDirectory dir;
+    const std::string path = dir.file("c.sqlite");
+    {
+        const auto c = cache::TuningCache::open(path, cache::TuningCache::Access::ReadWrite);
+        fill(*c);
+    }
+    auto r = run_process(kCli + " cache doctor --cache " + path);
+    EXPECT_NE(r.output.find("integrity ok"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("12 selections"), std::string::npos) << r.output;
+
+    // Untuned problems come out as a manifest the reader takes, naming the same problem.
+    r = run_process(kCli + " cache untuned --output " + dir.file("untuned.csv") + " --cache " + path);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto entries = read_manifest(dir.file("untuned.csv"));
+    ASSERT_EQ(entries.size(), 1u);
+    EXPECT_EQ(entries[0].m, 100);
+    EXPECT_EQ(entries[0].n, 200);
+    EXPECT_EQ(entries[0].k, 300);
+    EXPECT_EQ(entries[0].trans_b, Transpose::Yes);
+
+    // Prune: a dry run removes nothing; with --yes the old entries go.
+    r = run_process(kCli + " cache prune --older-than 1 --cache " + path);
+    EXPECT_NE(r.output.find("dry run: would remove 12 selections"), std::string::npos) << r.output;
+    EXPECT_EQ(cache::TuningCache::open(path, cache::TuningCache::Access::ReadOnly)->all_selections().size(), 12u);
+    EXPECT_EQ(run_process(kCli + " cache prune --cache " + path).exit_code, 2);  // no rule named
+    r = run_process(kCli + " cache prune --older-than 1 --yes --cache " + path);
+    EXPECT_NE(r.output.find("removed 12 selections"), std::string::npos) << r.output;
+    EXPECT_EQ(cache::TuningCache::open(path, cache::TuningCache::Access::ReadOnly)->all_selections().size(), 0u);
+}
+
+}  // namespace
+}  // namespace jitgemm
