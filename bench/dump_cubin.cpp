@@ -1,6 +1,10 @@
 // Writes the cubin jitgemm would build for a problem and configuration, without a GPU, for SASS inspection
 // (cuobjdump --dump-sass) and the compiler's resource use.
-//   dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG      e.g. dump_cubin rb.cubin sm_90a 4096 4096 4096 n n regblock_128x128x8_t8x8_v4_s2_g8
+//   dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG [DTYPE [COMPUTE]]
+//   e.g. dump_cubin rb.cubin sm_90a 4096 4096 4096 n n regblock_128x128x8_t8x8_v4_s2_g8
+//        dump_cubin mma.cubin sm_90a 4097 4097 4097 n n mma_128x128x32_w2x4_s3_g8 bf16
+// DTYPE (f32, f16, bf16; default f32) is the type of A, B and C; COMPUTE is f32 or tf32. Leading dimensions are the
+// minimum, so odd sizes give 16-bit operands 2-byte alignment.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -12,8 +16,14 @@
 
 int main(int argc, char** argv) {
     using namespace jitgemm;
-    if (argc != 9) {
-        std::fprintf(stderr, "usage: dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG\n");
+    if (argc < 9 || argc > 11) {
+        std::fprintf(stderr, "usage: dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG [DTYPE [COMPUTE]]\n");
+        return 2;
+    }
+    const auto dtype = parse_dtype(argc > 9 ? argv[9] : "f32");
+    const auto compute = parse_compute_type(argc > 10 ? argv[10] : "f32");
+    if (!dtype || !compute) {
+        std::fprintf(stderr, "DTYPE is f32, f16 or bf16 and COMPUTE f32 or tf32\n");
         return 2;
     }
     Problem p;
@@ -26,9 +36,12 @@ int main(int argc, char** argv) {
     p.ldb = p.trans_b == Transpose::Yes ? p.n : p.k;
     p.ldc = p.m;
     p.alpha_one = true;
-    p.align_a = alignment_class(nullptr, p.lda, 4);
-    p.align_b = alignment_class(nullptr, p.ldb, 4);
-    p.align_c = alignment_class(nullptr, p.ldc, 4);
+    p.a_type = p.b_type = p.c_type = *dtype;
+    p.compute = *compute;
+    const int bytes = size_of(*dtype);
+    p.align_a = alignment_class(nullptr, p.lda, bytes);
+    p.align_b = alignment_class(nullptr, p.ldb, bytes);
+    p.align_c = alignment_class(nullptr, p.ldc, bytes);
     const auto config = parse_config(argv[8]);
     if (!config) {
         std::fprintf(stderr, "not a configuration: %s\n", argv[8]);

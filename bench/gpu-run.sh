@@ -1,76 +1,110 @@
 #!/usr/bin/env bash
 # The one GPU batch: every GPU test and benchmark, with logs and result files written to $OUT (default ./gpu-out).
 # Runs on the GPU machine over a build made on the build machine (the build folder travels along).
-#   bench/gpu-run.sh [build-dir] [quick|full]
-#     quick: tests, SASS, and tune + bench + cold start on bench/shapes/quick.csv (1024^3, 4096^3, 4097^3)
-#     full:  the same over every row of bench/shapes/public.csv
+#   bench/gpu-run.sh [build-dir] [quick|full|tests] [tune-budget-seconds]
+#     tests: machine, SASS, GPU tests, compute-sanitizer
+#     quick: tests, then per precision the untuned default and the tuned kernels against cuBLAS on the quick rows
+#            (bench/shapes/quick.csv for fp32, bench/shapes/quick_tensor.csv for bf16, fp16 and TF32), cold start
+#            and hot-path overhead
+#     full:  the same over every row of bench/shapes/public*.csv (fp32, bf16, fp16, TF32)
+# $OUT gets bench.log (everything said, as it runs) and results.tgz: bench_<set>_default.csv,
+# bench_<set>_tuned.csv/.json, tune_<set>.json, sass.txt, gpu-tests.log, cold_start.csv, hot_path.csv — packed at
+# exit, also when the batch is stopped, since the device tool brings back only a few files.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 MODE=${2:-quick}
+BUDGET=${3:-10}
 OUT=${OUT:-gpu-out}
 mkdir -p "$OUT"
+RES=$(mktemp -d)
+trap 'tar czf "$OUT/results.tgz" -C "$RES" . 2>/dev/null' EXIT
+trap 'exit 143' TERM INT
 export PATH="/usr/local/cuda/bin:$PATH"
 log="$OUT/bench.log"
 stamp() { echo "=== $(date -u +%FT%TZ) $*" | tee -a "$log"; }
 
-stamp "machine ($MODE)"
+stamp "machine ($MODE, tuning budget $BUDGET s)"
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv; \
   "$BUILD/jitgemm" info; } 2>&1 | tee -a "$log"
 
-stamp "SASS of the register-blocked kernel (cubins made on the build machine by dump_cubin)"
-for f in "$BUILD"/sass/*.cubin; do
+stamp "SASS: cubins made by NVRTC (dump_cubin) for the main kernels, resource use and instruction counts"
+sass_dir=$(mktemp -d)
+while read -r name m n k ta tb config dtype compute; do
+    "$BUILD/bench/dump_cubin" "$sass_dir/$name.cubin" sm_90a "$m" "$n" "$k" "$ta" "$tb" "$config" "$dtype" "$compute" \
+        >> "$RES/sass.txt" 2>&1
+done <<'EOF'
+regblock_f32_4096 4096 4096 4096 n n regblock_128x128x8_t8x8_v4_s2_g8 f32 f32
+mma_bf16_4096 4096 4096 4096 n n mma_128x128x32_w2x4_s3_g8 bf16 f32
+mma_bf16_4097_odd_ld 4097 4097 4097 n n mma_128x128x32_w2x4_s3_g8 bf16 f32
+mma_f16_4096_tt 4096 4096 4096 t t mma_128x256x32_w2x4_s4_g8 f16 f32
+mma_tf32_4096 4096 4096 4096 n n mma_128x128x32_w2x4_s3_g8 f32 tf32
+EOF
+for f in "$sass_dir"/*.cubin; do
     [ -e "$f" ] || continue
-    echo "--- $f" >> "$OUT/sass.txt"
-    cuobjdump --dump-resource-usage "$f" >> "$OUT/sass.txt" 2>&1
-    echo "instruction counts:" >> "$OUT/sass.txt"
+    echo "--- $(basename "$f")" >> "$RES/sass.txt"
+    cuobjdump --dump-resource-usage "$f" 2>&1 | grep -E "REG|STACK|SHARED|LOCAL" >> "$RES/sass.txt"
+    echo "instruction counts:" >> "$RES/sass.txt"
     cuobjdump --dump-sass "$f" 2>&1 | \
-        grep -oE '\b(FFMA|LDS(\.[0-9A-Z]+)*|STS(\.[0-9A-Z]+)*|LDG(\.[0-9A-Z]+)*|STG(\.[0-9A-Z]+)*|LDL(\.[0-9A-Z]+)*|STL(\.[0-9A-Z]+)*|BAR(\.[0-9A-Z]+)*)\b' | \
-        sort | uniq -c >> "$OUT/sass.txt"
+        grep -oE '\b(FFMA|HMMA(\.[0-9A-Z]+)*|LDSM(\.[0-9A-Z]+)*|LDGSTS(\.[0-9A-Z]+)*|LDS(\.[0-9A-Z]+)*|STS(\.[0-9A-Z]+)*|LDG(\.[0-9A-Z]+)*|STG(\.[0-9A-Z]+)*|LDL(\.[0-9A-Z]+)*|STL(\.[0-9A-Z]+)*|BAR(\.[0-9A-Z]+)*)\b' | \
+        sort | uniq -c >> "$RES/sass.txt"
 done
-grep -E "^---|REG|LDL|STL" "$OUT/sass.txt" | tee -a "$log"
+grep -E "^---|REG|HMMA|LDL|STL|LDSM" "$RES/sass.txt" | tee -a "$log"
 
 stamp "GPU tests"
-ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout 300 > "$OUT/gpu-tests.log" 2>&1
+ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
 echo "ctest -L gpu exit $?" | tee -a "$log"
-grep -E "Test +#|tests passed|FAILED" "$OUT/gpu-tests.log" | tee -a "$log"
+grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
 
-stamp "compute-sanitizer memcheck on tails and transposes"
-for cfg in naive_16x16 tiled_t16 regblock_128x128x8_t8x8_v4_s2_g8 regblock_64x64x16_t4x4_v4_s1_g4; do
+stamp "compute-sanitizer memcheck on tails, transposes and odd leading dimensions"
+while read -r config dtype compute; do
     compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --m 131 --n 77 --k 45 \
-        --transa t --transb t --beta 0.5 --ldc 140 --iterations 1 --config "$cfg" 2>&1 | \
-        grep -E "ERROR SUMMARY|check" | sed "s/^/$cfg: /" | tee -a "$log"
-done
+        --transa t --transb t --beta 0.5 --ldc 141 --lda 47 --iterations 1 --config "$config" --dtype "$dtype" \
+        --compute "$compute" 2>&1 | grep -E "ERROR SUMMARY|check|wrong|error" | sed "s/^/$config $dtype: /" | tee -a "$log"
+done <<'EOF'
+naive_16x16 f32 f32
+tiled_t16 f32 f32
+regblock_128x128x8_t8x8_v4_s2_g8 f32 f32
+regblock_64x64x16_t4x4_v4_s1_g4 f32 f32
+mma_128x128x32_w2x4_s3_g8 bf16 f32
+mma_32x32x16_w1x1_s2_g8 f16 f32
+mma_64x128x64_w2x2_s4_g1 bf16 f32
+mma_128x64x32_w2x2_s5_g4 f32 tf32
+EOF
+[ "$MODE" = tests ] && { stamp "done"; exit 0; }
 
 # Fresh tuning caches for the benchmarks, so every search below starts from nothing.
 export JITGEMM_CACHE=/tmp/jitgemm-bench-cache
 rm -rf "$JITGEMM_CACHE" /tmp/jitgemm-default-cache
 if [ "$MODE" = full ]; then
-    manifest=bench/shapes/public.csv
+    sets="f32:bench/shapes/public.csv bf16:bench/shapes/public_bf16.csv f16:bench/shapes/public_f16.csv tf32:bench/shapes/public_tf32.csv"
 else
-    manifest=bench/shapes/quick.csv
+    sets="f32:bench/shapes/quick.csv tensor:bench/shapes/quick_tensor.csv"
 fi
 
 stamp "jitgemm info (measures the ceilings once, keeps them in the cache)"
 "$BUILD/jitgemm" info 2>&1 | tee -a "$log"
 
-stamp "register-blocked fp32 against cuBLAS SGEMM: heuristic default (untuned)"
-JITGEMM_CACHE=/tmp/jitgemm-default-cache "$BUILD/jitgemm" bench --manifest bench/shapes/quick.csv --tune off \
-    --csv "$OUT/bench_default.csv" 2>&1 | tee -a "$log"
-
-stamp "jitgemm tune of $manifest (10 s budget per problem)"
-"$BUILD/jitgemm" tune --manifest "$manifest" --budget 10 --json > "$OUT/tune.json" 2> >(tee -a "$log" >&2)
-echo "tune exit $?" | tee -a "$log"
-
-stamp "tuned fp32 against cuBLAS SGEMM, served from the cache"
-"$BUILD/jitgemm" bench --manifest "$manifest" --tune off --csv "$OUT/bench_tuned.csv" --json "$OUT/bench_tuned.json" \
-    2>&1 | tee -a "$log"
+for set in $sets; do
+    name=${set%%:*}
+    manifest=${set#*:}
+    stamp "$name: heuristic default (untuned) against cuBLAS, $manifest"
+    JITGEMM_CACHE=/tmp/jitgemm-default-cache "$BUILD/jitgemm" bench --manifest "$manifest" --tune off \
+        --csv "$RES/bench_${name}_default.csv" 2>&1 | tee -a "$log"
+    stamp "$name: jitgemm tune of $manifest ($BUDGET s budget per problem)"
+    "$BUILD/jitgemm" tune --manifest "$manifest" --budget "$BUDGET" --json > "$RES/tune_${name}.json" \
+        2> >(tee -a "$log" >&2)
+    echo "tune exit $?" | tee -a "$log"
+    stamp "$name: tuned kernels against cuBLAS, served from the cache"
+    "$BUILD/jitgemm" bench --manifest "$manifest" --tune off --csv "$RES/bench_${name}_tuned.csv" \
+        --json "$RES/bench_${name}_tuned.json" 2>&1 | tee -a "$log"
+done
 
 stamp "cold start from the cache in a new process"
-dims=$(grep -vE '^(#|name,)' "$manifest" | cut -d, -f2-4 | tr , x | tr '\n' ' ')
+dims=$(grep -vE '^(#|name,)' bench/shapes/quick.csv | cut -d, -f2-4 | tr , x | tr '\n' ' ')
 # shellcheck disable=SC2086
-"$BUILD/bench/cold_start" --csv "$OUT/cold_start.csv" $dims 2>&1 | tee -a "$log"
+"$BUILD/bench/cold_start" --csv "$RES/cold_start.csv" $dims 2>&1 | tee -a "$log"
 
 stamp "hot-path overhead"
-"$BUILD/bench/hot_path_overhead" --csv "$OUT/hot_path.csv" 2>&1 | tee -a "$log"
+"$BUILD/bench/hot_path_overhead" --csv "$RES/hot_path.csv" 2>&1 | tee -a "$log"
 stamp "done"

@@ -28,24 +28,25 @@ __device__ __forceinline__ float epilogue_value(float acc, float old_c, float al
 }
 
 // Writes the V consecutive outputs C[offset], ..., C[offset + V - 1] of one column, of which the first `valid`
-// exist. The access is one vector instruction when C's alignment allows it and the run is whole.
+// exist, converted to C's type. The access is one vector instruction when C's alignment allows it and the run is
+// whole.
 template <int V>
 __device__ __forceinline__ void epilogue_store(c_t* C, index_t offset, const float (&acc)[V], int valid, float alpha,
                                                float beta) {
     constexpr int W = run_width(V, ALIGN_C_ELEMS) == V ? V : 1;
     if constexpr (W == V) {
         float old_c[V];
-        if constexpr (BETA_MODE != 0) load_run<V>(C + offset, valid, old_c);
+        if constexpr (BETA_MODE != 0) load_typed_run<V>(C + offset, valid, old_c);
         float out[V];
 #pragma unroll
         for (int i = 0; i < V; ++i) out[i] = epilogue_value(acc[i], BETA_MODE != 0 ? old_c[i] : 0.0f, alpha, beta);
-        store_run<V>(C + offset, valid, out);
+        store_typed_run<V>(C + offset, valid, out);
     } else {
 #pragma unroll
         for (int i = 0; i < V; ++i) {
             if (i < valid) {
-                const float old_c = BETA_MODE != 0 ? C[offset + i] : 0.0f;
-                C[offset + i] = epilogue_value(acc[i], old_c, alpha, beta);
+                const float old_c = BETA_MODE != 0 ? to_float(C[offset + i]) : 0.0f;
+                C[offset + i] = from_float<c_t>(epilogue_value(acc[i], old_c, alpha, beta));
             }
         }
     }

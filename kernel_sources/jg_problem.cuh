@@ -6,6 +6,8 @@
 // Row-major callers are turned into this form on the host (C^T = op(B)^T op(A)^T), so kernels see one layout.
 #pragma once
 
+#include "jg_types.cuh"
+
 #ifndef JG_M
 #define JG_M 512        // rows of op(A) and C
 #endif
@@ -31,7 +33,7 @@
 #define JG_LDC 512      // leading dimension of C in elements
 #endif
 #ifndef JG_ALIGN_A
-#define JG_ALIGN_A 16   // bytes: A's pointer and every column start are aligned to this (4, 8 or 16 for fp32)
+#define JG_ALIGN_A 16   // bytes: A's pointer and every column start are aligned to this (2 up to 16)
 #endif
 #ifndef JG_ALIGN_B
 #define JG_ALIGN_B 16   // bytes, as JG_ALIGN_A, for B
@@ -51,9 +53,9 @@ typedef long long index_t;
 typedef int index_t;
 #endif
 
-typedef float a_t;  // element types; fp32 is the only one the SIMT families take
-typedef float b_t;
-typedef float c_t;
+typedef dtype_of<JG_A_TYPE>::type a_t;  // element types (jg_types.cuh); the SIMT families take fp32 only
+typedef dtype_of<JG_B_TYPE>::type b_t;
+typedef dtype_of<JG_C_TYPE>::type c_t;
 
 constexpr index_t M = JG_M;
 constexpr index_t N = JG_N;

@@ -1,6 +1,8 @@
 // naive.cuh — one thread per output element, reading A and B straight from global memory.
 // The slowest family and the simplest to trust: it is the GPU reference that the tuner verifies against, and it
-// serves the degenerate calls (k = 0 or alpha = 0: C = beta * C without reading A or B).
+// serves the degenerate calls (k = 0 or alpha = 0: C = beta * C without reading A or B). It takes every element type
+// (converted to fp32, multiplied and summed in exact fp32, also for a problem that allows TF32), so it is the
+// reference of the Tensor Core family too.
 #pragma once
 
 #include "jg_epilogue.cuh"
@@ -37,7 +39,7 @@ extern "C" __global__ void __launch_bounds__(jg::naive::THREADS)
 
     float acc = 0.0f;
 #pragma unroll 4
-    for (index_t k = 0; k < K; ++k) acc = fmaf(A[a_offset(m, k)], B[b_offset(k, n)], acc);
+    for (index_t k = 0; k < K; ++k) acc = fmaf(to_float(A[a_offset(m, k)]), to_float(B[b_offset(k, n)]), acc);
 
     const float out[1] = {acc};
     epilogue_store<1>(C, c_offset(m, n), out, 1, alpha, beta);

@@ -84,6 +84,8 @@ static_assert(A_RUNS % THREADS == 0 && B_RUNS % THREADS == 0 && A_LOADS >= 1 && 
               "every thread loads the same whole number of runs of each tile");
 static_assert(STAGES == 1 || STAGES == 2, "one or two shared-memory stages");
 static_assert(BM <= 256 && BN <= 256 && BK <= 64, "tile limits assumed by the host's choice of index width");
+static_assert(JG_A_TYPE == JG_DTYPE_F32 && JG_B_TYPE == JG_DTYPE_F32 && JG_C_TYPE == JG_DTYPE_F32,
+              "the register-blocked family computes fp32 GEMMs only");
 
 // Loads the A tile at (m0, k0) into registers: run i of this thread is r[i][0..VA).
 __device__ __forceinline__ void load_a(const float* __restrict__ A, index_t m0, index_t k0, int tid,

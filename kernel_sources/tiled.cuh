@@ -16,6 +16,8 @@ namespace tiled {
 constexpr int T = TILED_T;
 constexpr int THREADS = T * T;
 static_assert(T >= 2 && THREADS <= 1024, "T is at least 2 and T * T threads fit in a block");
+static_assert(JG_A_TYPE == JG_DTYPE_F32 && JG_B_TYPE == JG_DTYPE_F32 && JG_C_TYPE == JG_DTYPE_F32,
+              "the tiled family computes fp32 GEMMs only");
 constexpr index_t TILES_M = ceil_div(M, T);
 constexpr index_t TILES_N = ceil_div(N, T);
 constexpr index_t K_TILES = ceil_div(K, T);

@@ -15,11 +15,12 @@ std::optional<AnyConfig> parse_config(std::string_view name) {
     if (auto c = NaiveConfig::parse(name)) return AnyConfig{*c};
     if (auto c = TiledConfig::parse(name)) return AnyConfig{*c};
     if (auto c = RegBlockConfig::parse(name)) return AnyConfig{*c};
+    if (auto c = MmaConfig::parse(name)) return AnyConfig{*c};
     return std::nullopt;
 }
 
-std::optional<Rejection> validate(const AnyConfig& config, const DeviceInfo& device) {
-    return std::visit([&](const auto& c) { return c.validate(device); }, config);
+std::optional<Rejection> validate(const AnyConfig& config, const Problem& problem, const DeviceInfo& device) {
+    return std::visit([&](const auto& c) { return c.validate(problem, device); }, config);
 }
 
 KnobDefines knob_defines(const AnyConfig& config) {

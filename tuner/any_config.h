@@ -6,19 +6,21 @@
 #include <string_view>
 #include <variant>
 
+#include "tuner/mma_config.h"
 #include "tuner/naive_config.h"
 #include "tuner/regblock_config.h"
 #include "tuner/tiled_config.h"
 
 namespace jitgemm {
 
-using AnyConfig = std::variant<NaiveConfig, TiledConfig, RegBlockConfig>;
+using AnyConfig = std::variant<NaiveConfig, TiledConfig, RegBlockConfig, MmaConfig>;
 
 Family family_of(const AnyConfig& config);
 std::string to_string(const AnyConfig& config);
 // Any family's canonical name; nullopt when no family parses it.
 std::optional<AnyConfig> parse_config(std::string_view name);
-std::optional<Rejection> validate(const AnyConfig& config, const DeviceInfo& device);
+// Why `config` cannot compute `problem` on `device` (element types, knobs, the device's limits), or nullopt.
+std::optional<Rejection> validate(const AnyConfig& config, const Problem& problem, const DeviceInfo& device);
 KnobDefines knob_defines(const AnyConfig& config);
 LaunchGeometry launch_geometry(const AnyConfig& config, const Problem& problem);
 

@@ -43,22 +43,65 @@ TileShape tile_shape(const AnyConfig& config, const Problem& p) {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
+// Compulsory DRAM bytes: A and B read once, C written once (and read once when beta != 0).
+double compulsory_bytes(const Problem& p) {
+    const double c_passes = p.beta_mode == BetaMode::Zero ? 1.0 : 2.0;
+    return size_of(p.a_type) * double(p.m) * p.k + size_of(p.b_type) * double(p.k) * p.n +
+           c_passes * size_of(p.c_type) * double(p.m) * p.n;
+}
+
+// Traffic: compulsory bytes at the DRAM ceiling, or the tile re-reads (A read once per column of tiles, B once per
+// row of tiles) at the L2 ceiling, whichever takes longer.
+double traffic_seconds(const Problem& p, std::int64_t tiles_m, std::int64_t tiles_n, const DeviceCeilings& c) {
+    const double tile_reads = size_of(p.a_type) * double(p.m) * p.k * tiles_n + size_of(p.b_type) * double(p.k) * p.n * tiles_m;
+    return std::max(compulsory_bytes(p) / c.dram_bytes_per_s, tile_reads / c.l2_bytes_per_s);
+}
+
+CostEstimate estimate_mma_cost(const MmaConfig& c, const Problem& p, const DeviceInfo& device,
+                               const DeviceCeilings& ceilings) {
+    CostEstimate e;
+    const int bytes = MmaConfig::element_bytes(p);
+    const OccupancyLimits occupancy =
+        blocks_per_sm(device, c.threads(), c.estimated_registers(p), c.shared_bytes(p));
+    e.blocks_per_sm = std::max(occupancy.blocks, 1);
+    const std::int64_t tiles_m = ceil_div(p.m, c.bm), tiles_n = ceil_div(p.n, c.bn);
+    const std::int64_t tiles = tiles_m * tiles_n;
+    const std::int64_t slots = static_cast<std::int64_t>(device.sm_count) * e.blocks_per_sm;
+    const std::int64_t waves = ceil_div(tiles, slots);
+    e.wave_efficiency = double(tiles) / double(waves * slots);
+
+    const double warp_m = double(c.bm) / c.wm, warp_n = double(c.bn) / c.wn;
+    const double flops_per_shared_byte = 2.0 * warp_m * warp_n / ((warp_m + warp_n) * bytes);
+    const double per_sm_flops = std::min(ceilings.matrix_flops(p.a_type, p.compute),
+                                         flops_per_shared_byte * ceilings.shared_bytes_per_s) /
+                                device.sm_count;
+    // mma.sync and ldmatrix latencies want several warps per scheduler; a shallow pipeline exposes the copies'
+    // latency; operands only 2-byte aligned are loaded element by element through registers.
+    const double resident_warps = double(e.blocks_per_sm) * c.threads() / 32.0;
+    const double latency_hiding = std::min(1.0, resident_warps / 8.0);
+    const double pipeline = c.stages == 2 ? 1.25 : c.stages == 3 ? 1.05 : 1.0;
+    const double register_path = (p.align_a < 4 ? 1.15 : 1.0) * (p.align_b < 4 ? 1.15 : 1.0);
+    const double padded_k = double(ceil_div(std::max<std::int64_t>(p.k, 1), c.bk) * c.bk);
+    const double tile_flops = 2.0 * c.bm * c.bn * padded_k;
+    e.compute_seconds = double(waves) * e.blocks_per_sm * tile_flops / (per_sm_flops * latency_hiding) * pipeline *
+                        register_path;
+    e.traffic_seconds = traffic_seconds(p, tiles_m, tiles_n, ceilings);
+    e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + kLaunchSeconds;
+    return e;
+}
+
 }  // namespace
 
-double arithmetic_intensity(const Problem& p) {
-    const double flops = 2.0 * p.m * p.n * p.k;
-    const double bytes = 4.0 * (double(p.m) * p.k + double(p.k) * p.n +
-                                double(p.m) * p.n * (p.beta_mode == BetaMode::Zero ? 1 : 2));
-    return flops / bytes;
-}
+double arithmetic_intensity(const Problem& p) { return 2.0 * p.m * p.n * p.k / compulsory_bytes(p); }
 
 double roofline_floor_seconds(const Problem& p, const DeviceCeilings& c) {
     const double flops = 2.0 * p.m * p.n * p.k;
-    return std::max(flops / c.fp32_flops, flops / arithmetic_intensity(p) / c.dram_bytes_per_s);
+    return std::max(flops / c.matrix_flops(p.a_type, p.compute), compulsory_bytes(p) / c.dram_bytes_per_s);
 }
 
 CostEstimate estimate_cost(const AnyConfig& config, const Problem& p, const DeviceInfo& device,
                            const DeviceCeilings& ceilings) {
+    if (const auto* mma = std::get_if<MmaConfig>(&config)) return estimate_mma_cost(*mma, p, device, ceilings);
     const TileShape s = tile_shape(config, p);
     CostEstimate e;
     const OccupancyLimits occupancy = blocks_per_sm(device, s.threads, s.registers, s.shared_bytes);
@@ -79,10 +122,7 @@ CostEstimate estimate_cost(const AnyConfig& config, const Problem& p, const Devi
     // An SM's resident blocks share its issue rate: a full wave takes blocks_per_sm tiles' worth of time.
     e.compute_seconds = double(waves) * e.blocks_per_sm * tile_flops / per_sm_flops * s.stage_penalty;
 
-    const double c_passes = p.beta_mode == BetaMode::Zero ? 1.0 : 2.0;
-    const double compulsory = 4.0 * (double(p.m) * p.k + double(p.k) * p.n + c_passes * p.m * p.n);
-    const double tile_reads = 4.0 * (double(p.m) * p.k * tiles_n + double(p.k) * p.n * tiles_m);
-    e.traffic_seconds = std::max(compulsory / ceilings.dram_bytes_per_s, tile_reads / ceilings.l2_bytes_per_s);
+    e.traffic_seconds = traffic_seconds(p, tiles_m, tiles_n, ceilings);
 
     e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + kLaunchSeconds;
     return e;

@@ -7,6 +7,9 @@
 //   traffic: compulsory DRAM bytes (A, B read once, C written once; read too when beta != 0) at the DRAM ceiling,
 //            and the tile re-reads (A read N/BN times, B read M/BM times: seed 000's traffic 8n^3/t + 4n^2) at the
 //            L2 ceiling.
+// The Tensor Core family's compute term is different: the mma rate of its input type, or, when lower, what shared
+// memory can feed — each warp reads its (warp_m + warp_n) x BK operand slice of every stage for 2 warp_m warp_n BK
+// FLOPs, so small warp tiles starve the Tensor Cores (seed 000: reuse moves the bottleneck on-chip).
 // Absolute times are rough; the ranking is what matters, and the tuner measures the top of it.
 #pragma once
 

@@ -13,10 +13,11 @@ struct FamilyEntry {
     std::string_view symbol;
 };
 
-constexpr std::array<FamilyEntry, 3> kFamilies{{
+constexpr std::array<FamilyEntry, 4> kFamilies{{
     {Family::Naive, "naive", "naive.cuh", "jg_naive"},
     {Family::Tiled, "tiled", "tiled.cuh", "jg_tiled"},
     {Family::RegBlock, "regblock", "regblock.cuh", "jg_regblock"},
+    {Family::Mma, "mma", "mma.cuh", "jg_mma"},
 }};
 
 const FamilyEntry& entry(Family family) {
@@ -25,7 +26,8 @@ const FamilyEntry& entry(Family family) {
     return kFamilies[0];
 }
 
-constexpr std::array<std::pair<PruneRule, std::string_view>, 8> kRuleNames{{
+constexpr std::array<std::pair<PruneRule, std::string_view>, 9> kRuleNames{{
+    {PruneRule::Dtype, "dtype"},
     {PruneRule::Knobs, "knobs"},
     {PruneRule::Threads, "threads"},
     {PruneRule::SharedMemory, "shared-memory"},

@@ -14,6 +14,7 @@ enum class Family {
     Naive,     // kernel_sources/naive.cuh: one thread per output, the GPU reference
     Tiled,     // kernel_sources/tiled.cuh: T x T shared-memory tiles
     RegBlock,  // kernel_sources/regblock.cuh: register-blocked outer product, double-buffered
+    Mma,       // kernel_sources/mma.cuh: Tensor Core mma.sync, ldmatrix, cp.async pipeline (fp16, bf16, TF32)
 };
 
 std::string_view to_string(Family);
@@ -25,6 +26,7 @@ std::string_view kernel_symbol(Family);
 
 // Why a candidate cannot run, by the rule that removed it (counted per rule in the tuner's debug output).
 enum class PruneRule {
+    Dtype,         // the family does not compute the problem's element and compute types
     Knobs,         // the knobs contradict each other (a thread tile that does not divide the block tile, ...)
     Threads,       // more threads per block than the device allows
     SharedMemory,  // more shared memory per block than the device allows, even with opt-in

@@ -6,7 +6,8 @@
 
 namespace jitgemm {
 
-std::optional<Rejection> NaiveConfig::validate(const DeviceInfo& device) const {
+std::optional<Rejection> NaiveConfig::validate(const Problem& /*problem: every element type*/,
+                                               const DeviceInfo& device) const {
     if (bm < 1 || bn < 1 || threads() % 32 != 0 || threads() > 1024)
         return Rejection{PruneRule::Knobs, "bm * bn must be a multiple of 32 between 32 and 1024"};
     return check_resources(device, threads(), estimated_registers(), shared_bytes(), false);

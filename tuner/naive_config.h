@@ -20,8 +20,8 @@ struct NaiveConfig {
     int shared_bytes() const { return 0; }
     int estimated_registers() const { return 32; }
 
-    // The reason this configuration cannot run on `device`, or nullopt.
-    std::optional<Rejection> validate(const DeviceInfo& device) const;
+    // The reason this configuration cannot compute `problem` on `device`, or nullopt.
+    std::optional<Rejection> validate(const Problem& problem, const DeviceInfo& device) const;
     KnobDefines defines() const;
     LaunchGeometry geometry(const Problem& problem) const;
 

@@ -37,7 +37,7 @@ PrunedSpace prune_and_rank(const std::vector<AnyConfig>& candidates, const Probl
     std::vector<RankedCandidate> valid;
     std::set<std::string> kernels;
     for (const AnyConfig& c : candidates) {
-        if (const auto rejection = validate(c, device)) {
+        if (const auto rejection = validate(c, problem, device)) {
             ++out.report.removed[rejection->rule];
             continue;
         }

@@ -16,7 +16,8 @@ int RegBlockConfig::estimated_registers() const {
     return tm * tn + tm + tn + staged + 24;
 }
 
-std::optional<Rejection> RegBlockConfig::validate(const DeviceInfo& device) const {
+std::optional<Rejection> RegBlockConfig::validate(const Problem& problem, const DeviceInfo& device) const {
+    if (const auto rejection = require_fp32_inputs_and_output(problem)) return rejection;
     if (!valid_thread_tile(tm) || !valid_thread_tile(tn))
         return Rejection{PruneRule::Knobs, "tm and tn must be 1, 2, 4, 8, 12 or 16"};
     if (bm < 1 || bn < 1 || bk < 1 || bm > 256 || bn > 256 || bk > 64)

@@ -28,7 +28,7 @@ struct RegBlockConfig {
     // Accumulators, the operand fragments, the staged next tile, and about 24 for addresses and loop state.
     int estimated_registers() const;
 
-    std::optional<Rejection> validate(const DeviceInfo& device) const;
+    std::optional<Rejection> validate(const Problem& problem, const DeviceInfo& device) const;
     KnobDefines defines() const;
     LaunchGeometry geometry(const Problem& problem) const;
 

@@ -30,6 +30,11 @@ std::optional<Rejection> check_resources(const DeviceInfo& device, int threads, 
     return std::nullopt;
 }
 
+std::optional<Rejection> require_fp32_inputs_and_output(const Problem& p) {
+    if (p.a_type == DType::F32 && p.b_type == DType::F32 && p.c_type == DType::F32) return std::nullopt;
+    return Rejection{PruneRule::Dtype, "this family computes fp32 GEMMs only"};
+}
+
 LaunchGeometry tile_grid(std::int64_t tiles_m, std::int64_t tiles_n, int threads, int dynamic_shared_bytes) {
     const std::int64_t blocks = tiles_m * tiles_n;
     if (blocks > INT32_MAX)

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "device/device_info.h"
+#include "problem/problem.h"
 #include "tuner/kernel_family.h"
 
 namespace jitgemm {
@@ -15,6 +16,9 @@ namespace jitgemm {
 // per-block limit.
 std::optional<Rejection> check_resources(const DeviceInfo& device, int threads, int registers_per_thread,
                                          int shared_bytes, bool optin_shared);
+
+// The SIMT families' element-type rule: fp32 A, B and C (computed exactly, also where TF32 is allowed).
+std::optional<Rejection> require_fp32_inputs_and_output(const Problem& problem);
 
 // tiles_m * tiles_n blocks of `threads`; throws Error(Unsupported) when the tile count exceeds a 1-D grid.
 LaunchGeometry tile_grid(std::int64_t tiles_m, std::int64_t tiles_n, int threads, int dynamic_shared_bytes);

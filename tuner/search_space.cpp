@@ -3,7 +3,33 @@
 
 namespace jitgemm {
 
-std::vector<AnyConfig> enumerate_candidates(const Problem& /*problem*/) {
+namespace {
+
+std::vector<AnyConfig> tensor_core_candidates(const Problem& problem) {
+    std::vector<AnyConfig> out;
+    const bool tf32 = problem.a_type == DType::F32;
+    const std::vector<int> depths = tf32 ? std::vector<int>{16, 32} : std::vector<int>{32, 64};
+    for (const int bm : {32, 64, 128, 256})
+        for (const int bn : {32, 64, 128, 256})
+            for (const int bk : depths)
+                for (const auto& [wm, wn] : {std::pair{1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 1}, {1, 4}, {2, 4}, {4, 2}})
+                    for (const int stages : {3, 4}) {
+                        MmaConfig c;  // group 8
+                        c.bm = bm;
+                        c.bn = bn;
+                        c.bk = bk;
+                        c.wm = wm;
+                        c.wn = wn;
+                        c.stages = stages;
+                        out.emplace_back(c);
+                    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<AnyConfig> enumerate_candidates(const Problem& problem) {
+    if (is_tensor_core_problem(problem)) return tensor_core_candidates(problem);
     std::vector<AnyConfig> out;
     for (const int bm : {32, 64, 128, 256})
         for (const int bn : {32, 64, 128, 256})
@@ -33,6 +59,20 @@ std::vector<AnyConfig> enumerate_candidates(const Problem& /*problem*/) {
 
 std::vector<AnyConfig> refinements(const AnyConfig& winner) {
     std::vector<AnyConfig> out;
+    if (const auto* m = std::get_if<MmaConfig>(&winner)) {
+        for (const int group : {1, 4, 16}) {
+            if (group == m->group) continue;
+            MmaConfig c = *m;
+            c.group = group;
+            out.emplace_back(c);
+        }
+        for (const int stages : {m->stages - 1, m->stages + 1}) {
+            MmaConfig c = *m;
+            c.stages = stages;  // validate() drops a count outside 2..5 or past the shared memory
+            out.emplace_back(c);
+        }
+        return out;
+    }
     const auto* r = std::get_if<RegBlockConfig>(&winner);
     if (r == nullptr) return out;
     for (const int group : {1, 4, 16}) {

@@ -1,7 +1,9 @@
-// The search space of one problem: every candidate of every family before pruning. The register-blocked family
-// spans block tiles, thread tiles, k depth, vector width and stages at a fixed rasterization group; the groups are
-// tried afterwards on the best few (refinements), because they change which blocks share L2, not the kernel's
-// inner loop, and would otherwise multiply the space by four.
+// The search space of one problem: every candidate of the families that compute its types, before pruning. fp32
+// problems get the SIMT families; fp16, bf16 and TF32 problems the Tensor Core family. The register-blocked family
+// spans block tiles, thread tiles, k depth, vector width and stages at a fixed rasterization group; the Tensor Core
+// family block tiles, warp layouts, k depth and pipeline depth. The groups are tried afterwards on the best few
+// (refinements), because they change which blocks share L2, not the kernel's inner loop, and would otherwise
+// multiply the space by four.
 #pragma once
 
 #include <vector>
@@ -13,7 +15,8 @@ namespace jitgemm {
 
 std::vector<AnyConfig> enumerate_candidates(const Problem& problem);
 
-// Variants of a measured winner worth measuring too: other rasterization groups and the other stage count.
+// Variants of a measured winner worth measuring too: other rasterization groups, and other stage counts (and for the
+// register-blocked family a narrower vector width).
 std::vector<AnyConfig> refinements(const AnyConfig& winner);
 
 }  // namespace jitgemm

@@ -6,7 +6,8 @@
 
 namespace jitgemm {
 
-std::optional<Rejection> TiledConfig::validate(const DeviceInfo& device) const {
+std::optional<Rejection> TiledConfig::validate(const Problem& problem, const DeviceInfo& device) const {
+    if (const auto rejection = require_fp32_inputs_and_output(problem)) return rejection;
     if (t < 2 || t > 32) return Rejection{PruneRule::Knobs, "t must be between 2 and 32"};
     return check_resources(device, threads(), estimated_registers(), shared_bytes(), false);
 }

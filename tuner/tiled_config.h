@@ -19,7 +19,7 @@ struct TiledConfig {
     int shared_bytes() const { return 2 * t * (t + 1) * 4; }
     int estimated_registers() const { return 32; }
 
-    std::optional<Rejection> validate(const DeviceInfo& device) const;
+    std::optional<Rejection> validate(const Problem& problem, const DeviceInfo& device) const;
     KnobDefines defines() const;
     LaunchGeometry geometry(const Problem& problem) const;
 

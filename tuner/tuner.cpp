@@ -320,7 +320,7 @@ private:
         std::vector<AnyConfig> variants;
         for (const Candidate* c : best_passed(options_.finalists))
             for (const AnyConfig& v : refinements(c->config))
-                if (!validate(v, device_) && seen.insert(to_string(v)).second) variants.push_back(v);
+                if (!validate(v, problem_, device_) && seen.insert(to_string(v)).second) variants.push_back(v);
         if (variants.empty() || seconds_left() < final_reserve()) return;
         log("refine: " + std::to_string(variants.size()) + " variants of the best " +
             std::to_string(std::min<std::size_t>(passed_.size(), options_.finalists)));

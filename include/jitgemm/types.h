@@ -19,12 +19,14 @@ using Stream = CUstream_st*;
 // Element types of the operands. Every enum here has one table (in src/problem/enum_names.cpp) that drives
 // to_string/parse for the API, the CLI, logs and the cache.
 enum class DType {
-    F32,   // IEEE binary32
-    F16,   // IEEE binary16
-    BF16,  // bfloat16
+    F32 = 0,   // IEEE binary32
+    F16 = 1,   // IEEE binary16
+    BF16 = 2,  // bfloat16
 };
 
-// How the multiply is computed. F32 is exact fp32 arithmetic (FFMA); TF32 must be asked for explicitly.
+// How the multiply is computed; sums are always accumulated in fp32. F32: fp32 inputs are multiplied exactly (FFMA),
+// 16-bit inputs exactly on Tensor Cores. TF32 lets fp32 inputs be rounded to TF32 for the Tensor Cores: it is
+// never used unless asked for.
 enum class ComputeType {
     F32,
     TF32,

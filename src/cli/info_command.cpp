@@ -24,7 +24,7 @@ namespace {
 
 
 const char* source_name(const KnownCeilings& k) {
-    return k.source == CeilingSource::Measured ? "measured" : "estimated from clocks and bus";
+    return k.source == CeilingSource::Measured ? "measured" : "estimated from clocks, generation and bus";
 }
 
 void print_device_text(std::ostream& out, int ordinal, const DeviceInfo& d, const KnownCeilings& known) {
@@ -43,12 +43,17 @@ void print_device_text(std::ostream& out, int ordinal, const DeviceInfo& d, cons
         << " MHz, " << d.memory_bus_bits << "-bit bus\n"
         << "  fingerprint            " << d.fingerprint() << "\n";
     const DeviceCeilings& c = known.ceilings;
-    char line[256];
+    char line[512];
     std::snprintf(line, sizeof(line),
                   "  roofline (%s)\n    copy bandwidth       %.2f TB/s (read + write)\n"
-                  "    fp32 FFMA peak       %.1f TFLOP/s, ridge point %.1f FLOP/byte\n"
-                  "    bf16, fp16, tf32     not measured: no Tensor Core family in this build yet\n",
-                  source_name(known), c.dram_bytes_per_s / 1e12, c.fp32_flops / 1e12, c.fp32_ridge());
+                  "    fp32 FFMA            %7.1f TFLOP/s, ridge point %6.1f FLOP/byte\n"
+                  "    fp16 mma.sync        %7.1f TFLOP/s, ridge point %6.1f FLOP/byte\n"
+                  "    bf16 mma.sync        %7.1f TFLOP/s, ridge point %6.1f FLOP/byte\n"
+                  "    tf32 mma.sync        %7.1f TFLOP/s, ridge point %6.1f FLOP/byte\n",
+                  source_name(known), c.dram_bytes_per_s / 1e12, c.fp32_flops / 1e12, c.fp32_ridge(),
+                  c.f16_mma_flops / 1e12, c.ridge(DType::F16, ComputeType::F32), c.bf16_mma_flops / 1e12,
+                  c.ridge(DType::BF16, ComputeType::F32), c.tf32_mma_flops / 1e12,
+                  c.ridge(DType::F32, ComputeType::TF32));
     out << line;
 }
 
@@ -65,7 +70,9 @@ void print_device_json(std::ostream& out, int ordinal, const DeviceInfo& d, cons
         << (known.source == CeilingSource::Measured ? "measured" : "estimated")
         << "\", \"copy_bytes_per_s\": " << known.ceilings.dram_bytes_per_s
         << ", \"fp32_flops\": " << known.ceilings.fp32_flops << ", \"fp32_ridge_flop_per_byte\": "
-        << known.ceilings.fp32_ridge() << "}}";
+        << known.ceilings.fp32_ridge() << ", \"f16_mma_flops\": " << known.ceilings.f16_mma_flops
+        << ", \"bf16_mma_flops\": " << known.ceilings.bf16_mma_flops
+        << ", \"tf32_mma_flops\": " << known.ceilings.tf32_mma_flops << "}}";
 }
 
 }  // namespace

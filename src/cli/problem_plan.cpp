@@ -17,13 +17,25 @@ namespace {
                                                 field + "': " + why + " (" + describe(e) + ")");
 }
 
+// The manifest's alignment holds for all three pointers, so it must be a whole number of the widest element: 2
+// bytes serves 16-bit operands, never an f32 C beside them.
+void check_alignment(const ManifestEntry& e) {
+    if (e.alignment == 0 || e.alignment >= 16) return;
+    for (const DType type : {e.a_type, e.b_type, e.c_type})
+        if (e.alignment % size_of(type) != 0)
+            unsupported(e, "alignment", std::to_string(e.alignment) + " bytes is not a multiple of the " +
+                                            std::to_string(size_of(type)) + "-byte " + std::string(to_string(type)) +
+                                            " elements");
+}
+
 void check_supported(const ManifestEntry& e) {
     if (e.batch != 1) unsupported(e, "batch", "batched GEMM is not supported yet");
     if (e.layout_b != e.layout_a || e.layout_c != e.layout_a || e.layout_d != e.layout_a)
         unsupported(e, "layout", "A, B, C and D must share one layout");
-    if (e.a_type != DType::F32 || e.b_type != DType::F32 || e.c_type != DType::F32 || e.d_type != DType::F32)
-        unsupported(e, "dtype", "only f32 operands are supported in this version");
-    if (e.compute != ComputeType::F32) unsupported(e, "compute", "only f32 compute is supported in this version");
+    // The one rule of which types go together is the API's; D is where C is written, so it has C's type.
+    if (const auto why = unsupported_dtypes(e.a_type, e.b_type, e.c_type, e.compute)) unsupported(e, "dtype", *why);
+    if (e.d_type != e.c_type) unsupported(e, "dtype", "C and D must have the same type");
+    check_alignment(e);
     if (e.epilogue != "none") unsupported(e, "epilogue", "'" + e.epilogue + "' is not supported (only none)");
     if (e.k == 0) unsupported(e, "K", "k = 0 is C = beta * C, which is never tuned");
 }
@@ -44,6 +56,10 @@ Problem canonical_problem(const ManifestEntry& e) {
     call.k = e.k;
     call.alpha = static_cast<float>(e.alpha);
     call.beta = static_cast<float>(e.beta);
+    call.a_type = e.a_type;
+    call.b_type = e.b_type;
+    call.c_type = e.c_type;
+    call.compute = e.compute;
     call.lda = std::max<std::int64_t>(1, stored_shape(e.layout_a, e.trans_a, e.m, e.k).ld_extent);
     call.ldb = std::max<std::int64_t>(1, stored_shape(e.layout_a, e.trans_b, e.k, e.n).ld_extent);
     call.ldc = std::max<std::int64_t>(1, stored_shape(e.layout_a, Transpose::No, e.m, e.n).ld_extent);
@@ -128,6 +144,9 @@ GemmShape workload_shape(const ManifestEntry& e) {
     s.alpha = static_cast<float>(e.alpha);
     s.beta = static_cast<float>(e.beta);
     s.alignment = e.alignment;
+    s.ab_type = e.a_type;  // check_supported has made B the same
+    s.c_type = e.c_type;
+    s.compute = e.compute;
     return s;
 }
 

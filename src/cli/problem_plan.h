@@ -26,8 +26,8 @@ struct PlannedProblem {
 // build cannot serve is a usage error on any machine. Throws Error(InvalidArgument) at the first unsupported entry.
 void check_entries(const std::vector<ManifestEntry>& entries);
 
-// Throws Error(InvalidArgument) at the first unsupported entry (batch > 1, mixed layouts, dtypes other than f32,
-// TF32 compute, an epilogue, ...), naming it.
+// Throws Error(InvalidArgument) at the first unsupported entry (batch > 1, mixed layouts, a dtype combination that
+// unsupported_dtypes() refuses, D of another type than C, an epilogue, ...), naming it.
 std::vector<PlannedProblem> plan_problems(const std::vector<ManifestEntry>& entries, const DeviceInfo& device);
 
 // Problem i of every n goes to shard i ("--shard i/N", 0-based, round-robin over the ordered list so each shard gets
@@ -37,7 +37,7 @@ std::vector<PlannedProblem> shard_of(const std::vector<PlannedProblem>& plan, in
 // Parses "i/N".
 std::pair<int, int> parse_shard(const std::string& text);
 
-// The benchmark's operands for an entry: its order, transposes, sizes and scalars.
+// The benchmark's operands for an entry: its order, transposes, sizes, scalars, alignment, dtypes and compute type.
 GemmShape workload_shape(const ManifestEntry& entry);
 
 }  // namespace jitgemm::cli

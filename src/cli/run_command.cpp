@@ -1,8 +1,12 @@
-// `jitgemm run`: one GEMM from the command line — compiled for this GPU, verified against a float64 host reference
-// on random data with poisoned outputs, then timed (L2 flushed before each run, median of the runs).
+// `jitgemm run`: one GEMM from the command line — of any supported dtypes, compiled for this GPU, verified against a
+// float64 host reference on random data with poisoned outputs (with the error bound of its dtypes), then timed (L2
+// flushed before each run, median of the runs).
+#include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <random>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
@@ -15,6 +19,7 @@
 #include "jitgemm/jitgemm.h"
 #include "measure/event_timer.h"
 #include "measure/l2_flush.h"
+#include "problem/gemm_call.h"
 #include "verify/gemm_workload.h"
 
 namespace jitgemm::cli {
@@ -22,11 +27,23 @@ namespace {
 
 namespace po = boost::program_options;
 
+// The value of flag `name` through its enum's table; a value not in it is a usage error naming the flag, the value
+// and the choices.
 template <typename Enum>
-Enum parse_enum(const po::variables_map& vm, const char* name, std::optional<Enum> (*parse)(std::string_view)) {
-    const auto value = parse(vm[name].as<std::string>());
-    if (!value) throw po::validation_error(po::validation_error::invalid_option_value, name);
+Enum parse_enum(const po::variables_map& vm, const char* name, std::optional<Enum> (*parse)(std::string_view),
+                const char* choices) {
+    const std::string text = vm[name].as<std::string>();
+    const auto value = parse(text);
+    if (!value) throw po::error("--" + std::string(name) + " \"" + text + "\" is not one of " + choices);
     return *value;
+}
+
+// JSON has no NaN or Infinity: a relative error that is not finite (NaN in C) is written as null.
+std::string json_number(double value) {
+    if (!std::isfinite(value)) return "null";
+    std::ostringstream s;
+    s << std::setprecision(6) << value;
+    return s.str();
 }
 
 }  // namespace
@@ -43,6 +60,10 @@ int run_command(const std::vector<std::string>& args) {
         ("lda", po::value<std::int64_t>()->default_value(0), "leading dimension of A (0: the minimum)")
         ("ldb", po::value<std::int64_t>()->default_value(0), "leading dimension of B (0: the minimum)")
         ("ldc", po::value<std::int64_t>()->default_value(0), "leading dimension of C (0: the minimum)")
+        ("dtype", po::value<std::string>()->default_value("f32"), "element type of A and B: f32, f16 or bf16")
+        ("out-dtype", po::value<std::string>(), "element type of C: f32, f16 or bf16 (default: --dtype)")
+        ("compute", po::value<std::string>()->default_value("f32"),
+         "f32 (exact products) or tf32 (fp32 inputs may be rounded to TF32)")
         ("alpha", po::value<float>()->default_value(1.0f), "alpha")
         ("beta", po::value<float>()->default_value(0.0f), "beta")
         ("config", po::value<std::string>()->default_value(""), "kernel configuration (jitgemm configs); "
@@ -56,7 +77,7 @@ int run_command(const std::vector<std::string>& args) {
         ("json", "print one JSON object instead of text");
     int exit_code = kExitOk;
     const auto parsed = parse_options(
-        "run", "usage: jitgemm run --m M --n N --k K [options]\nRuns, verifies and times one fp32 GEMM on GPU 0.",
+        "run", "usage: jitgemm run --m M --n N --k K [options]\nRuns, verifies and times one GEMM on GPU 0.",
         options, args, exit_code);
     if (!parsed) return exit_code;
     const po::variables_map& vm = *parsed;
@@ -64,12 +85,22 @@ int run_command(const std::vector<std::string>& args) {
     GemmShape shape;
     GemmOptions gemm_options;
     try {
-        shape.order = parse_enum<Order>(vm, "order", parse_order);
-        shape.trans_a = parse_enum<Transpose>(vm, "transa", parse_transpose);
-        shape.trans_b = parse_enum<Transpose>(vm, "transb", parse_transpose);
-        gemm_options.tuning = parse_enum<TunePolicy>(vm, "tune", parse_tune_policy);
+        shape.order = parse_enum<Order>(vm, "order", parse_order, "col, row");
+        shape.trans_a = parse_enum<Transpose>(vm, "transa", parse_transpose, "n, t");
+        shape.trans_b = parse_enum<Transpose>(vm, "transb", parse_transpose, "n, t");
+        gemm_options.tuning = parse_enum<TunePolicy>(vm, "tune", parse_tune_policy, "now, background, off");
+        shape.ab_type = parse_enum<DType>(vm, "dtype", parse_dtype, "f32, f16, bf16");
+        shape.c_type = vm.count("out-dtype") ? parse_enum<DType>(vm, "out-dtype", parse_dtype, "f32, f16, bf16")
+                                             : shape.ab_type;
+        shape.compute = parse_enum<ComputeType>(vm, "compute", parse_compute_type, "f32, tf32");
     } catch (const po::error& e) {
         std::cerr << "jitgemm run: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    // Before the GPU: a combination jitgemm does not serve is a usage error on any machine.
+    if (const auto why = unsupported_dtypes(shape.ab_type, shape.ab_type, shape.c_type, shape.compute)) {
+        std::cerr << "jitgemm run: --dtype " << to_string(shape.ab_type) << " --out-dtype " << to_string(shape.c_type)
+                  << " --compute " << to_string(shape.compute) << " is not supported: " << *why << "\n";
         return kExitUsage;
     }
     shape.m = vm["m"].as<std::int64_t>();
@@ -106,10 +137,12 @@ int run_command(const std::vector<std::string>& args) {
 
     bool verified = true;
     std::string verify_text = "skipped";
+    std::optional<double> relative_error;
     if (!vm.count("no-verify")) {
         const GemmWorkload::Result result = workload.check(rng);
         verified = result.passed();
         verify_text = result.describe();
+        relative_error = result.relative_error;
     }
 
     const L2Flusher flusher(device);
@@ -129,6 +162,7 @@ int run_command(const std::vector<std::string>& args) {
     const std::string config_name = kernel ? kernel->config_name : "?";
     if (vm.count("json")) {
         std::cout << std::setprecision(6) << "{\"device\": \"" << device.name << "\", \"shape\": \"" << shape.describe()
+                  << "\", \"dtype\": \"" << shape.dtype_text() << "\", \"compute\": \"" << to_string(shape.compute)
                   << "\", \"config\": \"" << config_name << "\", \"served_by\": \"" << to_string(served_by)
                   << "\", \"registers\": " << (kernel ? kernel->registers : 0)
                   << ", \"local_bytes\": " << (kernel ? kernel->local_bytes : 0)
@@ -136,11 +170,14 @@ int run_command(const std::vector<std::string>& args) {
                   << ", \"tunings\": " << after_first_call.tunings
                   << ", \"first_call_ms\": " << first_call_ms << ", \"median_ms\": " << ms
                   << ", \"tflops\": " << tflops << ", \"gbs\": " << gbs << ", \"iterations\": " << iterations
-                  << ", \"verified\": " << (verified ? "true" : "false") << ", \"check\": \"" << verify_text
-                  << "\", \"seed\": " << seed << "}\n";
+                  << ", \"verified\": " << (verified ? "true" : "false")
+                  << ", \"relative_error\": " << (relative_error ? json_number(*relative_error) : "null")
+                  << ", \"check\": \"" << verify_text << "\", \"seed\": " << seed << "}\n";
     } else {
         std::cout << "device      " << device.name << " (" << device.arch() << ", " << device.sm_count << " SMs)\n"
                   << "problem     " << workload.shape().describe() << "\n"
+                  << "types       " << shape.dtype_text() << " (A and B -> C), compute " << to_string(shape.compute)
+                  << ", accumulation f32\n"
                   << "kernel      " << config_name << " (" << to_string(served_by) << "; "
                   << (kernel ? kernel->registers : 0) << " registers, " << (kernel ? kernel->local_bytes : 0)
                   << " B local)\n"

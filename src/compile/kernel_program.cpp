@@ -42,6 +42,10 @@ KernelProgram make_kernel_program(const Problem& p, const AnyConfig& config, con
     define(o, "JG_ALIGN_A", p.align_a);
     define(o, "JG_ALIGN_B", p.align_b);
     define(o, "JG_ALIGN_C", p.align_c);
+    define(o, "JG_A_TYPE", static_cast<int>(p.a_type));  // the codes of jg_types.cuh
+    define(o, "JG_B_TYPE", static_cast<int>(p.b_type));
+    define(o, "JG_C_TYPE", static_cast<int>(p.c_type));
+    define(o, "JG_COMPUTE_TF32", p.compute == ComputeType::TF32);
     define(o, "JG_INDEX64", p.needs_index64());
     define(o, "JG_ALPHA_ONE", p.alpha_one);
     define(o, "JG_BETA_MODE", static_cast<int>(p.beta_mode));

@@ -16,16 +16,43 @@ RegBlockConfig regblock(int bm, int bn, int bk, int tm, int tn) {
     return c;
 }
 
+MmaConfig mma(int bm, int bn, int wm, int wn) {
+    MmaConfig c;
+    c.bm = bm;
+    c.bn = bn;
+    c.wm = wm;
+    c.wn = wn;
+    c.bk = 32;
+    c.stages = 3;
+    return c;
+}
+
+// The Tensor Core family's default: the largest block tile that still gives every SM a tile.
+AnyConfig tensor_core_default(const Problem& p, const DeviceInfo& device) {
+    const std::array<MmaConfig, 4> ladder{mma(128, 128, 2, 4), mma(128, 64, 2, 2), mma(64, 64, 2, 2),
+                                          mma(32, 32, 1, 1)};
+    const MmaConfig* fallback = nullptr;
+    for (const auto& c : ladder) {
+        if (c.validate(p, device)) continue;
+        fallback = &c;
+        const std::int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+        if (tiles >= device.sm_count) return c;
+    }
+    if (fallback != nullptr) return *fallback;
+    return NaiveConfig{};  // a device without the Tensor Core instructions: exact, slow, correct
+}
+
 }  // namespace
 
 AnyConfig heuristic_config(const Problem& p, const DeviceInfo& device) {
     if (p.k == 0) return NaiveConfig{};
+    if (is_tensor_core_problem(p)) return tensor_core_default(p, device);
     // Largest first: bigger tiles reuse more (seed 004), as long as there are enough of them to occupy the GPU.
     const std::array<RegBlockConfig, 4> ladder{regblock(128, 128, 8, 8, 8), regblock(128, 64, 16, 8, 4),
                                                regblock(64, 64, 16, 4, 4), regblock(32, 32, 16, 4, 4)};
     const RegBlockConfig* fallback = nullptr;
     for (const auto& c : ladder) {
-        if (c.validate(device)) continue;
+        if (c.validate(p, device)) continue;
         fallback = &c;
         const std::int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
         if (tiles >= device.sm_count) return c;

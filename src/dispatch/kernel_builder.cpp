@@ -32,7 +32,7 @@ std::shared_ptr<const LoadedKernel> load_tuned(const Problem& problem, const Dev
                                                               current_provenance(device));
     if (!entry) return nullptr;
     const auto config = parse_config(entry->selection.config);
-    if (!config || validate(*config, device)) {
+    if (!config || validate(*config, problem, device)) {
         std::cerr << "jitgemm: warning: ignoring the tuned entry for " << problem.key() << " in "
                   << entry->source_path << ": configuration " << entry->selection.config
                   << " is not one this build can run\n";
@@ -63,8 +63,9 @@ AnyConfig choose_config(const Problem& problem, const DeviceInfo& device, const 
                     "jitgemm: \"" + requested +
                         "\" is not a kernel configuration (examples: naive_16x16, tiled_t16, "
                         "regblock_128x128x8_t8x8_v4_s2_g8)");
-    if (const auto rejection = validate(*parsed, device))
-        throw Error(ErrorCode::Unsupported, "jitgemm: configuration " + requested + " cannot run on " + device.name +
+    if (const auto rejection = validate(*parsed, problem, device))
+        throw Error(ErrorCode::Unsupported, "jitgemm: configuration " + requested + " cannot compute " + problem.key() +
+                                                " on " + device.name +
                                                 ": " + rejection->reason + " (" +
                                                 std::string(to_string(rejection->rule)) + ")");
     return *parsed;

@@ -50,6 +50,7 @@ namespace jitgemm::driver {
     X(cuMemcpyDtoDAsync, 3020)                      \
     X(cuMemsetD32, 3020)                            \
     X(cuMemsetD32Async, 3020)                       \
+    X(cuMemsetD16Async, 3020)                       \
     X(cuMemsetD8Async, 3020)                        \
     X(cuStreamCreate, 2000)                         \
     X(cuStreamDestroy, 4000)                        \

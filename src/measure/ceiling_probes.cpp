@@ -1,10 +1,15 @@
-// The bandwidth and FFMA probes.
+// The bandwidth, FFMA and mma.sync probes, and the ceilings kept in the cache.
 #include "measure/ceiling_probes.h"
+
+#include <functional>
+#include <iostream>
 
 #include "compile/kernel_program.h"
 #include "dispatch/cubin_source.h"
+#include "dispatch/provenance.h"
 #include "driver/cuda_driver.h"
 #include "driver/driver_check.h"
+#include "jitgemm/error.h"
 #include "measure/event_timer.h"
 
 namespace jitgemm {
@@ -12,24 +17,49 @@ namespace {
 
 constexpr std::size_t kCopyBytes = std::size_t{1} << 30;  // read 1 GiB, write 1 GiB
 constexpr int kFfmaIterations = 1 << 16;
+constexpr int kMmaIterations = 1 << 14;
 constexpr int kRuns = 7;
+
+// The ceilings as the cache names them; each row is one field of DeviceCeilings.
+struct CeilingField {
+    const char* name;
+    double DeviceCeilings::*field;
+};
+constexpr CeilingField kCeilingFields[] = {
+    {"copy_bytes_per_s", &DeviceCeilings::dram_bytes_per_s}, {"fp32_flops", &DeviceCeilings::fp32_flops},
+    {"f16_mma_flops", &DeviceCeilings::f16_mma_flops},       {"bf16_mma_flops", &DeviceCeilings::bf16_mma_flops},
+    {"tf32_mma_flops", &DeviceCeilings::tf32_mma_flops},
+};
+
+// Median milliseconds of kRuns launches after one warm-up.
+double median_launch_ms(const std::function<void()>& launch, CUstream stream) {
+    EventTimer timer;
+    std::vector<double> ms;
+    for (int r = 0; r < kRuns + 1; ++r) {
+        timer.start(stream);
+        launch();
+        timer.stop(stream);
+        if (r > 0) ms.push_back(timer.elapsed_ms());
+    }
+    return median(ms);
+}
 
 }  // namespace
 
-MeasuredCeilings measure_ceilings(const DeviceInfo& device, const cache::CacheStack& caches) {
+DeviceCeilings measure_ceilings(const DeviceInfo& device, const cache::CacheStack& caches) {
     const auto& cu = driver::api();
     const KernelProgram program = make_support_program("jg_ceilings.cuh", device.arch());
     const Cubin cubin = obtain_cubin(program, caches, true);
     CUmodule raw = nullptr;
     JITGEMM_CU_CHECK(cu.cuModuleLoadData(&raw, cubin.image.data()));
     const driver::ModuleHandle module(raw);
-    CUfunction copy = nullptr, ffma = nullptr;
+    CUfunction copy = nullptr, ffma = nullptr, mma = nullptr;
     JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&copy, raw, "jg_copy"));
     JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&ffma, raw, "jg_ffma"));
+    JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&mma, raw, "jg_mma_rate"));
 
     const driver::StreamHandle stream = driver::make_stream();
-    EventTimer timer;
-    MeasuredCeilings out;
+    DeviceCeilings out = estimate_ceilings(device);
 
     const driver::DeviceBuffer in(kCopyBytes), dst(kCopyBytes);
     JITGEMM_CU_CHECK(cu.cuMemsetD32Async(in.get(), 0x3f800000u, kCopyBytes / 4, stream.get()));
@@ -37,14 +67,14 @@ MeasuredCeilings measure_ceilings(const DeviceInfo& device, const cache::CacheSt
     long long vectors = static_cast<long long>(kCopyBytes / 16);
     void* copy_params[] = {&src_ptr, &dst_ptr, &vectors};
     const unsigned copy_blocks = static_cast<unsigned>(device.sm_count * 8);
-    std::vector<double> copy_ms;
-    for (int r = 0; r < kRuns + 1; ++r) {
-        timer.start(stream.get());
-        JITGEMM_CU_CHECK(cu.cuLaunchKernel(copy, copy_blocks, 1, 1, 512, 1, 1, 0, stream.get(), copy_params, nullptr));
-        timer.stop(stream.get());
-        if (r > 0) copy_ms.push_back(timer.elapsed_ms());  // the first run is a warm-up
-    }
-    out.copy_bytes_per_s = 2.0 * kCopyBytes / (median(copy_ms) * 1e-3);
+    const double copy_ms = median_launch_ms(
+        [&] {
+            JITGEMM_CU_CHECK(
+                cu.cuLaunchKernel(copy, copy_blocks, 1, 1, 512, 1, 1, 0, stream.get(), copy_params, nullptr));
+        },
+        stream.get());
+    out.dram_bytes_per_s = 2.0 * kCopyBytes / (copy_ms * 1e-3);
+    out.l2_bytes_per_s = 2.5 * out.dram_bytes_per_s;
 
     const driver::DeviceBuffer sink(64);
     CUdeviceptr sink_ptr = sink.get();
@@ -52,59 +82,66 @@ MeasuredCeilings measure_ceilings(const DeviceInfo& device, const cache::CacheSt
     float x = 1.0f;
     void* ffma_params[] = {&sink_ptr, &iterations, &x};
     const unsigned blocks = static_cast<unsigned>(device.sm_count * 8), threads = 256;
-    std::vector<double> ffma_ms;
-    for (int r = 0; r < kRuns + 1; ++r) {
-        timer.start(stream.get());
-        JITGEMM_CU_CHECK(cu.cuLaunchKernel(ffma, blocks, 1, 1, threads, 1, 1, 0, stream.get(), ffma_params, nullptr));
-        timer.stop(stream.get());
-        if (r > 0) ffma_ms.push_back(timer.elapsed_ms());
+    const double ffma_ms = median_launch_ms(
+        [&] {
+            JITGEMM_CU_CHECK(
+                cu.cuLaunchKernel(ffma, blocks, 1, 1, threads, 1, 1, 0, stream.get(), ffma_params, nullptr));
+        },
+        stream.get());
+    out.fp32_flops = 16.0 * kFfmaIterations * double(blocks) * threads / (ffma_ms * 1e-3);
+
+    if (device.cc_major >= 8) {
+        // Eight accumulator tiles per warp, 16 warps per SM (two blocks of 256 threads): enough independent mma.sync
+        // in flight to reach the issue rate.
+        const unsigned mma_blocks = static_cast<unsigned>(device.sm_count * 2), mma_threads = 256;
+        const double warps = double(mma_blocks) * mma_threads / 32.0;
+        int mma_iterations = kMmaIterations;
+        const std::pair<int, double DeviceCeilings::*> kinds[] = {{0, &DeviceCeilings::f16_mma_flops},
+                                                                   {1, &DeviceCeilings::bf16_mma_flops},
+                                                                   {2, &DeviceCeilings::tf32_mma_flops}};
+        for (auto [kind, field] : kinds) {
+            void* params[] = {&sink_ptr, &mma_iterations, &kind};
+            const double ms = median_launch_ms(
+                [&] {
+                    JITGEMM_CU_CHECK(cu.cuLaunchKernel(mma, mma_blocks, 1, 1, mma_threads, 1, 1, 0, stream.get(),
+                                                       params, nullptr));
+                },
+                stream.get());
+            const double flops_per_mma = kind == 2 ? 2.0 * 16 * 8 * 8 : 2.0 * 16 * 8 * 16;
+            out.*field = flops_per_mma * 8.0 * kMmaIterations * warps / (ms * 1e-3);
+        }
     }
-    out.fp32_flops = 16.0 * kFfmaIterations * double(blocks) * threads / (median(ffma_ms) * 1e-3);
     return out;
 }
-
-}  // namespace jitgemm
-
-#include <iostream>
-
-#include "dispatch/provenance.h"
-#include "jitgemm/error.h"
-
-namespace jitgemm {
-namespace {
-
-constexpr const char* kCopyName = "copy_bytes_per_s";
-constexpr const char* kFlopsName = "fp32_flops";
-
-}  // namespace
 
 KnownCeilings known_ceilings(const DeviceInfo& device, const cache::CacheStack& caches, bool measure) {
     KnownCeilings known;
     known.ceilings = estimate_ceilings(device);
     cache::TuningCache* writable = caches.writable();
     const std::string driver = driver_version_text(), fingerprint = device.fingerprint();
-    std::optional<double> copy, flops;
-    if (writable != nullptr) {
-        copy = writable->find_ceiling(fingerprint, driver, kCopyName);
-        flops = writable->find_ceiling(fingerprint, driver, kFlopsName);
+    bool complete = writable != nullptr;
+    DeviceCeilings stored = known.ceilings;
+    for (const CeilingField& c : kCeilingFields) {
+        const std::optional<double> value =
+            writable != nullptr ? writable->find_ceiling(fingerprint, driver, c.name) : std::nullopt;
+        if (value) stored.*c.field = *value;
+        else complete = false;
     }
-    if ((!copy || !flops) && measure) {
-        const MeasuredCeilings m = measure_ceilings(device, caches);
-        copy = m.copy_bytes_per_s;
-        flops = m.fp32_flops;
+    if (!complete && measure) {
+        stored = measure_ceilings(device, caches);
+        complete = true;
         if (writable != nullptr) {
             try {
-                writable->record_ceiling(fingerprint, driver, kCopyName, *copy);
-                writable->record_ceiling(fingerprint, driver, kFlopsName, *flops);
+                for (const CeilingField& c : kCeilingFields)
+                    writable->record_ceiling(fingerprint, driver, c.name, stored.*c.field);
             } catch (const Error& e) {
                 std::cerr << "jitgemm: warning: could not keep the measured ceilings: " << e.what() << "\n";
             }
         }
     }
-    if (copy && flops) {
-        known.ceilings.dram_bytes_per_s = *copy;
-        known.ceilings.fp32_flops = *flops;
-        known.ceilings.l2_bytes_per_s = 2.5 * *copy;
+    if (complete) {
+        known.ceilings = stored;
+        known.ceilings.l2_bytes_per_s = 2.5 * stored.dram_bytes_per_s;
         known.source = CeilingSource::Measured;
     }
     return known;

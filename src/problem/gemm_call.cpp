@@ -46,16 +46,28 @@ void check_pointer(const char* name, const void* p, int element_bytes) {
 }
 
 void check_types(const GemmCall& call) {
-    const bool f32 = call.a_type == DType::F32 && call.b_type == DType::F32 && call.c_type == DType::F32;
-    if (!f32 || call.compute != ComputeType::F32)
-        throw Error(ErrorCode::Unsupported,
-                    "jitgemm: the dtype combination a=" + std::string(to_string(call.a_type)) +
-                        " b=" + std::string(to_string(call.b_type)) + " c=" + std::string(to_string(call.c_type)) +
-                        " compute=" + std::string(to_string(call.compute)) +
-                        " is not supported; supported: a=f32 b=f32 c=f32 compute=f32");
+    if (const auto why = unsupported_dtypes(call.a_type, call.b_type, call.c_type, call.compute))
+        throw Error(ErrorCode::Unsupported, "jitgemm: the dtype combination a=" + std::string(to_string(call.a_type)) +
+                                                " b=" + std::string(to_string(call.b_type)) + " c=" +
+                                                std::string(to_string(call.c_type)) + " compute=" +
+                                                std::string(to_string(call.compute)) + " is not supported: " + *why);
 }
 
 }  // namespace
+
+std::optional<std::string> unsupported_dtypes(DType a, DType b, DType c, ComputeType compute) {
+    const char* const supported =
+        " (supported: f32 x f32 -> f32 with compute f32 or tf32; f16 x f16 or bf16 x bf16 -> f16, bf16 or f32)";
+    if (a != b) return "A and B must have the same element type" + std::string(supported);
+    if (a == DType::F32) {
+        if (c != DType::F32) return "fp32 inputs give an fp32 output" + std::string(supported);
+        return std::nullopt;
+    }
+    if (compute == ComputeType::TF32)
+        return "compute tf32 is for fp32 inputs; 16-bit inputs are multiplied exactly with fp32 accumulation" +
+               std::string(supported);
+    return std::nullopt;
+}
 
 StoredShape stored_shape(Order order, Transpose trans, std::int64_t rows, std::int64_t cols) {
     // Column-major: a stride spans a column of the stored matrix; row-major: a row. Transposing swaps the two.

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "jitgemm/types.h"
 #include "problem/problem.h"
@@ -47,6 +49,10 @@ struct StoredShape {
     std::int64_t strides = 0;
 };
 StoredShape stored_shape(Order order, Transpose trans, std::int64_t rows, std::int64_t cols);
+
+// Why this combination of element types and compute type is not supported, or nullopt when it is. Supported:
+// f32 x f32 -> f32 with compute f32 or tf32; f16 x f16 and bf16 x bf16 -> f16, bf16 or f32 with compute f32.
+std::optional<std::string> unsupported_dtypes(DType a, DType b, DType c, ComputeType compute);
 
 // Checks every argument and throws Error(InvalidArgument) or Error(Unsupported) naming the argument, its value
 // and the rule it breaks. Reads no memory.

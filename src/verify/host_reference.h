@@ -1,5 +1,6 @@
 // The float64 host reference for checking a GEMM result element by element, in the caller's own order and
-// transposes, with the rounding-error bound an fp32 result must meet.
+// transposes, with the rounding-error bound a result must meet: fp32 accumulation always, plus the rounding of fp32
+// inputs to TF32 when the call asked for it, plus the rounding of a 16-bit C.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,11 @@ struct HostGemm {
     std::int64_t ldb = 1;
     const float* c_before = nullptr;  // C as it was before the call (unused when beta == 0)
     std::int64_t ldc = 1;
+    // The call's types. The host copies hold values exact in ab_type and c_type; with compute TF32 the device may
+    // round fp32 A and B further, which the bound allows for (the reference uses the values as stored).
+    DType ab_type = DType::F32;
+    DType c_type = DType::F32;
+    ComputeType compute = ComputeType::F32;
 };
 
 // Offset of element (row, col) of a stored matrix with leading dimension ld.
@@ -39,16 +45,29 @@ ReferenceValue reference_element(const HostGemm& gemm, std::int64_t i, std::int6
 // summation order: gamma_(k+2) * magnitude (Higham), with the unit roundoff of fp32.
 double fp32_error_bound(std::int64_t k, double magnitude);
 
+// The largest error allowed on an element of C for this call's types: fp32_error_bound; plus, for TF32 compute on
+// fp32 inputs, (2 u + u^2) * magnitude with TF32's u = 2^-11 (both factors of every product rounded); plus, for a
+// 16-bit C, its rounding u_out * (|reference| + the bound so far) with u_out = 2^-8 (bf16) or 2^-11 (f16), and for
+// f16 an absolute 2^-24 for results in its subnormal range.
+double element_error_bound(const HostGemm& gemm, const ReferenceValue& reference);
+
 struct CheckSummary {
     std::int64_t checked = 0;
     std::int64_t failures = 0;
     double max_error_over_bound = 0.0;  // worst |result - reference| / bound (<= 1 passes)
     std::int64_t first_bad_i = -1, first_bad_j = -1;
     double first_bad_value = 0.0, first_bad_reference = 0.0;
+    // Sums of squares over the checked elements, for the relative error.
+    double squared_error = 0.0, squared_reference = 0.0;
+    bool non_finite = false;  // some checked element was NaN or Inf
+
+    // ||C - reference||_2 / ||reference||_2 over the checked elements; infinite when one of them is not finite.
+    double relative_error() const;
 };
 
 // Checks C(i, j) for the listed (i, j) pairs (all of them when `elements` is empty) against the reference.
-// `c_after` is the host copy of C after the call. NaN or Inf where the reference is finite counts as a failure.
+// `c_after` is the host copy of C after the call (as floats, whatever C's type). NaN or Inf where the reference is
+// finite counts as a failure.
 CheckSummary check_against_reference(const HostGemm& gemm, const float* c_after,
                                      const std::vector<std::pair<std::int64_t, std::int64_t>>& elements = {});
 

@@ -33,11 +33,28 @@ TEST(CliTune, MalformedManifestIsRefusedBeforeAnythingRuns) {
 
 TEST(CliTune, UnsupportedEntriesAndBadFlagsAreUsageErrors) {
     const TemporaryDirectory dir;
-    write_file(dir.file("bf16.csv"), "name,M,N,K,dtype\nx,64,64,64,bf16\n");
-    auto r = run_process(kCli + " tune --manifest " + dir.file("bf16.csv") + " --cache " + dir.file("c.sqlite"));
+    write_file(dir.file("mixed.csv"), "name,M,N,K,dtypeA,dtypeB\nx,64,64,64,f16,bf16\n");
+    auto r = run_process(kCli + " tune --manifest " + dir.file("mixed.csv") + " --cache " + dir.file("c.sqlite"));
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("'dtype'"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("same element type"), std::string::npos) << r.output;
     EXPECT_FALSE(std::filesystem::exists(dir.file("c.sqlite")));
+    write_file(dir.file("batch.csv"), "name,M,N,K,dtype,batch\nx,64,64,64,bf16,2\n");
+    r = run_process(kCli + " tune --manifest " + dir.file("batch.csv") + " --cache " + dir.file("c.sqlite"));
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("'batch'"), std::string::npos) << r.output;
+    r = run_process(kCli + " tune --m 8 --n 8 --k 8 --dtype f32 --out-dtype bf16 --cache " + dir.file("c.sqlite"));
+    EXPECT_EQ(r.exit_code, 2) << r.output;  // fp32 inputs give an fp32 output
+    EXPECT_NE(r.output.find("'dtype'"), std::string::npos) << r.output;
+    r = run_process(kCli + " tune --m 8 --n 8 --k 8 --dtype bf16 --compute tf32 --cache " + dir.file("c.sqlite"));
+    EXPECT_EQ(r.exit_code, 2) << r.output;  // TF32 is for fp32 inputs
+    EXPECT_EQ(run_process(kCli + " tune --m 8 --n 8 --k 8 --compute f64").exit_code, 2);
+    EXPECT_FALSE(std::filesystem::exists(dir.file("c.sqlite")));
+    r = run_process(kCli + " run --m 8 --n 8 --k 8 --dtype f64");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("--dtype"), std::string::npos) << r.output;
+    EXPECT_EQ(run_process(kCli + " run --m 8 --n 8 --k 8 --compute bf16").exit_code, 2);
+    EXPECT_EQ(run_process(kCli + " run --m 8 --n 8 --k 8 --dtype f16 --out-dtype bf16 --compute tf32").exit_code, 2);
     EXPECT_EQ(run_process(kCli + " tune --bogus").exit_code, 2);
     EXPECT_EQ(run_process(kCli + " tune").exit_code, 2);  // no problems named
     EXPECT_EQ(run_process(kCli + " tune --m 8 --n 8 --k 8 --shard 5/3").exit_code, 2);

@@ -38,13 +38,24 @@ AnyConfig random_config(std::mt19937_64& rng, Family family) {
             c.group = pick(rng, {1, 4, 8, 16});
             return c;
         }
+        case Family::Mma: {
+            MmaConfig c;
+            c.bm = pick(rng, {32, 64, 128, 256});
+            c.bn = pick(rng, {32, 64, 128, 256});
+            c.bk = pick(rng, {16, 32, 64});
+            c.wm = pick(rng, {1, 2, 4, 8});
+            c.wn = pick(rng, {1, 2, 4, 8});
+            c.stages = pick(rng, {2, 3, 4, 5});
+            c.group = pick(rng, {1, 4, 8, 16});
+            return c;
+        }
     }
     return NaiveConfig{};
 }
 
 TEST(ConfigNames, RoundTripOfRandomKnobsInEveryFamily) {
     std::mt19937_64 rng(std::random_device{}());
-    for (const Family family : {Family::Naive, Family::Tiled, Family::RegBlock}) {
+    for (const Family family : {Family::Naive, Family::Tiled, Family::RegBlock, Family::Mma}) {
         for (int i = 0; i < 200; ++i) {
             const AnyConfig config = random_config(rng, family);
             const std::string name = to_string(config);
@@ -61,6 +72,7 @@ TEST(ConfigNames, CanonicalFormsOfTheDefaults) {
     EXPECT_EQ(NaiveConfig{}.to_string(), "naive_16x16");
     EXPECT_EQ(TiledConfig{}.to_string(), "tiled_t16");
     EXPECT_EQ(RegBlockConfig{}.to_string(), "regblock_128x128x8_t8x8_v4_s2_g8");
+    EXPECT_EQ(MmaConfig{}.to_string(), "mma_128x128x32_w2x4_s3_g8");
 }
 
 TEST(ConfigNames, MalformedNamesAreRefused) {
@@ -68,7 +80,9 @@ TEST(ConfigNames, MalformedNamesAreRefused) {
          {"", "naive", "naive_", "naive_16", "naive_16x", "naive_16x16x16", "naive_0x16", "naive_-1x16", "naive_16y16",
           "tiled", "tiled_16", "tiled_t", "tiled_t16_x", "regblock_128x128_t8x8_v4_s2_g8",
           "regblock_128x128x8_t8x8_v4_s2", "regblock_128x128x8_t8x8_v4_s2_g8_extra", "regblock_128x128x8_8x8_v4_s2_g8",
-          "Regblock_128x128x8_t8x8_v4_s2_g8", "regblock_128x128x8_t8x8_v4_s2_g99999999999", "mystery_1"}) {
+          "Regblock_128x128x8_t8x8_v4_s2_g8", "regblock_128x128x8_t8x8_v4_s2_g99999999999", "mystery_1",
+          "mma", "mma_128x128x32_w2x4_s3", "mma_128x128_w2x4_s3_g8", "mma_128x128x32_2x4_s3_g8",
+          "mma_128x128x32_w2x4_s3_g8_e2", "mma_128x128x32_w2_s3_g8"}) {
         EXPECT_FALSE(parse_config(name).has_value()) << '"' << name << '"';
     }
 }

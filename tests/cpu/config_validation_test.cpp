@@ -26,8 +26,31 @@ RegBlockConfig regblock(int bm, int bn, int bk, int tm, int tn, int vec = 4, int
     return c;
 }
 
-std::optional<PruneRule> rule_of(const AnyConfig& config, const DeviceInfo& device) {
-    const auto rejection = validate(config, device);
+MmaConfig mma(int bm, int bn, int bk, int wm, int wn, int stages = 3) {
+    MmaConfig c;
+    c.bm = bm;
+    c.bn = bn;
+    c.bk = bk;
+    c.wm = wm;
+    c.wn = wn;
+    c.stages = stages;
+    return c;
+}
+
+// A 1024^3 problem of these types (fp32 by default), 16-byte aligned.
+Problem typed(DType ab = DType::F32, DType c = DType::F32, ComputeType compute = ComputeType::F32,
+              std::uint8_t align = 16) {
+    Problem p;
+    p.m = p.n = p.k = p.lda = p.ldb = p.ldc = 1024;
+    p.a_type = p.b_type = ab;
+    p.c_type = c;
+    p.compute = compute;
+    p.align_a = p.align_b = p.align_c = align;
+    return p;
+}
+
+std::optional<PruneRule> rule_of(const AnyConfig& config, const DeviceInfo& device, const Problem& problem = typed()) {
+    const auto rejection = validate(config, problem, device);
     if (!rejection) return std::nullopt;
     EXPECT_FALSE(rejection->reason.empty());
     return rejection->rule;
@@ -38,6 +61,8 @@ TEST(ConfigValidation, DefaultsRunOnEveryProfile) {
         EXPECT_FALSE(rule_of(NaiveConfig{}, d)) << d.name;
         EXPECT_FALSE(rule_of(TiledConfig{}, d)) << d.name;
         EXPECT_FALSE(rule_of(RegBlockConfig{}, d)) << d.name;
+        EXPECT_FALSE(rule_of(MmaConfig{}, d, typed(DType::BF16, DType::BF16))) << d.name;
+        EXPECT_FALSE(rule_of(MmaConfig{}, d, typed(DType::F32, DType::F32, ComputeType::TF32))) << d.name;
     }
 }
 
@@ -76,6 +101,62 @@ TEST(ConfigValidation, RegisterEstimateLimitsThreadTiles) {
     EXPECT_EQ(rule_of(regblock(256, 256, 16, 8, 8), h200_profile()), PruneRule::Registers);
 }
 
+TEST(ConfigValidation, EachFamilyTakesOnlyTheTypesItComputes) {
+    const DeviceInfo d = h200_profile();
+    const Problem bf16 = typed(DType::BF16, DType::BF16), f16_to_f32 = typed(DType::F16, DType::F32);
+    const Problem f32 = typed(), tf32 = typed(DType::F32, DType::F32, ComputeType::TF32);
+    EXPECT_FALSE(rule_of(MmaConfig{}, d, bf16));
+    EXPECT_FALSE(rule_of(MmaConfig{}, d, f16_to_f32));
+    EXPECT_FALSE(rule_of(MmaConfig{}, d, tf32));
+    EXPECT_EQ(rule_of(MmaConfig{}, d, f32), PruneRule::Dtype);  // exact fp32 never goes to the Tensor Cores
+    EXPECT_EQ(rule_of(RegBlockConfig{}, d, bf16), PruneRule::Dtype);
+    EXPECT_EQ(rule_of(TiledConfig{}, d, f16_to_f32), PruneRule::Dtype);
+    EXPECT_FALSE(rule_of(RegBlockConfig{}, d, tf32));  // TF32 is a permission: exact fp32 still computes it
+    EXPECT_FALSE(rule_of(NaiveConfig{}, d, bf16));     // the reference takes every type
+    DeviceInfo turing = d;
+    turing.cc_major = 7;
+    turing.cc_minor = 5;
+    EXPECT_EQ(rule_of(MmaConfig{}, turing, bf16), PruneRule::Dtype);
+}
+
+TEST(ConfigValidation, TensorCoreKnobsAreRejectedAsKnobs) {
+    const DeviceInfo d = h200_profile();
+    const Problem bf16 = typed(DType::BF16, DType::BF16), tf32 = typed(DType::F32, DType::F32, ComputeType::TF32);
+    EXPECT_EQ(rule_of(mma(96, 128, 32, 2, 4), d, bf16), PruneRule::Knobs);   // bm not a power of two
+    EXPECT_EQ(rule_of(mma(128, 128, 8, 2, 4), d, bf16), PruneRule::Knobs);   // bk below one k step of 16
+    EXPECT_EQ(rule_of(mma(128, 128, 64, 2, 4), d, tf32), PruneRule::Knobs);  // 256-byte TF32 rows
+    EXPECT_EQ(rule_of(mma(32, 128, 32, 4, 2), d, bf16), PruneRule::Knobs);   // warp tile of 8 in m
+    EXPECT_EQ(rule_of(mma(128, 128, 32, 3, 4), d, bf16), PruneRule::Knobs);  // 3 warps along m
+    EXPECT_EQ(rule_of(mma(128, 128, 32, 2, 4, 1), d, bf16), PruneRule::Knobs);  // one stage: no pipeline
+    EXPECT_EQ(rule_of(mma(128, 128, 32, 2, 4, 6), d, bf16), PruneRule::Knobs);
+    EXPECT_FALSE(rule_of(mma(32, 32, 16, 1, 1, 2), d, bf16));
+    EXPECT_FALSE(rule_of(mma(256, 128, 32, 4, 2, 4), d, bf16));
+}
+
+TEST(ConfigValidation, TensorCoreSharedMemoryCountsTheElementSize) {
+    const DeviceInfo d = h200_profile();
+    const Problem bf16 = typed(DType::BF16, DType::BF16), tf32 = typed(DType::F32, DType::F32, ComputeType::TF32);
+    // 4 stages x (256 + 128) x 32 x 2 B = 98304 B for bf16; twice that, 196608 B, for TF32: both fit the H200.
+    const MmaConfig c = mma(256, 128, 32, 4, 2, 4);
+    EXPECT_EQ(c.shared_bytes(bf16), 98304);
+    EXPECT_EQ(c.shared_bytes(tf32), 196608);
+    EXPECT_FALSE(rule_of(c, d, tf32));
+    EXPECT_EQ(rule_of(c, small_gpu_profile(), tf32), PruneRule::SharedMemory);  // 101376 B opt-in
+    EXPECT_FALSE(rule_of(c, small_gpu_profile(), bf16));
+    // 5 stages x 512 x 64 x 2 B = 327680 B: above every profile.
+    EXPECT_EQ(rule_of(mma(256, 256, 64, 2, 4, 5), d, bf16), PruneRule::SharedMemory);
+}
+
+TEST(ConfigValidation, TensorCoreRegistersGrowWithTheWarpTileAndTheRegisterPath) {
+    const DeviceInfo d = h200_profile();
+    const Problem aligned = typed(DType::BF16, DType::BF16), odd = typed(DType::BF16, DType::BF16, ComputeType::F32, 2);
+    // A 256 x 128 warp tile: 1024 accumulators per thread.
+    EXPECT_EQ(rule_of(mma(256, 128, 32, 1, 1), d, aligned), PruneRule::Registers);
+    // 128 x 128 with 2 x 4 warps: 64 accumulators; 2-byte aligned operands stage one more chunk each per stage.
+    EXPECT_EQ(MmaConfig{}.estimated_registers(aligned), 64 + 8 + 16 + 40);
+    EXPECT_EQ(MmaConfig{}.estimated_registers(odd), 64 + 8 + 16 + 40 + 4 * 2 + 4 * 2);
+}
+
 TEST(ConfigValidation, ThreadLimitFollowsTheDevice) {
     DeviceInfo d = small_gpu_profile();
     d.max_threads_per_block = 512;
@@ -107,8 +188,16 @@ TEST(HeuristicConfig, IsValidOnEveryProfileForAssortedShapes) {
             p.n = size * 2 + 1;
             p.k = 33;
             const AnyConfig c = heuristic_config(p, d);
-            EXPECT_FALSE(validate(c, d)) << to_string(c) << " on " << d.name;
+            EXPECT_FALSE(validate(c, p, d)) << to_string(c) << " on " << d.name;
             EXPECT_EQ(family_of(c), Family::RegBlock);
+            for (const DType ab : {DType::F16, DType::BF16}) {
+                Problem half = p;
+                half.a_type = half.b_type = half.c_type = ab;
+                half.align_a = 2;  // the register path
+                const AnyConfig h = heuristic_config(half, d);
+                EXPECT_FALSE(validate(h, half, d)) << to_string(h) << " on " << d.name;
+                EXPECT_EQ(family_of(h), Family::Mma);
+            }
         }
         Problem scale;
         scale.m = scale.n = 100;
@@ -121,6 +210,8 @@ TEST(HeuristicConfig, LargeProblemsGetTheLargestTile) {
     Problem p;
     p.m = p.n = p.k = 4096;
     EXPECT_TRUE(heuristic_config(p, h200_profile()) == AnyConfig{RegBlockConfig{}});
+    p.a_type = p.b_type = p.c_type = DType::BF16;
+    EXPECT_TRUE(heuristic_config(p, h200_profile()) == AnyConfig{mma(128, 128, 32, 2, 4)});
 }
 
 }  // namespace

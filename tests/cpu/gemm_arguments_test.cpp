@@ -117,13 +117,35 @@ TEST(GemmArguments, LeadingDimensionMinimaInBothOrdersAndTransposes) {
     expect_error(zero, ErrorCode::InvalidArgument, "lda = 0 is below its minimum 1");
 }
 
-TEST(GemmArguments, UnsupportedDtypesAndTf32) {
+TEST(GemmArguments, UnsupportedDtypeCombinationsAreRefusedWithTheRule) {
     GemmCall c = valid_call();
     c.a_type = DType::F16;
     expect_error(c, ErrorCode::Unsupported, "a=f16 b=f32 c=f32 compute=f32 is not supported");
     c = valid_call();
+    c.c_type = DType::BF16;  // fp32 inputs give an fp32 output
+    expect_error(c, ErrorCode::Unsupported, "a=f32 b=f32 c=bf16 compute=f32 is not supported");
+    c = valid_call();
+    c.a_type = c.b_type = DType::BF16;
+    c.compute = ComputeType::TF32;  // TF32 is a permission for fp32 inputs only
+    expect_error(c, ErrorCode::Unsupported, "compute tf32 is for fp32 inputs");
+}
+
+TEST(GemmArguments, HalfPrecisionAndTf32CombinationsAreAccepted) {
+    GemmCall c = valid_call();
     c.compute = ComputeType::TF32;
-    expect_error(c, ErrorCode::Unsupported, "compute=tf32 is not supported");
+    EXPECT_EQ(make_canonical_call(c).problem.compute, ComputeType::TF32);
+    for (const DType ab : {DType::F16, DType::BF16})
+        for (const DType out : {DType::F16, DType::BF16, DType::F32}) {
+            c = valid_call();
+            c.a_type = c.b_type = ab;
+            c.c_type = out;
+            const Problem p = make_canonical_call(c).problem;
+            EXPECT_EQ(p.a_type, ab);
+            EXPECT_EQ(p.c_type, out);
+            EXPECT_EQ(p.key().substr(0, p.key().find('_')),
+                      std::string(to_string(ab)) + "." + std::string(to_string(ab)) + "." +
+                          std::string(to_string(out)) + ".f32");
+        }
 }
 
 TEST(GemmArguments, ExtentsBeyond64BitAddressingAreRefused) {

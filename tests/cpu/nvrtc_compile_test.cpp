@@ -22,7 +22,27 @@ int pick(std::mt19937_64& rng, std::initializer_list<int> values) {
     return *(values.begin() + d(rng));
 }
 
-Problem random_problem(std::mt19937_64& rng) {
+// Element and compute types a family computes, drawn at random: fp32 for the SIMT families, every type for the
+// naive reference, and for the Tensor Core family fp16 or bf16 inputs (to any output type) or TF32.
+void random_types(std::mt19937_64& rng, Family family, Problem& p) {
+    const DType types[] = {DType::F32, DType::F16, DType::BF16};
+    if (family == Family::Tiled || family == Family::RegBlock) return;
+    const DType ab = types[pick(rng, {0, 1, 2})];
+    if (family == Family::Mma && ab == DType::F32) {
+        p.compute = ComputeType::TF32;
+        return;
+    }
+    p.a_type = p.b_type = ab;
+    p.c_type = ab == DType::F32 ? DType::F32 : types[pick(rng, {0, 1, 2})];
+    // 16-bit operands may be only 2-byte aligned (odd leading dimensions): the Tensor Core family's register path.
+    if (ab != DType::F32) {
+        if (pick(rng, {0, 1})) p.align_a = 2;
+        if (pick(rng, {0, 1})) p.align_b = 2;
+        if (pick(rng, {0, 1})) p.align_c = 2;
+    }
+}
+
+Problem random_problem(std::mt19937_64& rng, Family family) {
     std::uniform_int_distribution<std::int64_t> size(1, 3000);
     Problem p;
     p.m = size(rng);
@@ -39,11 +59,12 @@ Problem random_problem(std::mt19937_64& rng) {
     p.align_c = static_cast<std::uint8_t>(pick(rng, {4, 8, 16}));
     p.alpha_one = pick(rng, {0, 1});
     p.beta_mode = static_cast<BetaMode>(pick(rng, {0, 1, 2}));
+    random_types(rng, family, p);
     return p;
 }
 
-// A configuration of `family` that the H200 profile accepts, drawn at random.
-AnyConfig random_valid_config(std::mt19937_64& rng, Family family) {
+// A configuration of `family` that the H200 profile accepts for `problem`, drawn at random.
+AnyConfig random_valid_config(std::mt19937_64& rng, Family family, const Problem& problem) {
     const DeviceInfo device = testing::h200_profile();
     for (int attempt = 0; attempt < 10000; ++attempt) {
         AnyConfig c;
@@ -56,6 +77,16 @@ AnyConfig random_valid_config(std::mt19937_64& rng, Family family) {
             TiledConfig t;
             t.t = pick(rng, {8, 16, 32});
             c = t;
+        } else if (family == Family::Mma) {
+            MmaConfig m;
+            m.bm = pick(rng, {32, 64, 128, 256});
+            m.bn = pick(rng, {32, 64, 128, 256});
+            m.bk = pick(rng, {16, 32, 64});
+            m.wm = pick(rng, {1, 2, 4});
+            m.wn = pick(rng, {1, 2, 4});
+            m.stages = pick(rng, {2, 3, 4, 5});
+            m.group = pick(rng, {1, 8});
+            c = m;
         } else {
             RegBlockConfig r;
             r.bm = pick(rng, {32, 64, 128, 256});
@@ -68,7 +99,7 @@ AnyConfig random_valid_config(std::mt19937_64& rng, Family family) {
             r.group = pick(rng, {1, 8});
             c = r;
         }
-        if (!validate(c, device)) return c;
+        if (!validate(c, problem, device)) return c;
     }
     ADD_FAILURE() << "no valid configuration drawn";
     return NaiveConfig{};
@@ -105,10 +136,12 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
         int sm;
     };
     std::vector<Job> jobs;
-    const int per_arch = GetParam() == Family::RegBlock ? 6 : 3;
+    const int per_arch = GetParam() == Family::Mma ? 10 : GetParam() == Family::RegBlock ? 6 : 3;
     for (const auto& [arch, sm] : {std::pair<std::string, int>{"sm_80", 80}, {"sm_90a", 90}})
-        for (int i = 0; i < per_arch; ++i)
-            jobs.push_back({make_kernel_program(random_problem(rng), random_valid_config(rng, GetParam()), arch), sm});
+        for (int i = 0; i < per_arch; ++i) {
+            const Problem p = random_problem(rng, GetParam());
+            jobs.push_back({make_kernel_program(p, random_valid_config(rng, GetParam(), p), arch), sm});
+        }
 
     // NVRTC is thread-safe: compile on every core, as the tuner will.
     std::vector<std::future<Cubin>> compiled;
@@ -124,7 +157,7 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, NvrtcCompile,
-                         ::testing::Values(Family::Naive, Family::Tiled, Family::RegBlock),
+                         ::testing::Values(Family::Naive, Family::Tiled, Family::RegBlock, Family::Mma),
                          [](const auto& info) { return std::string(to_string(info.param)); });
 
 TEST(NvrtcCompileErrors, RejectedProgramCarriesLogAndOptions) {

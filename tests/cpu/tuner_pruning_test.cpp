@@ -83,10 +83,47 @@ TEST(Pruning, ReportAddsUpAndSurvivorsRunAndAreRanked) {
             EXPECT_EQ(removed + space.report.survivors, space.report.enumerated);
             EXPECT_EQ(space.report.survivors, static_cast<int>(space.ranked.size()));
             for (std::size_t i = 0; i < space.ranked.size(); ++i) {
-                EXPECT_FALSE(validate(space.ranked[i].config, device)) << to_string(space.ranked[i].config);
+                EXPECT_FALSE(validate(space.ranked[i].config, p, device)) << to_string(space.ranked[i].config);
                 if (i > 0) EXPECT_LE(space.ranked[i - 1].estimate.seconds, space.ranked[i].estimate.seconds);
             }
         }
+}
+
+TEST(Pruning, HalfPrecisionAndTf32ProblemsSearchOnlyTheTensorCoreFamily) {
+    for (const DeviceInfo& device : {testing::h200_profile(), testing::a100_profile(), testing::small_gpu_profile()})
+        for (const auto& [ab, c, compute] : {std::tuple{DType::BF16, DType::BF16, ComputeType::F32},
+                                             {DType::F16, DType::F32, ComputeType::F32},
+                                             {DType::F32, DType::F32, ComputeType::TF32}})
+            for (const std::int64_t size : {1, 777, 4096, 4097}) {
+                Problem p = column_major(size, size, size, size % 2 == 0 ? 16 : 2);
+                p.a_type = p.b_type = ab;
+                p.c_type = c;
+                p.compute = compute;
+                if (ab == DType::F32) p.align_a = p.align_b = p.align_c = 4;
+                const PrunedSpace space =
+                    prune_and_rank(enumerate_candidates(p), p, device, estimate_ceilings(device));
+                ASSERT_FALSE(space.ranked.empty()) << p.key() << " on " << device.name;
+                for (const auto& r : space.ranked) {
+                    EXPECT_EQ(family_of(r.config), Family::Mma) << to_string(r.config);
+                    EXPECT_FALSE(validate(r.config, p, device)) << to_string(r.config);
+                }
+            }
+}
+
+TEST(CostModel, TensorCoreTilesThatShareMoreOfTheirOperandsRankFirstOnBigProblems) {
+    const DeviceInfo device = testing::h200_profile();
+    const DeviceCeilings ceilings = estimate_ceilings(device);
+    Problem big = column_major(4096, 4096, 4096, 16);
+    big.a_type = big.b_type = big.c_type = DType::BF16;
+    MmaConfig wide, narrow;  // 64 x 64 warp tiles against 32 x 32: half the shared-memory bytes per FLOP
+    wide.bm = wide.bn = 128;
+    wide.wm = wide.wn = 2;
+    narrow.bm = narrow.bn = 64;
+    narrow.wm = narrow.wn = 2;
+    EXPECT_LT(estimate_cost(wide, big, device, ceilings).seconds, estimate_cost(narrow, big, device, ceilings).seconds);
+    // The roofline of a bf16 problem uses the Tensor Core rate and 2-byte elements.
+    EXPECT_NEAR(roofline_floor_seconds(big, ceilings), 2.0 * 4096.0 * 4096 * 4096 / ceilings.bf16_mma_flops, 1e-9);
+    EXPECT_NEAR(arithmetic_intensity(big), 2.0 * 4096 / 6.0, 1.0);
 }
 
 TEST(Pruning, MisalignedOperandsCollapseVectorWidthsIntoDuplicates) {
@@ -136,6 +173,15 @@ TEST(SearchSpace, RefinementsVaryGroupsStagesAndVectorWidthOnly) {
         EXPECT_FALSE(v == AnyConfig{winner});
     }
     EXPECT_TRUE(refinements(NaiveConfig{}).empty());
+    const MmaConfig mma;  // 3 stages, group 8: groups 1, 4, 16 and stages 2, 4
+    const auto mma_variants = refinements(mma);
+    EXPECT_EQ(mma_variants.size(), 5u);
+    for (const auto& v : mma_variants) {
+        const auto& m = std::get<MmaConfig>(v);
+        EXPECT_EQ(m.bm, mma.bm);
+        EXPECT_EQ(m.wm, mma.wm);
+        EXPECT_FALSE(v == AnyConfig{mma});
+    }
 }
 
 }  // namespace

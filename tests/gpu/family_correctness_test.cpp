@@ -1,8 +1,10 @@
 // Every kernel family against the float64 host reference on fresh random data: at least 50 random shapes each
 // (1x1x1, primes, tails around tile multiples, all four transposes, both orders, leading dimensions above the
-// minimum), outputs poisoned (NaN in C when beta = 0; a sentinel in C's padding that must survive), beta = 0, 1
-// and general, alpha = 1 and general. Cases run on several host threads at once, which overlaps their NVRTC
-// compiles and exercises gemm from many threads.
+// minimum — odd ones make 16-bit operands 2-byte aligned), outputs poisoned (NaN in C when beta = 0; a sentinel in
+// C's padding that must survive), beta = 0, 1 and general, alpha = 1 and general. The Tensor Core family runs once
+// per type combination (bf16, fp16 to each output type, TF32), each element within its dtype's error bound and the
+// whole within the relative norm error asked of the type. Cases run on several host threads at once, which
+// overlaps their NVRTC compiles and exercises gemm from many threads.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -20,6 +22,10 @@ namespace {
 struct FamilyCase {
     std::string name;
     std::vector<std::string> configs;  // each case uses one of these, at random
+    DType ab_type = DType::F32;
+    std::vector<DType> c_types = {DType::F32};  // each case's output type, at random
+    ComputeType compute = ComputeType::F32;
+    double max_relative_error = 1e-5;  // ||C - ref|| / ||ref|| asked of the type
     friend void PrintTo(const FamilyCase& c, std::ostream* os) { *os << c.name; }
 };
 
@@ -77,6 +83,16 @@ std::vector<GemmShape> shapes_for_run(std::mt19937_64& rng) {
     return shapes;
 }
 
+// Tensor Core configurations that reach every code path: tiles from 32 to 256, one to eight warps, 2 to 5 stages,
+// k depths of one to four mma steps, every rasterization group.
+const std::vector<std::string> kHalfConfigs = {
+    "mma_128x128x32_w2x4_s3_g8", "mma_64x64x32_w2x2_s4_g1",  "mma_32x32x16_w1x1_s2_g8",
+    "mma_256x128x64_w4x2_s3_g4", "mma_64x128x16_w1x4_s5_g8", "mma_128x64x64_w2x2_s2_g16",
+    "mma_128x256x32_w2x4_s4_g8"};
+const std::vector<std::string> kTf32Configs = {
+    "mma_128x128x32_w2x4_s3_g8", "mma_64x64x16_w2x2_s4_g1",  "mma_32x32x16_w1x1_s2_g8",
+    "mma_256x128x32_w4x2_s3_g4", "mma_64x128x16_w1x4_s5_g8", "mma_128x64x32_w2x1_s2_g16"};
+
 class FamilyCorrectness : public ::testing::TestWithParam<FamilyCase> {};
 
 TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
@@ -85,25 +101,30 @@ TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
     std::mt19937_64 rng(seed);
     const std::vector<GemmShape> shapes = shapes_for_run(rng);
     const FamilyCase& family = GetParam();
+    std::vector<GemmShape> cases = shapes;
     std::vector<std::string> chosen;
-    for (std::size_t i = 0; i < shapes.size(); ++i)
+    for (GemmShape& s : cases) {
         chosen.push_back(family.configs[std::uniform_int_distribution<std::size_t>(0, family.configs.size() - 1)(rng)]);
+        s.ab_type = family.ab_type;
+        s.c_type = family.c_types[std::uniform_int_distribution<std::size_t>(0, family.c_types.size() - 1)(rng)];
+        s.compute = family.compute;
+    }
 
     std::atomic<std::size_t> next{0};
     std::mutex failures_mutex;
     std::vector<std::string> failures;
     auto worker = [&](std::uint64_t worker_seed) {
         std::mt19937_64 worker_rng(worker_seed);
-        for (std::size_t i = next++; i < shapes.size(); i = next++) {
-            const std::string label = shapes[i].describe() + " config " + chosen[i];
+        for (std::size_t i = next++; i < cases.size(); i = next++) {
+            const std::string label = cases[i].describe() + " config " + chosen[i];
             try {
                 driver::current_context();
-                const GemmWorkload workload(shapes[i], worker_rng);
+                const GemmWorkload workload(cases[i], worker_rng);
                 GemmOptions options;
                 options.config = chosen[i];
                 workload.run(nullptr, options);
                 const auto result = workload.check(worker_rng);
-                if (!result.passed()) {
+                if (!result.passed() || !(result.relative_error <= family.max_relative_error)) {
                     std::lock_guard lock(failures_mutex);
                     failures.push_back(label + ": " + result.describe());
                 }
@@ -117,7 +138,7 @@ TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
     for (int t = 0; t < 8; ++t) threads.emplace_back(worker, seed + 1 + t);
     for (auto& t : threads) t.join();
     for (const auto& f : failures) ADD_FAILURE() << f;
-    EXPECT_TRUE(failures.empty()) << failures.size() << " of " << shapes.size() << " cases failed (seed " << seed << ")";
+    EXPECT_TRUE(failures.empty()) << failures.size() << " of " << cases.size() << " cases failed (seed " << seed << ")";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -127,7 +148,16 @@ INSTANTIATE_TEST_SUITE_P(
                       FamilyCase{"regblock",
                                  {"regblock_128x128x8_t8x8_v4_s2_g8", "regblock_64x64x16_t4x4_v4_s1_g4",
                                   "regblock_128x64x16_t8x4_v2_s2_g1", "regblock_32x32x16_t4x4_v1_s2_g8",
-                                  "regblock_64x128x16_t4x8_v4_s2_g2", "regblock_32x64x16_t2x2_v1_s2_g8"}}),
+                                  "regblock_64x128x16_t4x8_v4_s2_g2", "regblock_32x64x16_t2x2_v1_s2_g8"}},
+                      FamilyCase{"naive_bf16", {"naive_16x16", "naive_32x8"}, DType::BF16,
+                                 {DType::BF16, DType::F32}, ComputeType::F32, 1e-2},
+                      FamilyCase{"mma_bf16", kHalfConfigs, DType::BF16, {DType::BF16}, ComputeType::F32, 1e-2},
+                      FamilyCase{"mma_bf16_to_f32_or_f16", kHalfConfigs, DType::BF16, {DType::F32, DType::F16},
+                                 ComputeType::F32, 3e-3},
+                      FamilyCase{"mma_f16", kHalfConfigs, DType::F16, {DType::F16}, ComputeType::F32, 3e-3},
+                      FamilyCase{"mma_f16_to_f32_or_bf16", kHalfConfigs, DType::F16, {DType::F32, DType::BF16},
+                                 ComputeType::F32, 1e-2},
+                      FamilyCase{"mma_tf32", kTf32Configs, DType::F32, {DType::F32}, ComputeType::TF32, 3e-3}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace

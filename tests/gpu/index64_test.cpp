@@ -1,6 +1,7 @@
 // Offsets beyond 32 bits: a transposed A whose leading dimension puts its last column more than 2^31 elements in
 // (an 8.6 GB allocation of which only the used columns are written). The kernel must be specialized with 64-bit
-// indexing and compute the right result in every family.
+// indexing and compute the right result in every family (the Tensor Core family through TF32, on the same fp32
+// data).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -53,11 +54,14 @@ TEST(Index64, LeadingDimensionPastInt32InEveryFamily) {
     call.ldc = m;
     ASSERT_TRUE(make_canonical_call(call).problem.needs_index64());
 
-    for (const char* config : {"naive_16x16", "tiled_t16", "regblock_32x32x16_t4x4_v4_s2_g8"}) {
+    for (const char* config :
+         {"naive_16x16", "tiled_t16", "regblock_32x32x16_t4x4_v4_s2_g8", "mma_32x32x16_w1x1_s2_g8"}) {
         std::vector<float> c_host(static_cast<std::size_t>(m * n), std::numeric_limits<float>::quiet_NaN());
         const auto c = driver::upload(c_host);
         GemmOptions options;
         options.config = config;
+        const bool tf32 = std::string(config).rfind("mma_", 0) == 0;
+        if (tf32) options.compute = ComputeType::TF32;
         sgemm(Order::ColumnMajor, Transpose::Yes, Transpose::No, m, n, k, 1.0f, a.as<float>(), lda, b.as<float>(), k,
               0.0f, c.as<float>(), m, nullptr, options);
         JITGEMM_CU_CHECK(cu.cuCtxSynchronize());
@@ -70,7 +74,9 @@ TEST(Index64, LeadingDimensionPastInt32InEveryFamily) {
                     ref += term;
                     magnitude += std::fabs(term);
                 }
-                EXPECT_LE(std::fabs(out[i + j * m] - ref), fp32_error_bound(k, magnitude))
+                // TF32 rounds each input to 11 significant bits: each product within 2^-10 of itself.
+                const double input_rounding = tf32 ? (std::ldexp(2.0, -11) + std::ldexp(1.0, -22)) * magnitude : 0.0;
+                EXPECT_LE(std::fabs(out[i + j * m] - ref), fp32_error_bound(k, magnitude) + input_rounding)
                     << config << " C(" << i << ", " << j << ") = " << out[i + j * m] << ", reference " << ref;
             }
     }

@@ -44,18 +44,15 @@ std::pair<double, double> alternate_medians(const GemmWorkload& w, const GemmOpt
     return {median(tx), median(ty)};
 }
 
-TEST(Tuning, WinnerIsVerifiedRecordedAndNoSlowerThanTheHeuristicDefault) {
-    JITGEMM_REQUIRE_GPU();
+// Tunes the shape's problem now, then checks the winner: verified, recorded with its search, served, and no slower
+// than the heuristic default (which competes in every search).
+void expect_verified_winner_no_slower_than_default(const GemmShape& shape, double budget_seconds,
+                                                   Family expected_family) {
     std::mt19937_64 rng(testing::fresh_seed());
-    GemmShape shape;
-    shape.m = 1000;
-    shape.n = 1500;
-    shape.k = 700;
-    shape.trans_b = Transpose::Yes;
-    shape.beta = 0.5f;
     const GemmWorkload w(shape, rng);
     GemmOptions tune_now;
     tune_now.tuning = TunePolicy::Now;
+    tune_now.tune_budget_seconds = budget_seconds;
     const std::uint64_t tunings = statistics().tunings;
     EXPECT_EQ(w.run(nullptr, tune_now), ServedBy::FreshlyTuned);
     EXPECT_EQ(statistics().tunings, tunings + 1);
@@ -69,6 +66,9 @@ TEST(Tuning, WinnerIsVerifiedRecordedAndNoSlowerThanTheHeuristicDefault) {
     const auto tuned = find_loaded_kernel(w.call(), "");
     ASSERT_NE(tuned, nullptr);
     EXPECT_EQ(tuned->config_name, entry->selection.config);
+    const auto winner = parse_config(entry->selection.config);
+    ASSERT_TRUE(winner.has_value());
+    EXPECT_EQ(family_of(*winner), expected_family) << entry->selection.config;
     EXPECT_GT(entry->selection.candidates_measured, 1);
     EXPECT_GT(entry->selection.time_ms, 0.0);
     EXPECT_FALSE(cache::CacheStack::global()
@@ -78,10 +78,45 @@ TEST(Tuning, WinnerIsVerifiedRecordedAndNoSlowerThanTheHeuristicDefault) {
     GemmOptions heuristic;
     heuristic.config = to_string(heuristic_config(problem, device));
     const auto [tuned_ms, heuristic_ms] = alternate_medians(w, GemmOptions{}, heuristic);
-    RecordProperty("tuned_ms", std::to_string(tuned_ms));
-    RecordProperty("heuristic_ms", std::to_string(heuristic_ms));
+    ::testing::Test::RecordProperty("tuned_ms", std::to_string(tuned_ms));
+    ::testing::Test::RecordProperty("heuristic_ms", std::to_string(heuristic_ms));
     // The heuristic default is one of the candidates, so only timing noise can put it ahead.
     EXPECT_LE(tuned_ms, heuristic_ms * 1.05) << entry->selection.config << " vs " << heuristic.config;
+}
+
+TEST(Tuning, WinnerIsVerifiedRecordedAndNoSlowerThanTheHeuristicDefault) {
+    JITGEMM_REQUIRE_GPU();
+    GemmShape shape;
+    shape.m = 1000;
+    shape.n = 1500;
+    shape.k = 700;
+    shape.trans_b = Transpose::Yes;
+    shape.beta = 0.5f;
+    expect_verified_winner_no_slower_than_default(shape, 10.0, Family::RegBlock);
+}
+
+TEST(Tuning, Bf16WithOddLeadingDimensionsTunesTheTensorCoreFamily) {
+    JITGEMM_REQUIRE_GPU();
+    GemmShape shape;  // row-major, lda = 1001 and ldb = 1501: 2-byte aligned operands, the register path
+    shape.order = Order::RowMajor;
+    shape.m = 1000;
+    shape.n = 1501;
+    shape.k = 1001;
+    shape.ab_type = DType::BF16;
+    shape.c_type = DType::BF16;
+    shape.beta = -1.5f;
+    expect_verified_winner_no_slower_than_default(shape, 6.0, Family::Mma);
+}
+
+TEST(Tuning, Tf32TunesTheTensorCoreFamily) {
+    JITGEMM_REQUIRE_GPU();
+    GemmShape shape;
+    shape.m = 2048;
+    shape.n = 1024;
+    shape.k = 3000;
+    shape.trans_a = Transpose::Yes;
+    shape.compute = ComputeType::TF32;
+    expect_verified_winner_no_slower_than_default(shape, 6.0, Family::Mma);
 }
 
 TEST(Tuning, SearchRespectsItsBudgetAndSaysWhetherItWasComplete) {

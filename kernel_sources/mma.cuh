@@ -1,0 +1,436 @@
+// mma.cuh — Tensor Core GEMM (seed 000, section 4): warp-level mma.sync on operands staged through a multi-stage
+// shared-memory pipeline. fp16 and bf16 inputs use m16n8k16; fp32 inputs, when the caller allows TF32, m16n8k8.
+// Accumulators are fp32 in registers; the shared epilogue converts them to C's type.
+//
+// Pipeline: STAGES shared-memory buffers of a BM x BK tile of op(A) and a BK x BN tile of op(B). While the warps
+// multiply stage kt, the copies of stage kt + STAGES - 1 are in flight: cp.async (16, 8 or 4 bytes wide, as the
+// operand's alignment allows, zero-filling past the edges) when the operand is 4-byte aligned, else plain loads into
+// registers issued before the math and stored to shared memory after it (a 16-bit operand whose leading dimension is
+// odd, K = 4097 in half precision say, is only 2-byte aligned, which cp.async cannot take).
+//
+// Tiles keep global memory's contiguous dimension (a copy cannot transpose), so operands are read from shared memory
+// with ldmatrix, transposing (.trans) where the tile runs the other way; TF32 tiles that would need a 32-bit
+// transpose are read with scalar loads instead. Every tile is stored in 16-byte chunks permuted by an XOR swizzle
+// (tile_layout below) so that ldmatrix, the scalar loads and the copies are free of bank conflicts.
+//
+// The MMA computes C^T tiles: its rows run along n and its columns along m, so each thread's accumulator pairs are
+// consecutive in m, which is the contiguous dimension of the column-major C — the epilogue stores pairs.
+#pragma once
+
+#include "jg_epilogue.cuh"
+#include "jg_problem.cuh"
+
+// ---- Tuning knobs ----
+#ifndef MMA_BM
+#define MMA_BM 128     // rows of C (m) computed by one block
+#endif
+#ifndef MMA_BN
+#define MMA_BN 128     // columns of C (n) computed by one block
+#endif
+#ifndef MMA_BK
+#define MMA_BK 32      // depth (k) of one pipeline stage
+#endif
+#ifndef MMA_WM
+#define MMA_WM 2       // warps along m; each warp computes a (BM / WM) x (BN / WN) tile
+#endif
+#ifndef MMA_WN
+#define MMA_WN 4       // warps along n
+#endif
+#ifndef MMA_STAGES
+#define MMA_STAGES 3   // shared-memory stages of the copy pipeline (2 to 5)
+#endif
+#ifndef MMA_GROUP
+#define MMA_GROUP 8    // tile rows per rasterization group (see tile_of_block)
+#endif
+
+namespace jg {
+namespace mma {
+
+constexpr bool TF32 = JG_A_TYPE == JG_DTYPE_F32;  // fp32 inputs: the TF32 Tensor Core path
+constexpr bool BF16 = JG_A_TYPE == JG_DTYPE_BF16;
+constexpr int ES = (int)sizeof(a_t);              // element bytes: 2, or 4 for TF32
+constexpr int CH = 16 / ES;                       // elements per 16-byte chunk
+constexpr int KSTEP = TF32 ? 8 : 16;              // k of one mma instruction
+
+constexpr int BM = MMA_BM, BN = MMA_BN, BK = MMA_BK, WM = MMA_WM, WN = MMA_WN, STAGES = MMA_STAGES;
+constexpr int THREADS = 32 * WM * WN;
+constexpr int WTM = BM / WM, WTN = BN / WN;  // the warp's tile
+constexpr int FM = WTM / 8;                  // mma columns (8 m each) per warp
+constexpr int FN = WTN / 16;                 // mma rows (16 n each) per warp
+
+// The last line of defence; tuner/mma_config.cpp states the same rules for pruning before a compile.
+static_assert(JG_A_TYPE == JG_B_TYPE, "A and B have one element type");
+static_assert(!TF32 || JG_COMPUTE_TF32, "fp32 inputs reach the Tensor Cores only when the caller allows TF32");
+static_assert(BM % (WM * 16) == 0 && BN % (WN * 16) == 0, "warp tiles are multiples of 16 in m and n");
+static_assert(THREADS <= 1024, "at most 1024 threads per block");
+static_assert(BK % KSTEP == 0 && BK % CH == 0 && BK >= 16 && BK <= 64, "BK is 16, 32 or 64 (16 or 32 for TF32)");
+static_assert(BK * ES <= 128, "a k-contiguous tile row is at most 128 bytes");
+static_assert(BM >= 32 && BN >= 32 && BM <= 256 && BN <= 256, "tile limits assumed by the host's choice of index width");
+static_assert((BM & (BM - 1)) == 0 && (BN & (BN - 1)) == 0 && (BK & (BK - 1)) == 0, "tile sizes are powers of two");
+static_assert(STAGES >= 2 && STAGES <= 5, "2 to 5 pipeline stages");
+
+// How global memory runs: op(A) is k-contiguous when A is stored transposed, op(B) when B is not.
+constexpr bool A_KCONTIG = TRANS_A;
+constexpr bool B_KCONTIG = !TRANS_B;
+
+// ---- shared-memory tile layout ----
+
+// A ROWS x COLS tile, COLS contiguous, stored as 16-byte chunks. Chunk c of row r goes to position c ^ f(r) within
+// its aligned group of eight (eight chunks span the 32 banks once): f(r) = r for ldmatrix, whose eight row
+// addresses per matrix then hit eight different groups of banks; f(r) = 2r for the TF32 scalar reads, whose 32
+// lanes touch four consecutive rows at two chunks each. Rows narrower than 128 bytes are swizzled by their
+// 128-byte line instead, which spreads eight consecutive rows the same way.
+template <int ROWS, int COLS, int STEP>
+struct tile_layout {
+    static constexpr int ROW_CHUNKS = COLS / CH;
+    static constexpr int CHUNKS = ROWS * ROW_CHUNKS;
+    static constexpr int BYTES = ROWS * COLS * ES;
+    static_assert(ROW_CHUNKS >= 8 || STEP == 1, "the scalar-read swizzle needs rows of at least 128 bytes");
+    static_assert(ROW_CHUNKS == 1 || ROW_CHUNKS == 2 || ROW_CHUNKS == 4 || ROW_CHUNKS % 8 == 0, "whole lines");
+
+    static __device__ __forceinline__ unsigned chunk_offset(int row, int chunk) {
+        if constexpr (ROW_CHUNKS >= 8) {
+            return (unsigned)(row * ROW_CHUNKS + (chunk ^ ((row * STEP) & 7))) * 16u;
+        } else {
+            const int linear = row * ROW_CHUNKS + chunk;
+            return (unsigned)(linear ^ ((linear >> 3) & 7)) * 16u;
+        }
+    }
+    static __device__ __forceinline__ unsigned element_offset(int row, int col) {
+        return chunk_offset(row, col / CH) + (unsigned)((col % CH) * ES);
+    }
+};
+
+typedef tile_layout<A_KCONTIG ? BM : BK, A_KCONTIG ? BK : BM, (TF32 && !A_KCONTIG) ? 2 : 1> a_layout;
+typedef tile_layout<B_KCONTIG ? BN : BK, B_KCONTIG ? BK : BN, (TF32 && !B_KCONTIG) ? 2 : 1> b_layout;
+constexpr int STAGE_BYTES = a_layout::BYTES + b_layout::BYTES;
+
+constexpr index_t TILES_M = ceil_div(M, BM);
+constexpr index_t TILES_N = ceil_div(N, BN);
+constexpr index_t K_TILES = ceil_div(K, BK);
+
+// ---- PTX wrappers ----
+
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+    unsigned address;
+    asm("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(address) : "l"(p));
+    return address;
+}
+
+// Copies `bytes` (0 to W) of the W bytes at src to shared memory and zero-fills the rest.
+template <int W>
+__device__ __forceinline__ void cp_async(unsigned dst, const void* src, int bytes) {
+    if constexpr (W == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(dst), "l"(src), "n"(W), "r"(bytes)
+                     : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int PENDING>
+__device__ __forceinline__ void cp_async_wait() {
+    asm volatile("cp.async.wait_group %0;" ::"n"(PENDING) : "memory");
+}
+
+__device__ __forceinline__ void ldmatrix_x4(unsigned address, unsigned (&r)[4]) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(address));
+}
+__device__ __forceinline__ void ldmatrix_x4_trans(unsigned address, unsigned (&r)[4]) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(address));
+}
+__device__ __forceinline__ unsigned load_shared_u32(unsigned address) {
+    unsigned v;
+    asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(address));
+    return v;
+}
+
+// d += a * b for one 16 x 8 tile of the MMA (rows: n, columns: m).
+__device__ __forceinline__ void mma_tile(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+    if constexpr (TF32) {
+        asm volatile(
+            "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+            "{%0, %1, %2, %3};"
+            : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    } else if constexpr (BF16) {
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+            "{%0, %1, %2, %3};"
+            : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    } else {
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+            "{%0, %1, %2, %3};"
+            : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    }
+}
+
+// ---- global -> shared copies ----
+
+// The global offset of chunk (row, chunk) of the stage whose tile starts at (mn0, k0) — mn0 is m0 for A and n0 for
+// B — and how many of its CH elements exist (0 past the matrix: the chunk is zero-filled).
+template <bool IS_A>
+__device__ __forceinline__ void chunk_source(index_t mn0, index_t k0, int row, int chunk, index_t& offset,
+                                             int& valid) {
+    constexpr bool KCONTIG = IS_A ? A_KCONTIG : B_KCONTIG;
+    constexpr index_t MN = IS_A ? M : N;
+    constexpr int BMN = IS_A ? BM : BN;
+    // Tile row r and the chunk's first element, in (mn, k).
+    const index_t mn = KCONTIG ? mn0 + row : mn0 + (index_t)chunk * CH;
+    const index_t k = KCONTIG ? k0 + (index_t)chunk * CH : k0 + row;
+    // Along the chunk: k when k-contiguous, else mn. Across: the tile row.
+    const bool row_inside = KCONTIG ? (MN % BMN == 0 || mn < MN) : (K % BK == 0 || k < K);
+    const index_t run_left = KCONTIG ? K - k : MN - mn;
+    const bool run_whole = KCONTIG ? K % BK == 0 : MN % BMN == 0;
+    valid = !row_inside ? 0 : run_whole ? CH : (run_left >= CH ? CH : run_left > 0 ? (int)run_left : 0);
+    offset = valid == 0 ? 0 : (IS_A ? a_offset(mn, k) : b_offset(k, mn));
+}
+
+template <bool IS_A> struct copy_plan {
+    static constexpr int CHUNKS = IS_A ? a_layout::CHUNKS : b_layout::CHUNKS;
+    static constexpr int ITERS = (CHUNKS + THREADS - 1) / THREADS;  // chunks per thread
+    static constexpr int ALIGN = IS_A ? JG_ALIGN_A : JG_ALIGN_B;
+    static constexpr bool ASYNC = ALIGN >= 4;          // cp.async moves 4, 8 or 16 bytes
+    static constexpr int WIDTH = ALIGN >= 16 ? 16 : ALIGN;  // bytes per cp.async
+    static constexpr int ROW_CHUNKS = IS_A ? a_layout::ROW_CHUNKS : b_layout::ROW_CHUNKS;
+};
+
+template <bool IS_A>
+__device__ __forceinline__ unsigned tile_chunk_offset(int row, int chunk) {
+    if constexpr (IS_A) return a_layout::chunk_offset(row, chunk);
+    else return b_layout::chunk_offset(row, chunk);
+}
+
+// Issues the cp.async copies of this thread's chunks of one stage.
+template <bool IS_A, typename T>
+__device__ __forceinline__ void copy_stage_async(const T* __restrict__ X, unsigned tile, index_t mn0, index_t k0,
+                                                 int tid) {
+    typedef copy_plan<IS_A> plan;
+    constexpr int PER_CHUNK = 16 / plan::WIDTH, ELEMS = plan::WIDTH / ES;
+#pragma unroll
+    for (int i = 0; i < plan::ITERS; ++i) {
+        const int q = tid + i * THREADS;
+        if (plan::CHUNKS % THREADS != 0 && q >= plan::CHUNKS) break;
+        const int row = q / plan::ROW_CHUNKS, chunk = q % plan::ROW_CHUNKS;
+        index_t offset;
+        int valid;
+        chunk_source<IS_A>(mn0, k0, row, chunk, offset, valid);
+        const unsigned dst = tile + tile_chunk_offset<IS_A>(row, chunk);
+#pragma unroll
+        for (int j = 0; j < PER_CHUNK; ++j) {
+            const int left = valid - j * ELEMS;
+            const int bytes = (left >= ELEMS ? ELEMS : left > 0 ? left : 0) * ES;
+            cp_async<plan::WIDTH>(dst + j * plan::WIDTH, bytes > 0 ? (const void*)(X + offset + j * ELEMS) : (const void*)X,
+                                  bytes);
+        }
+    }
+}
+
+// The register path for 2-byte aligned 16-bit operands: this thread's chunks of one stage, loaded element by
+// element into registers (issued before the math of the current stage) and stored to shared memory after it.
+template <bool IS_A>
+struct staged_chunks {
+    uint4 chunk[copy_plan<IS_A>::ITERS];
+};
+
+template <bool IS_A, typename T>
+__device__ __forceinline__ void fetch_stage(const T* __restrict__ X, index_t mn0, index_t k0, int tid,
+                                            staged_chunks<IS_A>& staged) {
+    typedef copy_plan<IS_A> plan;
+    static_assert(sizeof(T) == 2, "only 16-bit operands can be 2-byte aligned");
+    const unsigned short* __restrict__ bits = reinterpret_cast<const unsigned short*>(X);
+#pragma unroll
+    for (int i = 0; i < plan::ITERS; ++i) {
+        const int q = tid + i * THREADS;
+        unsigned short e[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        if (plan::CHUNKS % THREADS == 0 || q < plan::CHUNKS) {
+            index_t offset;
+            int valid;
+            chunk_source<IS_A>(mn0, k0, q / plan::ROW_CHUNKS, q % plan::ROW_CHUNKS, offset, valid);
+#pragma unroll
+            for (int v = 0; v < 8; ++v)
+                if (v < valid) e[v] = bits[offset + v];
+        }
+        staged.chunk[i] = make_uint4(e[0] | (unsigned)e[1] << 16, e[2] | (unsigned)e[3] << 16,
+                                     e[4] | (unsigned)e[5] << 16, e[6] | (unsigned)e[7] << 16);
+    }
+}
+
+template <bool IS_A>
+__device__ __forceinline__ void store_stage(unsigned char* tile, int tid, const staged_chunks<IS_A>& staged) {
+    typedef copy_plan<IS_A> plan;
+#pragma unroll
+    for (int i = 0; i < plan::ITERS; ++i) {
+        const int q = tid + i * THREADS;
+        if (plan::CHUNKS % THREADS != 0 && q >= plan::CHUNKS) break;
+        *reinterpret_cast<uint4*>(tile + tile_chunk_offset<IS_A>(q / plan::ROW_CHUNKS, q % plan::ROW_CHUNKS)) =
+            staged.chunk[i];
+    }
+}
+
+// ---- shared -> registers ----
+
+// The MMA's row operand (16 n x KSTEP k) of row block i, from the B tile.
+__device__ __forceinline__ void load_row_fragment(unsigned tile, int ks, int n_warp, int i, int lane,
+                                                  unsigned (&r)[4]) {
+    const int j8 = lane >> 3, r8 = lane & 7;
+    if constexpr (B_KCONTIG) {  // rows n, k contiguous: the fragment as stored
+        ldmatrix_x4(tile + b_layout::chunk_offset(n_warp + i * 16 + (j8 & 1) * 8 + r8, ks * KSTEP / CH + (j8 >> 1)), r);
+    } else if constexpr (!TF32) {  // rows k, n contiguous: transposed on the way
+        ldmatrix_x4_trans(tile + b_layout::chunk_offset(ks * 16 + (j8 >> 1) * 8 + r8, (n_warp + i * 16 + (j8 & 1) * 8) / CH),
+                          r);
+    } else {
+        const int g = lane >> 2, t4 = lane & 3, n = n_warp + i * 16 + g, k = ks * 8 + t4;
+        r[0] = load_shared_u32(tile + b_layout::element_offset(k, n));
+        r[1] = load_shared_u32(tile + b_layout::element_offset(k, n + 8));
+        r[2] = load_shared_u32(tile + b_layout::element_offset(k + 4, n));
+        r[3] = load_shared_u32(tile + b_layout::element_offset(k + 4, n + 8));
+    }
+}
+
+// The MMA's column operands (KSTEP k x 8 m) of column blocks 2 jj and 2 jj + 1, from the A tile.
+__device__ __forceinline__ void load_column_fragments(unsigned tile, int ks, int m_warp, int jj, int lane,
+                                                      unsigned (&q0)[2], unsigned (&q1)[2]) {
+    const int j8 = lane >> 3, r8 = lane & 7;
+    unsigned r[4];
+    if constexpr (A_KCONTIG) {  // rows m, k contiguous
+        ldmatrix_x4(tile + a_layout::chunk_offset(m_warp + jj * 16 + (j8 >> 1) * 8 + r8, ks * KSTEP / CH + (j8 & 1)), r);
+    } else if constexpr (!TF32) {  // rows k, m contiguous
+        ldmatrix_x4_trans(tile + a_layout::chunk_offset(ks * 16 + (j8 & 1) * 8 + r8, (m_warp + jj * 16 + (j8 >> 1) * 8) / CH),
+                          r);
+    } else {
+        const int g = lane >> 2, t4 = lane & 3, m = m_warp + jj * 16 + g, k = ks * 8 + t4;
+        r[0] = load_shared_u32(tile + a_layout::element_offset(k, m));
+        r[1] = load_shared_u32(tile + a_layout::element_offset(k + 4, m));
+        r[2] = load_shared_u32(tile + a_layout::element_offset(k, m + 8));
+        r[3] = load_shared_u32(tile + a_layout::element_offset(k + 4, m + 8));
+    }
+    q0[0] = r[0];
+    q0[1] = r[1];
+    q1[0] = r[2];
+    q1[1] = r[3];
+}
+
+template <int COUNT>
+__device__ __forceinline__ void round_to_tf32(unsigned (&x)[COUNT]) {
+    if constexpr (TF32) {
+#pragma unroll
+        for (int i = 0; i < COUNT; ++i) x[i] = to_tf32(__uint_as_float(x[i]));
+    }
+}
+
+// acc += the stage's A tile times its B tile, for this warp's tile.
+__device__ __forceinline__ void multiply_stage(unsigned a_tile, unsigned b_tile, int m_warp, int n_warp, int lane,
+                                               float (&acc)[FN][FM][4]) {
+#pragma unroll
+    for (int ks = 0; ks < BK / KSTEP; ++ks) {
+        unsigned rows[FN][4];
+        unsigned cols[FM][2];
+#pragma unroll
+        for (int i = 0; i < FN; ++i) {
+            load_row_fragment(b_tile, ks, n_warp, i, lane, rows[i]);
+            round_to_tf32(rows[i]);
+        }
+#pragma unroll
+        for (int jj = 0; jj < FM / 2; ++jj) {
+            load_column_fragments(a_tile, ks, m_warp, jj, lane, cols[2 * jj], cols[2 * jj + 1]);
+            round_to_tf32(cols[2 * jj]);
+            round_to_tf32(cols[2 * jj + 1]);
+        }
+#pragma unroll
+        for (int i = 0; i < FN; ++i)
+#pragma unroll
+            for (int j = 0; j < FM; ++j) mma_tile(acc[i][j], rows[i], cols[j]);
+    }
+}
+
+}  // namespace mma
+}  // namespace jg
+
+extern "C" __global__ void __launch_bounds__(jg::mma::THREADS)
+    jg_mma(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B, jg::c_t* C, float alpha, float beta) {
+    using namespace jg;
+    using namespace jg::mma;
+    // Dynamic shared memory: STAGES x (A tile, B tile); the host sizes it and opts in above 48 KB.
+    extern __shared__ uint4 shared_storage[];
+    unsigned char* const smem = reinterpret_cast<unsigned char*>(shared_storage);
+    const unsigned smem_base = shared_address(smem);
+
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int m_warp = (warp % WM) * WTM, n_warp = (warp / WM) * WTN;
+    index_t tile_m, tile_n;
+    tile_of_block<TILES_M, TILES_N, MMA_GROUP>(blockIdx.x, tile_m, tile_n);
+    const index_t m0 = tile_m * BM, n0 = tile_n * BN;
+
+    float acc[FN][FM][4];
+#pragma unroll
+    for (int i = 0; i < FN; ++i)
+#pragma unroll
+        for (int j = 0; j < FM; ++j)
+#pragma unroll
+            for (int v = 0; v < 4; ++v) acc[i][j][v] = 0.0f;
+
+    staged_chunks<true> staged_a;
+    staged_chunks<false> staged_b;
+    // Starts the copies of k tile `kt` into stage slot `slot`: cp.async, or loads into registers (finish_stage
+    // stores them).
+    auto start_stage = [&](index_t kt, int slot) {
+        const unsigned a_tile = smem_base + slot * STAGE_BYTES, b_tile = a_tile + a_layout::BYTES;
+        if constexpr (copy_plan<true>::ASYNC) copy_stage_async<true>(A, a_tile, m0, kt * BK, tid);
+        else fetch_stage<true>(A, m0, kt * BK, tid, staged_a);
+        if constexpr (copy_plan<false>::ASYNC) copy_stage_async<false>(B, b_tile, n0, kt * BK, tid);
+        else fetch_stage<false>(B, n0, kt * BK, tid, staged_b);
+    };
+    auto finish_stage = [&](int slot) {
+        unsigned char* const a_tile = smem + slot * STAGE_BYTES;
+        if constexpr (!copy_plan<true>::ASYNC) store_stage<true>(a_tile, tid, staged_a);
+        if constexpr (!copy_plan<false>::ASYNC) store_stage<false>(a_tile + a_layout::BYTES, tid, staged_b);
+    };
+
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < K_TILES) {
+            start_stage(s, s);
+            finish_stage(s);
+        }
+        cp_async_commit();  // one group per stage, empty or not, keeps the count that cp_async_wait relies on
+    }
+
+#pragma unroll 1
+    for (index_t kt = 0; kt < K_TILES; ++kt) {
+        cp_async_wait<STAGES - 2>();  // this thread's copies of stage kt have landed
+        __syncthreads();              // everyone's have; and everyone is done with stage kt - 1's slot
+        const index_t next = kt + STAGES - 1;
+        const int next_slot = (int)(next % STAGES);
+        if (next < K_TILES) start_stage(next, next_slot);
+        cp_async_commit();
+        const unsigned a_tile = smem_base + (int)(kt % STAGES) * STAGE_BYTES;
+        multiply_stage(a_tile, a_tile + a_layout::BYTES, m_warp, n_warp, lane, acc);
+        if (next < K_TILES) finish_stage(next_slot);
+    }
+
+    // Epilogue: accumulator pairs are consecutive in m, one column of C each.
+    const int g = lane >> 2, t4 = lane & 3;
+#pragma unroll
+    for (int i = 0; i < FN; ++i) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+            const index_t n = n0 + n_warp + i * 16 + half * 8 + g;
+            if (N % BN != 0 && n >= N) continue;
+#pragma unroll
+            for (int j = 0; j < FM; ++j) {
+                const index_t m = m0 + m_warp + j * 8 + 2 * t4;
+                const int valid = (M % BM == 0) ? 2 : (int)(M - m >= 2 ? 2 : M - m > 0 ? M - m : 0);
+                if (valid == 0) continue;
+                const float pair[2] = {acc[i][j][2 * half], acc[i][j][2 * half + 1]};
+                epilogue_store<2>(C, c_offset(m, n), pair, valid, alpha, beta);
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+// MmaConfig's rules, names and launch shape.
+#include "tuner/mma_config.h"
+
+#include "tuner/config_text.h"
+#include "tuner/resource_limits.h"
+
+namespace jitgemm {
+namespace {
+
+bool power_of_two_between(int x, int low, int high) { return x >= low && x <= high && (x & (x - 1)) == 0; }
+
+// 16-byte chunks of a rows x cols tile that each thread stages in registers when the operand is only 2-byte aligned.
+int staged_chunks_per_thread(int rows, int cols, int element_bytes, int threads) {
+    const int chunks = rows * cols * element_bytes / 16;
+    return (chunks + threads - 1) / threads;
+}
+
+}  // namespace
+
+bool is_tensor_core_problem(const Problem& p) {
+    if (p.a_type != p.b_type) return false;
+    if (p.a_type == DType::F32) return p.compute == ComputeType::TF32 && p.c_type == DType::F32;
+    return true;
+}
+
+int MmaConfig::element_bytes(const Problem& p) { return p.a_type == DType::F32 ? 4 : 2; }
+
+int MmaConfig::shared_bytes(const Problem& p) const { return stages * (bm + bn) * bk * element_bytes(p); }
+
+int MmaConfig::estimated_registers(const Problem& p) const {
+    if (wm < 1 || wn < 1) return 0;
+    const int warp_m = bm / wm, warp_n = bn / wn;
+    const int fragments = (warp_n / 16) * 4 + (warp_m / 8) * 2;
+    int staged = 0;
+    if (p.align_a < 4) staged += 4 * staged_chunks_per_thread(bm, bk, element_bytes(p), threads());
+    if (p.align_b < 4) staged += 4 * staged_chunks_per_thread(bn, bk, element_bytes(p), threads());
+    return warp_m * warp_n / 32 + fragments * (p.a_type == DType::F32 ? 2 : 1) + staged + 40;
+}
+
+std::optional<Rejection> MmaConfig::validate(const Problem& p, const DeviceInfo& device) const {
+    if (!is_tensor_core_problem(p))
+        return Rejection{PruneRule::Dtype, "the Tensor Core family takes fp16 or bf16 inputs, or fp32 inputs with "
+                                           "compute tf32"};
+    if (device.cc_major < 8)
+        return Rejection{PruneRule::Dtype, "mma.sync with these types needs compute capability 8.0 or later"};
+    const bool tf32 = p.a_type == DType::F32;
+    if (!power_of_two_between(bm, 32, 256) || !power_of_two_between(bn, 32, 256))
+        return Rejection{PruneRule::Knobs, "bm and bn must be 32, 64, 128 or 256"};
+    if (!power_of_two_between(bk, 16, tf32 ? 32 : 64))
+        return Rejection{PruneRule::Knobs, tf32 ? "bk must be 16 or 32 for TF32" : "bk must be 16, 32 or 64"};
+    if (!power_of_two_between(wm, 1, 8) || !power_of_two_between(wn, 1, 8))
+        return Rejection{PruneRule::Knobs, "wm and wn must be 1, 2, 4 or 8"};
+    if (bm % (wm * 16) != 0 || bn % (wn * 16) != 0)
+        return Rejection{PruneRule::Knobs, "each warp's tile must be a multiple of 16 in m and n"};
+    if (stages < 2 || stages > 5) return Rejection{PruneRule::Knobs, "stages must be 2 to 5"};
+    if (group < 1 || group > 64) return Rejection{PruneRule::Knobs, "group must be 1..64"};
+    return check_resources(device, threads(), estimated_registers(p), shared_bytes(p), true);
+}
+
+KnobDefines MmaConfig::defines() const {
+    return {{"MMA_BM", bm}, {"MMA_BN", bn},         {"MMA_BK", bk},      {"MMA_WM", wm},
+            {"MMA_WN", wn}, {"MMA_STAGES", stages}, {"MMA_GROUP", group}};
+}
+
+LaunchGeometry MmaConfig::geometry(const Problem& p) const {
+    return tile_grid((p.m + bm - 1) / bm, (p.n + bn - 1) / bn, threads(), shared_bytes(p));
+}
+
+std::string MmaConfig::to_string() const {
+    using config_text::format_numbers;
+    return "mma_" + format_numbers("", {bm, bn, bk}) + "_" + format_numbers("w", {wm, wn}) + "_" +
+           format_numbers("s", {stages}) + "_" + format_numbers("g", {group});
+}
+
+std::optional<MmaConfig> MmaConfig::parse(std::string_view name) {
+    using config_text::parse_numbers;
+    const auto fields = config_text::split_fields(name);
+    if (fields.size() != 5 || fields[0] != "mma") return std::nullopt;
+    const auto block = parse_numbers(fields[1], "", 3);
+    const auto warps = parse_numbers(fields[2], "w", 2);
+    const auto stages = parse_numbers(fields[3], "s", 1);
+    const auto group = parse_numbers(fields[4], "g", 1);
+    if (!block || !warps || !stages || !group) return std::nullopt;
+    MmaConfig c;
+    c.bm = (*block)[0];
+    c.bn = (*block)[1];
+    c.bk = (*block)[2];
+    c.wm = (*warps)[0];
+    c.wn = (*warps)[1];
+    c.stages = (*stages)[0];
+    c.group = (*group)[0];
+    return c;
+}
+
+}  // namespace jitgemm

@@ -1,0 +1,51 @@
+// MmaConfig: the knobs of kernel_sources/mma.cuh (the Tensor Core family) and the single place their constraints
+// live (the kernel's static_asserts repeat them only as a last line of defence). What the kernel needs of a problem
+// is part of the rules: fp16 or bf16 inputs, or fp32 inputs with TF32 allowed; the element size sets the shared
+// memory of the stages, and 2-byte aligned operands take the register path, which costs registers.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "device/device_info.h"
+#include "problem/problem.h"
+#include "tuner/kernel_family.h"
+
+namespace jitgemm {
+
+struct MmaConfig {
+    static constexpr Family kFamily = Family::Mma;
+    int bm = 128;    // MMA_BM: rows of C per block
+    int bn = 128;    // MMA_BN: columns of C per block
+    int bk = 32;     // MMA_BK: depth of one pipeline stage
+    int wm = 2;      // MMA_WM: warps along m
+    int wn = 4;      // MMA_WN: warps along n
+    int stages = 3;  // MMA_STAGES: shared-memory stages of the copy pipeline
+    int group = 8;   // MMA_GROUP: tile rows per rasterization group
+
+    int threads() const { return 32 * wm * wn; }
+    // The element size of the problem's inputs: 2 (fp16, bf16) or 4 (fp32 as TF32).
+    static int element_bytes(const Problem& problem);
+    int shared_bytes(const Problem& problem) const;
+    // Accumulators (warp tile / 32 per thread), the operand fragments of one k step (twice for TF32, which converts
+    // them), the register path's staged chunks for 2-byte aligned operands, and about 40 for addresses and state.
+    int estimated_registers(const Problem& problem) const;
+
+    std::optional<Rejection> validate(const Problem& problem, const DeviceInfo& device) const;
+    KnobDefines defines() const;
+    LaunchGeometry geometry(const Problem& problem) const;
+
+    std::string to_string() const;  // "mma_128x128x32_w2x4_s3_g8"
+    static std::optional<MmaConfig> parse(std::string_view name);
+
+    friend bool operator==(const MmaConfig& x, const MmaConfig& y) {
+        return x.bm == y.bm && x.bn == y.bn && x.bk == y.bk && x.wm == y.wm && x.wn == y.wn && x.stages == y.stages &&
+               x.group == y.group;
+    }
+};
+
+// Whether the Tensor Core family computes this problem's types: fp16/bf16 inputs, or fp32 inputs with TF32 allowed.
+bool is_tensor_core_problem(const Problem& problem);
+
+}  // namespace jitgemm
