@@ -95,6 +95,7 @@ for set in $sets; do
     "$BUILD/jitgemm" tune --manifest "$manifest" --budget "$BUDGET" --json > "$RES/tune_${name}.json" \
         2> >(tee -a "$log" >&2)
     echo "tune exit $?" | tee -a "$log"
+    "$BUILD/jitgemm" cache show _ > "$RES/searches_${name}.txt" 2>&1  # every search: outcomes, fastest candidates
     stamp "$name: tuned kernels against cuBLAS, served from the cache"
     "$BUILD/jitgemm" bench --manifest "$manifest" --tune off --csv "$RES/bench_${name}_tuned.csv" \
         --json "$RES/bench_${name}_tuned.json" 2>&1 | tee -a "$log"
