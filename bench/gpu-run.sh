@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The one GPU batch: every GPU test and benchmark, with logs and result files written to $OUT (default ./gpu-out).
 # Runs on the GPU machine over a build made on the build machine (the build folder travels along).
-#   bench/gpu-run.sh [build-dir] [quick|full|tests] [tune-budget-seconds]
+#   bench/gpu-run.sh [build-dir] [quick|full|tests|bench] [tune-budget-seconds] [sets]
 #     tests: machine, SASS, GPU tests, compute-sanitizer
 #     quick: tests, then per precision the untuned default and the tuned kernels against cuBLAS on the quick rows
 #            (bench/shapes/quick.csv for fp32, bench/shapes/quick_tensor.csv for bf16, fp16 and TF32), cold start
 #            and hot-path overhead
-#     full:  the same over every row of bench/shapes/public*.csv (fp32, bf16, fp16, TF32)
+#     full:  tests, then tune and bench every row of bench/shapes/public*.csv in the sets named (default
+#            "f32 bf16 f16 tf32"; one device call may not hold them all), without the untuned runs
+#     bench: as full, without the tests
 # $OUT gets bench.log (everything said, as it runs) and results.tgz: bench_<set>_default.csv,
 # bench_<set>_tuned.csv/.json, tune_<set>.json, sass.txt, gpu-tests.log, cold_start.csv, hot_path.csv — packed at
 # exit, also when the batch is stopped, since the device tool brings back only a few files.
@@ -15,6 +17,7 @@ cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 MODE=${2:-quick}
 BUDGET=${3:-10}
+SETS=${4:-f32 bf16 f16 tf32}
 OUT=${OUT:-gpu-out}
 mkdir -p "$OUT"
 RES=$(mktemp -d)
@@ -51,6 +54,7 @@ for f in "$sass_dir"/*.cubin; do
 done
 grep -E "^---|REG|HMMA|LDL|STL|LDSM" "$RES/sass.txt" | tee -a "$log"
 
+if [ "$MODE" != bench ]; then
 stamp "GPU tests"
 ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
 echo "ctest -L gpu exit $?" | tee -a "$log"
@@ -71,13 +75,17 @@ mma_32x32x16_w1x1_s2_g8 f16 f32
 mma_64x128x64_w2x2_s4_g1 bf16 f32
 mma_128x64x32_w2x2_s5_g4 f32 tf32
 EOF
+fi
 [ "$MODE" = tests ] && { stamp "done"; exit 0; }
 
 # Fresh tuning caches for the benchmarks, so every search below starts from nothing.
 export JITGEMM_CACHE=/tmp/jitgemm-bench-cache
 rm -rf "$JITGEMM_CACHE" /tmp/jitgemm-default-cache
-if [ "$MODE" = full ]; then
-    sets="f32:bench/shapes/public.csv bf16:bench/shapes/public_bf16.csv f16:bench/shapes/public_f16.csv tf32:bench/shapes/public_tf32.csv"
+if [ "$MODE" = full ] || [ "$MODE" = bench ]; then
+    sets=""
+    for s in $SETS; do
+        if [ "$s" = f32 ]; then sets="$sets f32:bench/shapes/public.csv"; else sets="$sets $s:bench/shapes/public_$s.csv"; fi
+    done
 else
     sets="f32:bench/shapes/quick.csv tensor:bench/shapes/quick_tensor.csv"
 fi
@@ -88,9 +96,11 @@ stamp "jitgemm info (measures the ceilings once, keeps them in the cache)"
 for set in $sets; do
     name=${set%%:*}
     manifest=${set#*:}
-    stamp "$name: heuristic default (untuned) against cuBLAS, $manifest"
-    JITGEMM_CACHE=/tmp/jitgemm-default-cache "$BUILD/jitgemm" bench --manifest "$manifest" --tune off \
-        --csv "$RES/bench_${name}_default.csv" 2>&1 | tee -a "$log"
+    if [ "$MODE" = quick ]; then
+        stamp "$name: heuristic default (untuned) against cuBLAS, $manifest"
+        JITGEMM_CACHE=/tmp/jitgemm-default-cache "$BUILD/jitgemm" bench --manifest "$manifest" --tune off \
+            --csv "$RES/bench_${name}_default.csv" 2>&1 | tee -a "$log"
+    fi
     stamp "$name: jitgemm tune of $manifest ($BUDGET s budget per problem)"
     "$BUILD/jitgemm" tune --manifest "$manifest" --budget "$BUDGET" --json > "$RES/tune_${name}.json" \
         2> >(tee -a "$log" >&2)
@@ -101,6 +111,7 @@ for set in $sets; do
         --json "$RES/bench_${name}_tuned.json" 2>&1 | tee -a "$log"
 done
 
+[ "$MODE" = quick ] || { stamp "done"; exit 0; }
 stamp "cold start from the cache in a new process"
 dims=$(grep -vE '^(#|name,)' bench/shapes/quick.csv | cut -d, -f2-4 | tr , x | tr '\n' ' ')
 # shellcheck disable=SC2086

@@ -8,7 +8,8 @@
 // registers issued before the math and stored to shared memory after it (a 16-bit operand whose leading dimension is
 // odd, K = 4097 in half precision say, is only 2-byte aligned, which cp.async cannot take).
 //
-// Tiles keep global memory's contiguous dimension (a copy cannot transpose), so operands are read from shared memory
+// A misaligned operand can also be packed first (jg_pack.cuh, chosen by the host: the kernel then sees the aligned
+// copy). Tiles keep global memory's contiguous dimension (a copy cannot transpose), so operands are read from shared memory
 // with ldmatrix, transposing (.trans) where the tile runs the other way; TF32 tiles that would need a 32-bit
 // transpose are read with scalar loads instead. Every tile is stored in 16-byte chunks permuted by an XOR swizzle
 // (tile_layout below) so that ldmatrix, the scalar loads and the copies are free of bank conflicts.
@@ -18,6 +19,7 @@
 #pragma once
 
 #include "jg_epilogue.cuh"
+#include "jg_pack.cuh"
 #include "jg_problem.cuh"
 
 // ---- Tuning knobs ----

@@ -27,6 +27,11 @@ KnobDefines knob_defines(const AnyConfig& config) {
     return std::visit([](const auto& c) { return c.defines(); }, config);
 }
 
+Problem kernel_problem(const AnyConfig& config, const Problem& problem) {
+    if (const auto* mma = std::get_if<MmaConfig>(&config)) return mma->kernel_problem(problem);
+    return problem;
+}
+
 LaunchGeometry launch_geometry(const AnyConfig& config, const Problem& problem) {
     return std::visit([&](const auto& c) { return c.geometry(problem); }, config);
 }

@@ -23,5 +23,8 @@ std::optional<AnyConfig> parse_config(std::string_view name);
 std::optional<Rejection> validate(const AnyConfig& config, const Problem& problem, const DeviceInfo& device);
 KnobDefines knob_defines(const AnyConfig& config);
 LaunchGeometry launch_geometry(const AnyConfig& config, const Problem& problem);
+// The problem the kernel is specialized for: `problem` itself, except where the config packs operands to an aligned
+// copy first (their leading dimension and alignment are the copy's).
+Problem kernel_problem(const AnyConfig& config, const Problem& problem);
 
 }  // namespace jitgemm

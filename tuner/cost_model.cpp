@@ -57,9 +57,14 @@ double traffic_seconds(const Problem& p, std::int64_t tiles_m, std::int64_t tile
     return std::max(compulsory_bytes(p) / c.dram_bytes_per_s, tile_reads / c.l2_bytes_per_s);
 }
 
-CostEstimate estimate_mma_cost(const MmaConfig& c, const Problem& p, const DeviceInfo& device,
+CostEstimate estimate_mma_cost(const MmaConfig& c, const Problem& problem, const DeviceInfo& device,
                                const DeviceCeilings& ceilings) {
     CostEstimate e;
+    const Problem p = c.kernel_problem(problem);  // packed operands are aligned for the kernel
+    double pack_seconds = 0.0;
+    for (const OperandPack& op : c.geometry(problem).packs)
+        pack_seconds += (double(op.rows) * op.cols + double(op.ld_to) * op.cols) * op.element_bytes /
+                            ceilings.dram_bytes_per_s + kLaunchSeconds;
     const int bytes = MmaConfig::element_bytes(p);
     const OccupancyLimits occupancy =
         blocks_per_sm(device, c.threads(), c.estimated_registers(p), c.shared_bytes(p));
@@ -86,7 +91,7 @@ CostEstimate estimate_mma_cost(const MmaConfig& c, const Problem& p, const Devic
     e.compute_seconds = double(waves) * e.blocks_per_sm * tile_flops / (per_sm_flops * latency_hiding) * pipeline *
                         register_path;
     e.traffic_seconds = traffic_seconds(p, tiles_m, tiles_n, ceilings);
-    e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + kLaunchSeconds;
+    e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + kLaunchSeconds + pack_seconds;
     return e;
 }
 

@@ -9,7 +9,8 @@
 //            L2 ceiling.
 // The Tensor Core family's compute term is different: the mma rate of its input type, or, when lower, what shared
 // memory can feed — each warp reads its (warp_m + warp_n) x BK operand slice of every stage for 2 warp_m warp_n BK
-// FLOPs, so small warp tiles starve the Tensor Cores (seed 000: reuse moves the bottleneck on-chip).
+// FLOPs, so small warp tiles starve the Tensor Cores (seed 000: reuse moves the bottleneck on-chip). Packing an
+// operand to an aligned copy adds a read and a write of it at the DRAM ceiling and a launch.
 // Absolute times are rough; the ranking is what matters, and the tuner measures the top of it.
 #pragma once
 

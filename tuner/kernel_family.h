@@ -44,11 +44,22 @@ struct Rejection {
     std::string reason;
 };
 
-// 1-D grid of 1-D blocks; every family linearizes its tiles into blockIdx.x.
+// An operand copied to an aligned workspace before the GEMM kernel runs (kernel_sources/jg_pack.cuh): `rows`
+// elements along its contiguous dimension in each of `cols` columns, from leading dimension ld_from to ld_to.
+struct OperandPack {
+    int operand = 0;  // 0: A, 1: B (of the canonical problem)
+    std::int64_t rows = 0, cols = 0, ld_from = 0, ld_to = 0;
+    int element_bytes = 2;
+    std::int64_t bytes() const { return cols * ld_to * element_bytes; }
+};
+
+// 1-D grid of 1-D blocks; every family linearizes its tiles into blockIdx.x. `packs` lists the operands to copy to
+// aligned workspace first (none for most kernels).
 struct LaunchGeometry {
     std::uint32_t grid = 0;
     std::uint32_t block = 0;
     std::uint32_t dynamic_shared_bytes = 0;
+    std::vector<OperandPack> packs;
 };
 
 // Knob macros of a family as NVRTC -D definitions, e.g. {"RB_BM", 128}.

@@ -1,6 +1,9 @@
 // MmaConfig's rules, names and launch shape.
 #include "tuner/mma_config.h"
 
+#include <tuple>
+#include <utility>
+
 #include "tuner/config_text.h"
 #include "tuner/resource_limits.h"
 
@@ -27,7 +30,8 @@ int MmaConfig::element_bytes(const Problem& p) { return p.a_type == DType::F32 ?
 
 int MmaConfig::shared_bytes(const Problem& p) const { return stages * (bm + bn) * bk * element_bytes(p); }
 
-int MmaConfig::estimated_registers(const Problem& p) const {
+int MmaConfig::estimated_registers(const Problem& problem) const {
+    const Problem p = kernel_problem(problem);
     if (wm < 1 || wn < 1) return 0;
     const int warp_m = bm / wm, warp_n = bn / wn;
     const int fragments = (warp_n / 16) * 4 + (warp_m / 8) * 2;
@@ -54,6 +58,7 @@ std::optional<Rejection> MmaConfig::validate(const Problem& p, const DeviceInfo&
         return Rejection{PruneRule::Knobs, "each warp's tile must be a multiple of 16 in m and n"};
     if (stages < 2 || stages > 5) return Rejection{PruneRule::Knobs, "stages must be 2 to 5"};
     if (group < 1 || group > 64) return Rejection{PruneRule::Knobs, "group must be 1..64"};
+    if (pack < 0 || pack > 3) return Rejection{PruneRule::Knobs, "pack is 0 (none), 1 (A), 2 (B) or 3 (both)"};
     return check_resources(device, threads(), estimated_registers(p), shared_bytes(p), true);
 }
 
@@ -62,26 +67,73 @@ KnobDefines MmaConfig::defines() const {
             {"MMA_WN", wn}, {"MMA_STAGES", stages}, {"MMA_GROUP", group}};
 }
 
+namespace {
+
+// Rows (the contiguous extent) and columns of the stored matrix of an operand of the canonical problem.
+std::pair<std::int64_t, std::int64_t> stored_extent(const Problem& p, int operand) {
+    if (operand == 0) return p.trans_a == Transpose::Yes ? std::pair{p.k, p.m} : std::pair{p.m, p.k};
+    return p.trans_b == Transpose::Yes ? std::pair{p.n, p.k} : std::pair{p.k, p.n};
+}
+
+std::int64_t aligned_leading_dimension(std::int64_t rows, int element_bytes) {
+    const std::int64_t per_chunk = 16 / element_bytes;
+    return (rows + per_chunk - 1) / per_chunk * per_chunk;
+}
+
+}  // namespace
+
+Problem MmaConfig::kernel_problem(const Problem& problem) const {
+    Problem p = problem;
+    const int bytes = element_bytes(problem);
+    if (pack & 1) {
+        p.lda = aligned_leading_dimension(stored_extent(problem, 0).first, bytes);
+        p.align_a = 16;
+    }
+    if (pack & 2) {
+        p.ldb = aligned_leading_dimension(stored_extent(problem, 1).first, bytes);
+        p.align_b = 16;
+    }
+    return p;
+}
+
 LaunchGeometry MmaConfig::geometry(const Problem& p) const {
-    return tile_grid((p.m + bm - 1) / bm, (p.n + bn - 1) / bn, threads(), shared_bytes(p));
+    LaunchGeometry g = tile_grid((p.m + bm - 1) / bm, (p.n + bn - 1) / bn, threads(), shared_bytes(p));
+    const Problem packed = kernel_problem(p);
+    for (int operand = 0; operand < 2; ++operand) {
+        if (!(pack & (1 << operand))) continue;
+        OperandPack op;
+        op.operand = operand;
+        std::tie(op.rows, op.cols) = stored_extent(p, operand);
+        op.ld_from = operand == 0 ? p.lda : p.ldb;
+        op.ld_to = operand == 0 ? packed.lda : packed.ldb;
+        op.element_bytes = element_bytes(p);
+        g.packs.push_back(op);
+    }
+    return g;
 }
 
 std::string MmaConfig::to_string() const {
     using config_text::format_numbers;
     return "mma_" + format_numbers("", {bm, bn, bk}) + "_" + format_numbers("w", {wm, wn}) + "_" +
-           format_numbers("s", {stages}) + "_" + format_numbers("g", {group});
+           format_numbers("s", {stages}) + "_" + format_numbers("g", {group}) +
+           (pack != 0 ? "_" + format_numbers("p", {pack}) : "");
 }
 
 std::optional<MmaConfig> MmaConfig::parse(std::string_view name) {
     using config_text::parse_numbers;
     const auto fields = config_text::split_fields(name);
-    if (fields.size() != 5 || fields[0] != "mma") return std::nullopt;
+    if ((fields.size() != 5 && fields.size() != 6) || fields[0] != "mma") return std::nullopt;
     const auto block = parse_numbers(fields[1], "", 3);
     const auto warps = parse_numbers(fields[2], "w", 2);
     const auto stages = parse_numbers(fields[3], "s", 1);
     const auto group = parse_numbers(fields[4], "g", 1);
     if (!block || !warps || !stages || !group) return std::nullopt;
     MmaConfig c;
+    if (fields.size() == 6) {  // "_p<mask>", written only when something is packed
+        const auto pack = parse_numbers(fields[5], "p", 1);
+        if (!pack) return std::nullopt;
+        c.pack = (*pack)[0];
+    }
     c.bm = (*block)[0];
     c.bn = (*block)[1];
     c.bk = (*block)[2];

@@ -23,6 +23,7 @@ struct MmaConfig {
     int wn = 4;      // MMA_WN: warps along n
     int stages = 3;  // MMA_STAGES: shared-memory stages of the copy pipeline
     int group = 8;   // MMA_GROUP: tile rows per rasterization group
+    int pack = 0;    // operands copied to an aligned workspace first (jg_pack.cuh): bit 0 A, bit 1 B
 
     int threads() const { return 32 * wm * wn; }
     // The element size of the problem's inputs: 2 (fp16, bf16) or 4 (fp32 as TF32).
@@ -35,13 +36,15 @@ struct MmaConfig {
     std::optional<Rejection> validate(const Problem& problem, const DeviceInfo& device) const;
     KnobDefines defines() const;
     LaunchGeometry geometry(const Problem& problem) const;
+    // The problem the kernel itself computes: packed operands with their aligned leading dimension and alignment.
+    Problem kernel_problem(const Problem& problem) const;
 
-    std::string to_string() const;  // "mma_128x128x32_w2x4_s3_g8"
+    std::string to_string() const;  // "mma_128x128x32_w2x4_s3_g8", "mma_128x128x32_w2x4_s3_g8_p3" when packing
     static std::optional<MmaConfig> parse(std::string_view name);
 
     friend bool operator==(const MmaConfig& x, const MmaConfig& y) {
         return x.bm == y.bm && x.bn == y.bn && x.bk == y.bk && x.wm == y.wm && x.wn == y.wn && x.stages == y.stages &&
-               x.group == y.group;
+               x.group == y.group && x.pack == y.pack;
     }
 };
 

@@ -8,21 +8,27 @@ namespace {
 std::vector<AnyConfig> tensor_core_candidates(const Problem& problem) {
     std::vector<AnyConfig> out;
     const bool tf32 = problem.a_type == DType::F32;
+    // Misaligned operands are tried both ways: read where they are (narrow copies, or the register path when only
+    // 2-byte aligned) and packed to an aligned copy first.
+    const int misaligned = (problem.align_a < 16 ? 1 : 0) | (problem.align_b < 16 ? 2 : 0);
+    const std::vector<int> packs = misaligned != 0 ? std::vector<int>{0, misaligned} : std::vector<int>{0};
     const std::vector<int> depths = tf32 ? std::vector<int>{16, 32} : std::vector<int>{32, 64};
     for (const int bm : {32, 64, 128, 256})
         for (const int bn : {32, 64, 128, 256})
             for (const int bk : depths)
                 for (const auto& [wm, wn] : {std::pair{1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 1}, {1, 4}, {2, 4}, {4, 2}})
-                    for (const int stages : {3, 4}) {
-                        MmaConfig c;  // group 8
-                        c.bm = bm;
-                        c.bn = bn;
-                        c.bk = bk;
-                        c.wm = wm;
-                        c.wn = wn;
-                        c.stages = stages;
-                        out.emplace_back(c);
-                    }
+                    for (const int stages : {3, 4})
+                        for (const int pack : packs) {
+                            MmaConfig c;  // group 8
+                            c.bm = bm;
+                            c.bn = bn;
+                            c.bk = bk;
+                            c.wm = wm;
+                            c.wn = wn;
+                            c.stages = stages;
+                            c.pack = pack;
+                            out.emplace_back(c);
+                        }
     return out;
 }
 

@@ -1,7 +1,8 @@
 // The search space of one problem: every candidate of the families that compute its types, before pruning. fp32
 // problems get the SIMT families; fp16, bf16 and TF32 problems the Tensor Core family. The register-blocked family
 // spans block tiles, thread tiles, k depth, vector width and stages at a fixed rasterization group; the Tensor Core
-// family block tiles, warp layouts, k depth and pipeline depth. The groups are tried afterwards on the best few
+// family block tiles, warp layouts, k depth and pipeline depth, and for misaligned operands whether they are packed
+// to an aligned copy first. The groups are tried afterwards on the best few
 // (refinements), because they change which blocks share L2, not the kernel's inner loop, and would otherwise
 // multiply the space by four.
 #pragma once

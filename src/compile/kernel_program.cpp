@@ -19,11 +19,12 @@ std::string KernelProgram::cubin_key() const {
     return fnv1a_hex(identity);
 }
 
-KernelProgram make_kernel_program(const Problem& p, const AnyConfig& config, const std::string& arch) {
+KernelProgram make_kernel_program(const Problem& problem, const AnyConfig& config, const std::string& arch) {
     const Family family = family_of(config);
     KernelProgram program;
     program.config_name = to_string(config);
-    program.file_name = program.config_name + "__" + p.key() + ".cu";
+    program.file_name = program.config_name + "__" + problem.key() + ".cu";
+    const Problem p = kernel_problem(config, problem);  // what the kernel sees: packed operands aligned
     program.source = "#include \"" + std::string(source_header(family)) + "\"\n";
     program.kernel_symbol = std::string(kernel_symbol(family));
     program.arch = arch;

@@ -36,10 +36,14 @@ AnyConfig tensor_core_default(const Problem& p, const DeviceInfo& device) {
         if (c.validate(p, device)) continue;
         fallback = &c;
         const std::int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
-        if (tiles >= device.sm_count) return c;
+        if (tiles >= device.sm_count) break;
     }
-    if (fallback != nullptr) return *fallback;
-    return NaiveConfig{};  // a device without the Tensor Core instructions: exact, slow, correct
+    if (fallback == nullptr) return NaiveConfig{};  // a device without the Tensor Core instructions: exact, slow
+    // Operands only 2-byte aligned would be fed element by element through registers; on problems of a GFLOP and
+    // more, copying them to an aligned workspace first costs a small part of that.
+    MmaConfig chosen = *fallback;
+    if (2.0 * p.m * p.n * p.k >= 1e9) chosen.pack = (p.align_a < 4 ? 1 : 0) | (p.align_b < 4 ? 2 : 0);
+    return chosen;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@ namespace jitgemm {
 struct LoadedKernel {
     driver::ModuleHandle module;
     CUfunction function = nullptr;
+    CUfunction pack_function = nullptr;  // jg_pack, in the same module, when geometry.packs is not empty
     LaunchGeometry geometry;
     std::string config_name;
     int registers = 0;    // per thread, from the driver
@@ -23,7 +24,8 @@ struct LoadedKernel {
 std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const std::string& symbol,
                                                 const LaunchGeometry& geometry, const std::string& config_name);
 
-// Enqueues the kernel: every family takes (A, B, C, alpha, beta).
+// Enqueues the kernel: every family takes (A, B, C, alpha, beta). A kernel that packs operands first gets a
+// stream-ordered workspace, the pack launches, then the GEMM on the packed copies.
 void launch_kernel(const LoadedKernel& kernel, CUstream stream, const void* a, const void* b, void* c, float alpha,
                    float beta);
 

@@ -52,6 +52,10 @@ namespace jitgemm::driver {
     X(cuMemsetD32Async, 3020)                       \
     X(cuMemsetD16Async, 3020)                       \
     X(cuMemsetD8Async, 3020)                        \
+    X(cuMemPoolCreate, 11020)                       \
+    X(cuMemPoolSetAttribute, 11020)                 \
+    X(cuMemAllocFromPoolAsync, 11020)               \
+    X(cuMemFreeAsync, 11020)                        \
     X(cuStreamCreate, 2000)                         \
     X(cuStreamDestroy, 4000)                        \
     X(cuStreamSynchronize, 2000)                    \

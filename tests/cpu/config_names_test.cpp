@@ -47,6 +47,7 @@ AnyConfig random_config(std::mt19937_64& rng, Family family) {
             c.wn = pick(rng, {1, 2, 4, 8});
             c.stages = pick(rng, {2, 3, 4, 5});
             c.group = pick(rng, {1, 4, 8, 16});
+            c.pack = pick(rng, {0, 1, 2, 3});
             return c;
         }
     }
@@ -72,7 +73,10 @@ TEST(ConfigNames, CanonicalFormsOfTheDefaults) {
     EXPECT_EQ(NaiveConfig{}.to_string(), "naive_16x16");
     EXPECT_EQ(TiledConfig{}.to_string(), "tiled_t16");
     EXPECT_EQ(RegBlockConfig{}.to_string(), "regblock_128x128x8_t8x8_v4_s2_g8");
-    EXPECT_EQ(MmaConfig{}.to_string(), "mma_128x128x32_w2x4_s3_g8");
+    EXPECT_EQ(MmaConfig{}.to_string(), "mma_128x128x32_w2x4_s3_g8");  // nothing packed: no pack field
+    MmaConfig packed;
+    packed.pack = 3;
+    EXPECT_EQ(packed.to_string(), "mma_128x128x32_w2x4_s3_g8_p3");
 }
 
 TEST(ConfigNames, MalformedNamesAreRefused) {
@@ -82,7 +86,8 @@ TEST(ConfigNames, MalformedNamesAreRefused) {
           "regblock_128x128x8_t8x8_v4_s2", "regblock_128x128x8_t8x8_v4_s2_g8_extra", "regblock_128x128x8_8x8_v4_s2_g8",
           "Regblock_128x128x8_t8x8_v4_s2_g8", "regblock_128x128x8_t8x8_v4_s2_g99999999999", "mystery_1",
           "mma", "mma_128x128x32_w2x4_s3", "mma_128x128_w2x4_s3_g8", "mma_128x128x32_2x4_s3_g8",
-          "mma_128x128x32_w2x4_s3_g8_e2", "mma_128x128x32_w2_s3_g8"}) {
+          "mma_128x128x32_w2x4_s3_g8_e2", "mma_128x128x32_w2_s3_g8", "mma_128x128x32_w2x4_s3_g8_p0",
+          "mma_128x128x32_w2x4_s3_g8_p1_p2"}) {
         EXPECT_FALSE(parse_config(name).has_value()) << '"' << name << '"';
     }
 }

@@ -157,6 +157,38 @@ TEST(ConfigValidation, TensorCoreRegistersGrowWithTheWarpTileAndTheRegisterPath)
     EXPECT_EQ(MmaConfig{}.estimated_registers(odd), 64 + 8 + 16 + 40 + 4 * 2 + 4 * 2);
 }
 
+TEST(ConfigValidation, PackedOperandsAreAlignedCopiesForTheKernel) {
+    // Row-major 4097^3 bf16 in canonical form: A is m x k with lda 4097 (2-byte aligned), B k x n with ldb 4097.
+    Problem p = typed(DType::BF16, DType::BF16, ComputeType::F32, 2);
+    p.m = p.n = p.k = p.lda = p.ldb = p.ldc = 4097;
+    p.trans_b = Transpose::Yes;  // B stored n x k
+    MmaConfig c;
+    c.pack = 3;
+    const Problem kernel = c.kernel_problem(p);
+    EXPECT_EQ(kernel.lda, 4104);  // rows rounded up to 8 elements: 16 bytes
+    EXPECT_EQ(kernel.ldb, 4104);
+    EXPECT_EQ(kernel.align_a, 16);
+    EXPECT_EQ(kernel.align_b, 16);
+    EXPECT_EQ(kernel.align_c, 2);  // C is written in place
+    const LaunchGeometry g = c.geometry(p);
+    ASSERT_EQ(g.packs.size(), 2u);
+    EXPECT_EQ(g.packs[0].rows, 4097);
+    EXPECT_EQ(g.packs[0].cols, 4097);
+    EXPECT_EQ(g.packs[0].ld_from, 4097);
+    EXPECT_EQ(g.packs[0].bytes(), 4097 * 4104 * 2);
+    EXPECT_EQ(g.packs[1].operand, 1);
+    // Packing removes the register path's staging from the register estimate.
+    MmaConfig unpacked;
+    EXPECT_LT(c.estimated_registers(p), unpacked.estimated_registers(p));
+    c.pack = 4;
+    EXPECT_EQ(rule_of(c, h200_profile(), p), PruneRule::Knobs);
+    // A TF32 operand packs in 4-byte elements: 16 bytes are 4 of them.
+    Problem t = typed(DType::F32, DType::F32, ComputeType::TF32, 4);
+    t.m = 1001;
+    c.pack = 1;
+    EXPECT_EQ(c.kernel_problem(t).lda, 1004);
+}
+
 TEST(ConfigValidation, ThreadLimitFollowsTheDevice) {
     DeviceInfo d = small_gpu_profile();
     d.max_threads_per_block = 512;

@@ -86,6 +86,7 @@ AnyConfig random_valid_config(std::mt19937_64& rng, Family family, const Problem
             m.wn = pick(rng, {1, 2, 4});
             m.stages = pick(rng, {2, 3, 4, 5});
             m.group = pick(rng, {1, 8});
+            m.pack = pick(rng, {0, 0, 1, 2, 3});
             c = m;
         } else {
             RegBlockConfig r;
