@@ -67,7 +67,11 @@ struct GemmOptions {
 };
 
 // The general entry point: any supported dtype combination (a_type, b_type, c_type); alpha and beta are applied in
-// fp32. Currently supported: F32 x F32 -> F32 with ComputeType::F32.
+// fp32. Supported: F32 x F32 -> F32 with ComputeType::F32 (exact fp32) or ComputeType::TF32 (asked for in
+// GemmOptions::compute); F16 x F16 and BF16 x BF16 -> F16, BF16 or F32, multiplied exactly with fp32 accumulation.
+// Anything else throws Error(Unsupported) naming the rule. 16-bit operands may be only 2-byte aligned (odd leading
+// dimensions): they are read element by element, or — where the tuner finds it faster — copied first to an aligned
+// workspace that jitgemm allocates in stream order from its own memory pool.
 ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha,
               const void* a, DType a_type, int64_t lda, const void* b, DType b_type, int64_t ldb, float beta,
               void* c, DType c_type, int64_t ldc, Stream stream = nullptr, const GemmOptions& options = {});

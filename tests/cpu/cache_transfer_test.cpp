@@ -23,77 +23,15 @@
 #include "cache/schema.h"
 #include "cache/tuning_cache.h"
 #include "jitgemm/error.h"
+#include "support/cache_test_files.h"
 
 namespace jitgemm::cache {
 namespace {
 
 namespace fs = std::filesystem;
+using namespace cache_test;
 
 // ---- files ----
-
-// A fresh directory under the test temp directory, removed with everything in it.
-struct TempDir {
-    fs::path path = [] {
-        std::string name = testing::TempDir() + "jitgemm-transfer-XXXXXX";
-        if (mkdtemp(name.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-        return fs::path(name);
-    }();
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path, ignored);
-    }
-    std::string file(const std::string& name) const { return (path / name).string(); }
-    // A subdirectory, created, so that a bundle's directory holds nothing but what the export wrote.
-    std::string directory(const std::string& name) const {
-        fs::create_directories(path / name);
-        return file(name);
-    }
-    std::set<std::string> listing(const std::string& sub = "") const {
-        std::set<std::string> names;
-        for (const auto& entry : fs::directory_iterator(sub.empty() ? path : path / sub))
-            names.insert(entry.path().filename().string());
-        return names;
-    }
-};
-
-std::string read_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// Runs SQL on a file with SQLite directly, below the cache, as another program would.
-void run_sql(const std::string& path, const std::string& sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    char* error = nullptr;
-    EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
-    sqlite3_free(error);
-    sqlite3_close(db);
-}
-
-std::string query_text(const std::string& path, const std::string& sql) {
-    sqlite3* db = nullptr;
-    sqlite3_stmt* statement = nullptr;
-    std::string result = "(no row)";
-    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
-        sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK &&
-        sqlite3_step(statement) == SQLITE_ROW)
-        result = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
-    sqlite3_finalize(statement);
-    sqlite3_close(db);
-    return result;
-}
-
-template <typename Action>
-void expect_cache_error(Action action, const std::string& message_part) {
-    try {
-        action();
-        ADD_FAILURE() << "no Error thrown";
-    } catch (const Error& e) {
-        EXPECT_EQ(e.code(), ErrorCode::CacheError);
-        EXPECT_NE(std::string(e.what()).find(message_part), std::string::npos) << e.what();
-    }
-}
 
 std::unique_ptr<TuningCache> open_rw(const std::string& path) {
     return TuningCache::open(path, TuningCache::Access::ReadWrite);
