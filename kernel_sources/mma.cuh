@@ -327,28 +327,43 @@ __device__ __forceinline__ void round_to_tf32(unsigned (&x)[COUNT]) {
     }
 }
 
-// acc += the stage's A tile times its B tile, for this warp's tile.
+// The operand fragments of one k step of the warp's tile.
+struct fragments {
+    unsigned rows[FN][4];
+    unsigned cols[FM][2];
+};
+
+__device__ __forceinline__ void load_fragments(unsigned a_tile, unsigned b_tile, int ks, int m_warp, int n_warp,
+                                               int lane, fragments& f) {
+#pragma unroll
+    for (int i = 0; i < FN; ++i) {
+        load_row_fragment(b_tile, ks, n_warp, i, lane, f.rows[i]);
+        round_to_tf32(f.rows[i]);
+    }
+#pragma unroll
+    for (int jj = 0; jj < FM / 2; ++jj) {
+        load_column_fragments(a_tile, ks, m_warp, jj, lane, f.cols[2 * jj], f.cols[2 * jj + 1]);
+        round_to_tf32(f.cols[2 * jj]);
+        round_to_tf32(f.cols[2 * jj + 1]);
+    }
+}
+
+// acc += the stage's A tile times its B tile, for this warp's tile. The fragments of k step ks + 1 are loaded
+// before the mma of step ks are issued (two register buffers), so shared-memory latency overlaps the Tensor Cores:
+// the wrappers are volatile asm, which the compiler keeps in program order.
 __device__ __forceinline__ void multiply_stage(unsigned a_tile, unsigned b_tile, int m_warp, int n_warp, int lane,
                                                float (&acc)[FN][FM][4]) {
+    constexpr int STEPS = BK / KSTEP;
+    fragments f[2];
+    load_fragments(a_tile, b_tile, 0, m_warp, n_warp, lane, f[0]);
 #pragma unroll
-    for (int ks = 0; ks < BK / KSTEP; ++ks) {
-        unsigned rows[FN][4];
-        unsigned cols[FM][2];
-#pragma unroll
-        for (int i = 0; i < FN; ++i) {
-            load_row_fragment(b_tile, ks, n_warp, i, lane, rows[i]);
-            round_to_tf32(rows[i]);
-        }
-#pragma unroll
-        for (int jj = 0; jj < FM / 2; ++jj) {
-            load_column_fragments(a_tile, ks, m_warp, jj, lane, cols[2 * jj], cols[2 * jj + 1]);
-            round_to_tf32(cols[2 * jj]);
-            round_to_tf32(cols[2 * jj + 1]);
-        }
+    for (int ks = 0; ks < STEPS; ++ks) {
+        if (ks + 1 < STEPS) load_fragments(a_tile, b_tile, ks + 1, m_warp, n_warp, lane, f[(ks + 1) & 1]);
+        const fragments& now = f[ks & 1];
 #pragma unroll
         for (int i = 0; i < FN; ++i)
 #pragma unroll
-            for (int j = 0; j < FM; ++j) mma_tile(acc[i][j], rows[i], cols[j]);
+            for (int j = 0; j < FM; ++j) mma_tile(acc[i][j], now.rows[i], now.cols[j]);
     }
 }
 

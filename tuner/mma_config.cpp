@@ -38,7 +38,7 @@ int MmaConfig::estimated_registers(const Problem& problem) const {
     int staged = 0;
     if (p.align_a < 4) staged += 4 * staged_chunks_per_thread(bm, bk, element_bytes(p), threads());
     if (p.align_b < 4) staged += 4 * staged_chunks_per_thread(bn, bk, element_bytes(p), threads());
-    return warp_m * warp_n / 32 + fragments * (p.a_type == DType::F32 ? 2 : 1) + staged + 40;
+    return warp_m * warp_n / 32 + 2 * fragments + staged + 40;  // fragments are double-buffered
 }
 
 std::optional<Rejection> MmaConfig::validate(const Problem& p, const DeviceInfo& device) const {

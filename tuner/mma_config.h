@@ -29,8 +29,8 @@ struct MmaConfig {
     // The element size of the problem's inputs: 2 (fp16, bf16) or 4 (fp32 as TF32).
     static int element_bytes(const Problem& problem);
     int shared_bytes(const Problem& problem) const;
-    // Accumulators (warp tile / 32 per thread), the operand fragments of one k step (twice for TF32, which converts
-    // them), the register path's staged chunks for 2-byte aligned operands, and about 40 for addresses and state.
+    // Accumulators (warp tile / 32 per thread), the operand fragments of two k steps (double-buffered), the register
+    // path's staged chunks for 2-byte aligned operands, and about 40 for addresses and state.
     int estimated_registers(const Problem& problem) const;
 
     std::optional<Rejection> validate(const Problem& problem, const DeviceInfo& device) const;

@@ -152,9 +152,10 @@ TEST(ConfigValidation, TensorCoreRegistersGrowWithTheWarpTileAndTheRegisterPath)
     const Problem aligned = typed(DType::BF16, DType::BF16), odd = typed(DType::BF16, DType::BF16, ComputeType::F32, 2);
     // A 256 x 128 warp tile: 1024 accumulators per thread.
     EXPECT_EQ(rule_of(mma(256, 128, 32, 1, 1), d, aligned), PruneRule::Registers);
-    // 128 x 128 with 2 x 4 warps: 64 accumulators; 2-byte aligned operands stage one more chunk each per stage.
-    EXPECT_EQ(MmaConfig{}.estimated_registers(aligned), 64 + 8 + 16 + 40);
-    EXPECT_EQ(MmaConfig{}.estimated_registers(odd), 64 + 8 + 16 + 40 + 4 * 2 + 4 * 2);
+    // 128 x 128 with 2 x 4 warps: 64 accumulators, two k steps of fragments; 2-byte aligned operands stage two
+    // chunks each per stage.
+    EXPECT_EQ(MmaConfig{}.estimated_registers(aligned), 64 + 2 * (8 + 16) + 40);
+    EXPECT_EQ(MmaConfig{}.estimated_registers(odd), 64 + 2 * (8 + 16) + 40 + 4 * 2 + 4 * 2);
 }
 
 TEST(ConfigValidation, PackedOperandsAreAlignedCopiesForTheKernel) {
