@@ -11,18 +11,11 @@
 #include <system_error>
 #include <utility>
 
+#include "cache/file_names.h"
 #include "jitgemm/error.h"
 
 namespace jitgemm::cache {
 namespace {
-
-// The files SQLite may keep beside a database it has open; none is left once the connection is closed cleanly.
-constexpr const char* kCompanionSuffixes[] = {"-wal", "-shm", "-journal"};
-
-bool present(const std::string& path) {
-    std::error_code ignored;  // a name that cannot be examined counts as present, so it is never overwritten
-    return std::filesystem::symlink_status(path, ignored).type() != std::filesystem::file_type::not_found;
-}
 
 Error exists_error(const std::string& path) {
     return Error(ErrorCode::CacheError,
@@ -32,7 +25,7 @@ Error exists_error(const std::string& path) {
 }  // namespace
 
 PartialFile::PartialFile(std::string path) : path_(std::move(path)), partial_path_(path_ + ".partial") {
-    if (present(path_)) throw exists_error(path_);
+    if (name_present(path_)) throw exists_error(path_);
     const int fd = ::open(partial_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
         const int error = errno;
@@ -49,7 +42,7 @@ PartialFile::PartialFile(std::string path) : path_(std::move(path)), partial_pat
 PartialFile::~PartialFile() {
     if (published_) return;
     std::error_code ignored;  // nothing more can be done about a file that will not go away
-    for (const char* suffix : kCompanionSuffixes) std::filesystem::remove(partial_path_ + suffix, ignored);
+    for (const char* suffix : kSqliteCompanionSuffixes) std::filesystem::remove(partial_path_ + suffix, ignored);
     std::filesystem::remove(partial_path_, ignored);
 }
 
@@ -65,7 +58,7 @@ void PartialFile::publish() {
     if (error != EINVAL && error != ENOSYS)
         throw Error(ErrorCode::CacheError, "jitgemm: could not rename " + partial_path_ + " to " + path_ + ": " +
                                                std::strerror(error) + ".");
-    if (present(path_)) throw exists_error(path_);
+    if (name_present(path_)) throw exists_error(path_);
     std::error_code rename_error;
     std::filesystem::rename(partial_path_, path_, rename_error);
     if (rename_error)
