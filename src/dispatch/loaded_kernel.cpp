@@ -61,16 +61,17 @@ void launch_kernel(const LoadedKernel& kernel, CUstream stream, const void* a, c
         launch_gemm(kernel, stream, a, b, c, alpha, beta);
         return;
     }
-    constexpr std::int64_t kAlign = 256;  // each copy starts on its own 256-byte boundary
+    // Each copy starts on its own 256-byte boundary.
+    const auto slot_bytes = [](const OperandPack& op) { return (op.bytes() + 255) / 256 * 256; };
     std::int64_t total = 0;
-    for (const OperandPack& op : packs) total += (op.bytes() + kAlign - 1) / kAlign * kAlign;
+    for (const OperandPack& op : packs) total += slot_bytes(op);
     const driver::StreamWorkspace workspace(static_cast<std::size_t>(total), stream);
     CUdeviceptr next = workspace.get();
     const void* operands[2] = {a, b};
     for (const OperandPack& op : packs) {
         launch_pack(kernel, stream, op, operands[op.operand], next);
         operands[op.operand] = reinterpret_cast<const void*>(next);
-        next += static_cast<CUdeviceptr>((op.bytes() + kAlign - 1) / kAlign * kAlign);
+        next += static_cast<CUdeviceptr>(slot_bytes(op));
     }
     launch_gemm(kernel, stream, operands[0], operands[1], c, alpha, beta);
 }
