@@ -9,6 +9,9 @@
 #     full:  tests, then tune and bench every row of bench/shapes/public*.csv in the sets named (default
 #            "f32 bf16 f16 tf32"; one device call may not hold them all), without the untuned runs
 #     bench: as full, without the tests
+#     misaligned: a short batch for the packed and split-K paths — the rows of bench/shapes/misaligned_tensor.csv
+#            tuned and against cuBLAS first, then the split-K and Tensor Core correctness tests, compute-sanitizer
+#            on packed and split kernels, and ncu's view of where the 777x1111x3333 time goes
 # $OUT gets bench.log (everything said, as it runs) and results.tgz: bench_<set>_default.csv,
 # bench_<set>_tuned.csv/.json, tune_<set>.json, sass.txt, gpu-tests.log, cold_start.csv, hot_path.csv — packed at
 # exit, also when the batch is stopped, since the device tool brings back only a few files.
@@ -30,6 +33,37 @@ stamp() { echo "=== $(date -u +%FT%TZ) $*" | tee -a "$log"; }
 stamp "machine ($MODE, tuning budget $BUDGET s)"
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv; \
   "$BUILD/jitgemm" info; } 2>&1 | tee -a "$log"
+
+if [ "$MODE" = misaligned ]; then
+    export JITGEMM_CACHE=/tmp/jitgemm-bench-cache
+    rm -rf "$JITGEMM_CACHE"
+    "$BUILD/jitgemm" info > /dev/null 2>&1
+    stamp "misaligned rows: tune ($BUDGET s budget per problem), then against cuBLAS"
+    "$BUILD/jitgemm" tune --manifest bench/shapes/misaligned_tensor.csv --budget "$BUDGET" \
+        --json > "$RES/tune_misaligned.json" 2> >(tee -a "$log" >&2)
+    "$BUILD/jitgemm" bench --manifest bench/shapes/misaligned_tensor.csv --tune off \
+        --csv "$RES/bench_misaligned_tuned.csv" 2>&1 | tee -a "$log"
+    "$BUILD/jitgemm" cache show _ > "$RES/searches_misaligned.txt" 2>&1
+    stamp "split-K and Tensor Core correctness tests"
+    ctest --test-dir "$BUILD" -L gpu -R "SplitK|mma" --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
+    echo "ctest exit $?" | tee -a "$log"
+    grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
+    stamp "compute-sanitizer memcheck on packed and split kernels"
+    for config in mma_32x32x16_w1x1_s2_g8_k3_p3 mma_64x64x32_w2x2_s3_g8_p1 mma_32x32x16_w1x1_s2_g8_p2; do
+        compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --m 131 --n 77 --k 45 \
+            --transa t --transb t --beta 0.5 --ldc 141 --lda 47 --iterations 1 --config "$config" --dtype bf16 2>&1 | \
+            grep -E "ERROR SUMMARY|check|wrong|error" | sed "s/^/$config: /" | tee -a "$log"
+    done
+    stamp "ncu: the tuned bf16 777x1111x3333, kernel by kernel, then the GEMM kernel in detail"
+    ncu --clock-control none --metrics gpu__time_duration.sum "$BUILD/jitgemm" run --order row --m 777 --n 1111 \
+        --k 3333 --dtype bf16 --tune off --iterations 2 --no-verify > "$RES/breakdown.txt" 2>&1
+    grep -E "jg_|gpu__time_duration" "$RES/breakdown.txt" | tee -a "$log"
+    ncu --clock-control none --kernel-name jg_mma --launch-count 1 --section SpeedOfLight --section WarpStateStats \
+        --section MemoryWorkloadAnalysis --section Occupancy "$BUILD/jitgemm" run --order row --m 777 --n 1111 \
+        --k 3333 --dtype bf16 --tune off --iterations 1 --no-verify > "$RES/ncu_777_gemm.txt" 2>&1
+    stamp "done"
+    exit 0
+fi
 
 stamp "SASS: cubins made by NVRTC (dump_cubin) for the main kernels, resource use and instruction counts"
 sass_dir=$(mktemp -d)
@@ -74,6 +108,8 @@ mma_128x128x32_w2x4_s3_g8 bf16 f32
 mma_32x32x16_w1x1_s2_g8 f16 f32
 mma_64x128x64_w2x2_s4_g1 bf16 f32
 mma_128x64x32_w2x2_s5_g4 f32 tf32
+mma_32x32x16_w1x1_s2_g8_k3_p3 bf16 f32
+mma_64x64x16_w2x2_s3_g8_k2 f32 tf32
 EOF
 fi
 [ "$MODE" = tests ] && { stamp "done"; exit 0; }
@@ -111,7 +147,18 @@ for set in $sets; do
         --json "$RES/bench_${name}_tuned.json" 2>&1 | tee -a "$log"
 done
 
-[ "$MODE" = quick ] || { stamp "done"; exit 0; }
+[ "$MODE" = quick ] || {
+    # Where the time of the tuned misaligned rows goes, kernel by kernel (pack, GEMM), from the cache just filled.
+    stamp "ncu: kernel durations of the tuned bf16 777x1111x3333 and 4097^3"
+    for dims in "777 1111 3333" "4097 4097 4097"; do
+        set -- $dims
+        echo "--- bf16 row-major $1 x $2 x $3" >> "$RES/breakdown.txt"
+        ncu --clock-control none --metrics gpu__time_duration.sum "$BUILD/jitgemm" run --order row --m "$1" --n "$2" \
+            --k "$3" --dtype bf16 --tune off --iterations 3 --no-verify >> "$RES/breakdown.txt" 2>&1
+    done
+    grep -E "^---|jg_|gpu__time_duration|config|ms" "$RES/breakdown.txt" | tee -a "$log"
+    stamp "done"; exit 0;
+}
 stamp "cold start from the cache in a new process"
 dims=$(grep -vE '^(#|name,)' bench/shapes/quick.csv | cut -d, -f2-4 | tr , x | tr '\n' ' ')
 # shellcheck disable=SC2086

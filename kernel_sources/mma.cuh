@@ -14,6 +14,10 @@
 // transpose are read with scalar loads instead. Every tile is stored in 16-byte chunks permuted by an XOR swizzle
 // (tile_layout below) so that ldmatrix, the scalar loads and the copies are free of bank conflicts.
 //
+// Split-K (MMA_SPLITK > 1) gives each tile of C to several blocks, each over its own share of K, for problems with too
+// few tiles to fill the GPU and a long K (777 x 1111 x 3333: 63 tiles of 128 x 128 for 132 SMs); the partial sums
+// meet in a scratch buffer the host provides (arrive_last, split_partials).
+//
 // The MMA computes C^T tiles: its rows run along n and its columns along m, so each thread's accumulator pairs are
 // consecutive in m, which is the contiguous dimension of the column-major C — the epilogue stores pairs.
 #pragma once
@@ -44,6 +48,9 @@
 #ifndef MMA_GROUP
 #define MMA_GROUP 8    // tile rows per rasterization group (see tile_of_block)
 #endif
+#ifndef MMA_SPLITK
+#define MMA_SPLITK 1   // blocks per tile of C, each over its own share of K (split-K: arrive_last below)
+#endif
 
 namespace jg {
 namespace mma {
@@ -55,6 +62,7 @@ constexpr int CH = 16 / ES;                       // elements per 16-byte chunk
 constexpr int KSTEP = TF32 ? 8 : 16;              // k of one mma instruction
 
 constexpr int BM = MMA_BM, BN = MMA_BN, BK = MMA_BK, WM = MMA_WM, WN = MMA_WN, STAGES = MMA_STAGES;
+constexpr int SPLITS = MMA_SPLITK;
 constexpr int THREADS = 32 * WM * WN;
 constexpr int WTM = BM / WM, WTN = BN / WN;  // the warp's tile
 constexpr int FM = WTM / 8;                  // mma columns (8 m each) per warp
@@ -70,6 +78,8 @@ static_assert(BK * ES <= 128, "a k-contiguous tile row is at most 128 bytes");
 static_assert(BM >= 32 && BN >= 32 && BM <= 256 && BN <= 256, "tile limits assumed by the host's choice of index width");
 static_assert((BM & (BM - 1)) == 0 && (BN & (BN - 1)) == 0 && (BK & (BK - 1)) == 0, "tile sizes are powers of two");
 static_assert(STAGES >= 2 && STAGES <= 5, "2 to 5 pipeline stages");
+static_assert(SPLITS >= 1 && SPLITS <= 16, "1 to 16 blocks per tile");
+static_assert(SPLITS == 1 || SPLITS <= ceil_div(K, BK), "every split has at least one k tile");
 
 // How global memory runs: op(A) is k-contiguous when A is stored transposed, op(B) when B is not.
 constexpr bool A_KCONTIG = TRANS_A;
@@ -110,6 +120,12 @@ constexpr int STAGE_BYTES = a_layout::BYTES + b_layout::BYTES;
 constexpr index_t TILES_M = ceil_div(M, BM);
 constexpr index_t TILES_N = ceil_div(N, BN);
 constexpr index_t K_TILES = ceil_div(K, BK);
+
+// Split-K scratch (MmaConfig::geometry sizes it the same way): one arrival counter per tile, zeroed by the host
+// before the launch, padded to 256 bytes; then per tile and split the partial sums of every thread, FN x FM float4
+// each, stored so that consecutive threads touch consecutive float4 (coalesced, no index arithmetic beyond tid).
+constexpr long long SPLIT_COUNTER_BYTES = ((long long)TILES_M * TILES_N * 4 + 255) / 256 * 256;
+constexpr long long SPLIT_PARTIAL_VECTORS = (long long)FN * FM * THREADS;  // float4 per tile and split
 
 // ---- PTX wrappers ----
 
@@ -367,11 +383,80 @@ __device__ __forceinline__ void multiply_stage(unsigned a_tile, unsigned b_tile,
     }
 }
 
+// Split-K: the SPLITS blocks of a tile each own a share of K. Each leaves its partial sums in the scratch and counts
+// itself in with an atomic; the last to arrive adds the partials up and alone runs the epilogue. It reads them all
+// back, its own too, in split order, so the result does not depend on which block came last (tuned runs are
+// bitwise repeatable), and the accumulators are dead by then: the sums cost no registers on top of them. No block
+// waits on another, so there is no residency assumption to deadlock on.
+struct split_partials {
+    float4* tile;  // this thread's first float4 of the tile's first split
+
+    // Fragment (i, j) of this thread, summed over the splits in order.
+    __device__ __forceinline__ float4 sum(int i, int j) const {
+        const float4* p = tile + (i * FM + j) * THREADS;
+        float4 total = __ldcg(p);
+#pragma unroll
+        for (int s = 1; s < SPLITS; ++s) {
+            const float4 x = __ldcg(p + s * SPLIT_PARTIAL_VECTORS);
+            total = make_float4(total.x + x.x, total.y + x.y, total.z + x.z, total.w + x.w);
+        }
+        return total;
+    }
+};
+
+// Stores this block's partial sums and counts it in; true in the last block of the tile to arrive.
+__device__ __forceinline__ bool arrive_last(void* scratch, unsigned char* smem, long long tile, int split, int tid,
+                                            const float (&acc)[FN][FM][4], split_partials& partials) {
+    unsigned* const counters = static_cast<unsigned*>(scratch);
+    partials.tile = reinterpret_cast<float4*>(static_cast<unsigned char*>(scratch) + SPLIT_COUNTER_BYTES) +
+                    tile * SPLITS * SPLIT_PARTIAL_VECTORS + tid;
+    float4* const mine = partials.tile + split * SPLIT_PARTIAL_VECTORS;
+#pragma unroll
+    for (int i = 0; i < FN; ++i)
+#pragma unroll
+        for (int j = 0; j < FM; ++j)
+            __stcg(mine + (i * FM + j) * THREADS, make_float4(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3]));
+    __threadfence();  // this thread's partials reach L2 before the count that announces them
+    __syncthreads();  // every thread's have; and every warp is past the main loop, so shared memory is free
+    volatile unsigned* const last = reinterpret_cast<volatile unsigned*>(smem);
+    if (tid == 0) *last = atomicAdd(counters + tile, 1u) == (unsigned)(SPLITS - 1);
+    __syncthreads();
+    const bool is_last = *last;
+    if (is_last) __threadfence();  // the other blocks' partials, announced by their counts, are read after this
+    return is_last;
+}
+
+// The epilogue of this thread's fragments: fragment(i, j) gives its four sums (n rows i*16 + g and + 8, m columns
+// j*8 + 2*t4 and + 1); the pairs are consecutive in m, one column of C each.
+template <typename Fragment>
+__device__ __forceinline__ void store_tile(c_t* C, index_t m0, index_t n0, int m_warp, int n_warp, int lane,
+                                           float alpha, float beta, Fragment fragment) {
+    const int g = lane >> 2, t4 = lane & 3;
+#pragma unroll
+    for (int i = 0; i < FN; ++i) {
+#pragma unroll
+        for (int j = 0; j < FM; ++j) {
+            const index_t m = m0 + m_warp + j * 8 + 2 * t4;
+            const int valid = (M % BM == 0) ? 2 : (int)(M - m >= 2 ? 2 : M - m > 0 ? M - m : 0);
+            if (valid == 0) continue;
+            const float4 v = fragment(i, j);
+#pragma unroll
+            for (int half = 0; half < 2; ++half) {
+                const index_t n = n0 + n_warp + i * 16 + half * 8 + g;
+                if (N % BN != 0 && n >= N) continue;
+                const float pair[2] = {half == 0 ? v.x : v.z, half == 0 ? v.y : v.w};
+                epilogue_store<2>(C, c_offset(m, n), pair, valid, alpha, beta);
+            }
+        }
+    }
+}
+
 }  // namespace mma
 }  // namespace jg
 
 extern "C" __global__ void __launch_bounds__(jg::mma::THREADS)
-    jg_mma(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B, jg::c_t* C, float alpha, float beta) {
+    jg_mma(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B, jg::c_t* C, float alpha, float beta,
+           void* split_scratch) {
     using namespace jg;
     using namespace jg::mma;
     // Dynamic shared memory: STAGES x (A tile, B tile); the host sizes it and opts in above 48 KB.
@@ -381,9 +466,17 @@ extern "C" __global__ void __launch_bounds__(jg::mma::THREADS)
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int m_warp = (warp % WM) * WTM, n_warp = (warp / WM) * WTN;
+    // The SPLITS blocks of one tile are consecutive, so they run at about the same time and the last of them
+    // rarely waits long for the others' partial sums.
+    const index_t tile = SPLITS == 1 ? (index_t)blockIdx.x : (index_t)(blockIdx.x / SPLITS);
+    const int split = SPLITS == 1 ? 0 : (int)(blockIdx.x % SPLITS);
     index_t tile_m, tile_n;
-    tile_of_block<TILES_M, TILES_N, MMA_GROUP>(blockIdx.x, tile_m, tile_n);
+    tile_of_block<TILES_M, TILES_N, MMA_GROUP>(tile, tile_m, tile_n);
     const index_t m0 = tile_m * BM, n0 = tile_n * BN;
+    // This block's k tiles, kt_first + [0, k_tiles): the shares differ by at most one tile (the host sees to
+    // SPLITS <= K_TILES, so none is empty).
+    const index_t kt_first = SPLITS == 1 ? 0 : (index_t)((long long)split * K_TILES / SPLITS);
+    const index_t k_tiles = SPLITS == 1 ? K_TILES : (index_t)((long long)(split + 1) * K_TILES / SPLITS) - kt_first;
 
     float acc[FN][FM][4];
 #pragma unroll
@@ -395,14 +488,15 @@ extern "C" __global__ void __launch_bounds__(jg::mma::THREADS)
 
     staged_chunks<true> staged_a;
     staged_chunks<false> staged_b;
-    // Starts the copies of k tile `kt` into stage slot `slot`: cp.async, or loads into registers (finish_stage
-    // stores them).
+    // Starts the copies of the block's k tile `kt` into stage slot `slot`: cp.async, or loads into registers
+    // (finish_stage stores them).
     auto start_stage = [&](index_t kt, int slot) {
         const unsigned a_tile = smem_base + slot * STAGE_BYTES, b_tile = a_tile + a_layout::BYTES;
-        if constexpr (copy_plan<true>::ASYNC) copy_stage_async<true>(A, a_tile, m0, kt * BK, tid);
-        else fetch_stage<true>(A, m0, kt * BK, tid, staged_a);
-        if constexpr (copy_plan<false>::ASYNC) copy_stage_async<false>(B, b_tile, n0, kt * BK, tid);
-        else fetch_stage<false>(B, n0, kt * BK, tid, staged_b);
+        const index_t k0 = (kt_first + kt) * BK;
+        if constexpr (copy_plan<true>::ASYNC) copy_stage_async<true>(A, a_tile, m0, k0, tid);
+        else fetch_stage<true>(A, m0, k0, tid, staged_a);
+        if constexpr (copy_plan<false>::ASYNC) copy_stage_async<false>(B, b_tile, n0, k0, tid);
+        else fetch_stage<false>(B, n0, k0, tid, staged_b);
     };
     auto finish_stage = [&](int slot) {
         unsigned char* const a_tile = smem + slot * STAGE_BYTES;
@@ -412,7 +506,7 @@ extern "C" __global__ void __launch_bounds__(jg::mma::THREADS)
 
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
-        if (s < K_TILES) {
+        if (s < k_tiles) {
             start_stage(s, s);
             finish_stage(s);
         }
@@ -420,34 +514,24 @@ extern "C" __global__ void __launch_bounds__(jg::mma::THREADS)
     }
 
 #pragma unroll 1
-    for (index_t kt = 0; kt < K_TILES; ++kt) {
+    for (index_t kt = 0; kt < k_tiles; ++kt) {
         cp_async_wait<STAGES - 2>();  // this thread's copies of stage kt have landed
         __syncthreads();              // everyone's have; and everyone is done with stage kt - 1's slot
         const index_t next = kt + STAGES - 1;
         const int next_slot = (int)(next % STAGES);
-        if (next < K_TILES) start_stage(next, next_slot);
+        if (next < k_tiles) start_stage(next, next_slot);
         cp_async_commit();
         const unsigned a_tile = smem_base + (int)(kt % STAGES) * STAGE_BYTES;
         multiply_stage(a_tile, a_tile + a_layout::BYTES, m_warp, n_warp, lane, acc);
-        if (next < K_TILES) finish_stage(next_slot);
+        if (next < k_tiles) finish_stage(next_slot);
     }
-
-    // Epilogue: accumulator pairs are consecutive in m, one column of C each.
-    const int g = lane >> 2, t4 = lane & 3;
-#pragma unroll
-    for (int i = 0; i < FN; ++i) {
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-            const index_t n = n0 + n_warp + i * 16 + half * 8 + g;
-            if (N % BN != 0 && n >= N) continue;
-#pragma unroll
-            for (int j = 0; j < FM; ++j) {
-                const index_t m = m0 + m_warp + j * 8 + 2 * t4;
-                const int valid = (M % BM == 0) ? 2 : (int)(M - m >= 2 ? 2 : M - m > 0 ? M - m : 0);
-                if (valid == 0) continue;
-                const float pair[2] = {acc[i][j][2 * half], acc[i][j][2 * half + 1]};
-                epilogue_store<2>(C, c_offset(m, n), pair, valid, alpha, beta);
-            }
-        }
+    if constexpr (SPLITS > 1) {
+        split_partials partials;
+        if (!arrive_last(split_scratch, smem, tile, split, tid, acc, partials)) return;
+        store_tile(C, m0, n0, m_warp, n_warp, lane, alpha, beta, [&](int i, int j) { return partials.sum(i, j); });
+    } else {
+        store_tile(C, m0, n0, m_warp, n_warp, lane, alpha, beta, [&](int i, int j) {
+            return make_float4(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3]);
+        });
     }
 }

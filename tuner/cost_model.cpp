@@ -10,6 +10,7 @@ namespace jitgemm {
 namespace {
 
 constexpr double kLaunchSeconds = 3e-6;
+constexpr double kMemsetSeconds = 1.5e-6;  // a small cuMemsetD32Async in the stream
 
 struct TileShape {
     int bm, bn, bk;
@@ -61,37 +62,44 @@ CostEstimate estimate_mma_cost(const MmaConfig& c, const Problem& problem, const
                                const DeviceCeilings& ceilings) {
     CostEstimate e;
     const Problem p = c.kernel_problem(problem);  // packed operands are aligned for the kernel
-    double pack_seconds = 0.0;
+    double pack_seconds = 0.0;  // one launch copies every packed operand
     for (const OperandPack& op : c.geometry(problem).packs)
         pack_seconds += (double(op.rows) * op.cols + double(op.ld_to) * op.cols) * op.element_bytes /
-                            ceilings.dram_bytes_per_s + kLaunchSeconds;
+                        ceilings.dram_bytes_per_s;
+    if (c.pack != 0) pack_seconds += kLaunchSeconds;
     const int bytes = MmaConfig::element_bytes(p);
     const OccupancyLimits occupancy =
         blocks_per_sm(device, c.threads(), c.estimated_registers(p), c.shared_bytes(p));
     e.blocks_per_sm = std::max(occupancy.blocks, 1);
     const std::int64_t tiles_m = ceil_div(p.m, c.bm), tiles_n = ceil_div(p.n, c.bn);
-    const std::int64_t tiles = tiles_m * tiles_n;
+    const std::int64_t blocks = tiles_m * tiles_n * c.splits;
     const std::int64_t slots = static_cast<std::int64_t>(device.sm_count) * e.blocks_per_sm;
-    const std::int64_t waves = ceil_div(tiles, slots);
-    e.wave_efficiency = double(tiles) / double(waves * slots);
+    const std::int64_t waves = ceil_div(blocks, slots);
+    e.wave_efficiency = double(blocks) / double(waves * slots);
 
     const double warp_m = double(c.bm) / c.wm, warp_n = double(c.bn) / c.wn;
     const double flops_per_shared_byte = 2.0 * warp_m * warp_n / ((warp_m + warp_n) * bytes);
     const double per_sm_flops = std::min(ceilings.matrix_flops(p.a_type, p.compute),
                                          flops_per_shared_byte * ceilings.shared_bytes_per_s) /
                                 device.sm_count;
+    // The busiest SM runs ceil(blocks / SMs) blocks, up to blocks_per_sm of them at once sharing its Tensor Cores.
     // mma.sync and ldmatrix latencies want several warps per scheduler; a shallow pipeline exposes the copies'
     // latency; operands only 2-byte aligned are loaded element by element through registers.
-    const double resident_warps = double(e.blocks_per_sm) * c.threads() / 32.0;
+    const std::int64_t blocks_on_busiest_sm = ceil_div(blocks, device.sm_count);
+    const double resident_warps =
+        double(std::min<std::int64_t>(e.blocks_per_sm, blocks_on_busiest_sm)) * c.threads() / 32.0;
     const double latency_hiding = std::min(1.0, resident_warps / 8.0);
     const double pipeline = c.stages == 2 ? 1.25 : c.stages == 3 ? 1.05 : 1.0;
-    const double register_path = (p.align_a < 4 ? 1.15 : 1.0) * (p.align_b < 4 ? 1.15 : 1.0);
-    const double padded_k = double(ceil_div(std::max<std::int64_t>(p.k, 1), c.bk) * c.bk);
-    const double tile_flops = 2.0 * c.bm * c.bn * padded_k;
-    e.compute_seconds = double(waves) * e.blocks_per_sm * tile_flops / (per_sm_flops * latency_hiding) * pipeline *
+    const double register_path = (p.align_a < 4 ? 1.5 : 1.0) * (p.align_b < 4 ? 1.5 : 1.0);
+    const double block_flops = 2.0 * c.bm * c.bn * double(c.k_tiles_per_split(p) * c.bk);
+    e.compute_seconds = double(blocks_on_busiest_sm) * block_flops / (per_sm_flops * latency_hiding) * pipeline *
                         register_path;
+    // Split-K: every split's partial sums go to scratch and back through L2, after a memset of the counters.
+    const double split_seconds =
+        c.splits == 1 ? 0.0
+                      : 2.0 * double(blocks) * c.bm * c.bn * 4.0 / ceilings.l2_bytes_per_s + kMemsetSeconds;
     e.traffic_seconds = traffic_seconds(p, tiles_m, tiles_n, ceilings);
-    e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + kLaunchSeconds + pack_seconds;
+    e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + kLaunchSeconds + pack_seconds + split_seconds;
     return e;
 }
 

@@ -9,8 +9,10 @@
 //            L2 ceiling.
 // The Tensor Core family's compute term is different: the mma rate of its input type, or, when lower, what shared
 // memory can feed — each warp reads its (warp_m + warp_n) x BK operand slice of every stage for 2 warp_m warp_n BK
-// FLOPs, so small warp tiles starve the Tensor Cores (seed 000: reuse moves the bottleneck on-chip). Packing an
-// operand to an aligned copy adds a read and a write of it at the DRAM ceiling and a launch.
+// FLOPs, so small warp tiles starve the Tensor Cores (seed 000: reuse moves the bottleneck on-chip) — and it counts
+// the blocks of the busiest SM, which is what a grid smaller than a full wave is timed by. Packing an operand to an
+// aligned copy adds a read and a write of it at the DRAM ceiling and a launch; split-K adds a write and a read of
+// every split's partial sums at the L2 ceiling and the memset of its counters.
 // Absolute times are rough; the ranking is what matters, and the tuner measures the top of it.
 #pragma once
 

@@ -54,12 +54,16 @@ struct OperandPack {
 };
 
 // 1-D grid of 1-D blocks; every family linearizes its tiles into blockIdx.x. `packs` lists the operands to copy to
-// aligned workspace first (none for most kernels).
+// aligned workspace first (none for most kernels). Every kernel takes (A, B, C, alpha, beta); the Tensor Core
+// family's takes a sixth, its scratch (split-K partial sums): `scratch_bytes` of stream-ordered workspace, of which
+// the first `scratch_zeroed_bytes` are zeroed before the launch (none when scratch_bytes is 0).
 struct LaunchGeometry {
     std::uint32_t grid = 0;
     std::uint32_t block = 0;
     std::uint32_t dynamic_shared_bytes = 0;
     std::vector<OperandPack> packs;
+    std::int64_t scratch_bytes = 0;
+    std::int64_t scratch_zeroed_bytes = 0;
 };
 
 // Knob macros of a family as NVRTC -D definitions, e.g. {"RB_BM", 128}.

@@ -59,12 +59,21 @@ std::optional<Rejection> MmaConfig::validate(const Problem& p, const DeviceInfo&
     if (stages < 2 || stages > 5) return Rejection{PruneRule::Knobs, "stages must be 2 to 5"};
     if (group < 1 || group > 64) return Rejection{PruneRule::Knobs, "group must be 1..64"};
     if (pack < 0 || pack > 3) return Rejection{PruneRule::Knobs, "pack is 0 (none), 1 (A), 2 (B) or 3 (both)"};
+    if (splits < 1 || splits > 16) return Rejection{PruneRule::Knobs, "splits must be 1 to 16"};
+    if (splits > (p.k + bk - 1) / bk)
+        return Rejection{PruneRule::Knobs, "K has fewer tiles of bk than the " + std::to_string(splits) +
+                                               " splits, which would leave one with none"};
     return check_resources(device, threads(), estimated_registers(p), shared_bytes(p), true);
 }
 
 KnobDefines MmaConfig::defines() const {
-    return {{"MMA_BM", bm}, {"MMA_BN", bn},         {"MMA_BK", bk},      {"MMA_WM", wm},
-            {"MMA_WN", wn}, {"MMA_STAGES", stages}, {"MMA_GROUP", group}};
+    return {{"MMA_BM", bm},         {"MMA_BN", bn},       {"MMA_BK", bk},         {"MMA_WM", wm},
+            {"MMA_WN", wn},         {"MMA_STAGES", stages}, {"MMA_GROUP", group}, {"MMA_SPLITK", splits}};
+}
+
+std::int64_t MmaConfig::k_tiles_per_split(const Problem& p) const {
+    const std::int64_t k_tiles = (p.k + bk - 1) / bk;
+    return (k_tiles + splits - 1) / splits;
 }
 
 namespace {
@@ -75,9 +84,12 @@ std::pair<std::int64_t, std::int64_t> stored_extent(const Problem& p, int operan
     return p.trans_b == Transpose::Yes ? std::pair{p.n, p.k} : std::pair{p.k, p.n};
 }
 
+// Columns of a packed copy start on 128-byte lines, not merely 16-byte boundaries: a tile row of 32 or 64 bytes
+// then touches as few 32-byte L2 sectors and lines as in an aligned problem (at a 16-byte offset a 64-byte row
+// spans three sectors, not two), which the main loop, reading every operand tile from L2, pays for on every tile.
 std::int64_t aligned_leading_dimension(std::int64_t rows, int element_bytes) {
-    const std::int64_t per_chunk = 16 / element_bytes;
-    return (rows + per_chunk - 1) / per_chunk * per_chunk;
+    const std::int64_t per_line = 128 / element_bytes;
+    return (rows + per_line - 1) / per_line * per_line;
 }
 
 }  // namespace
@@ -97,7 +109,14 @@ Problem MmaConfig::kernel_problem(const Problem& problem) const {
 }
 
 LaunchGeometry MmaConfig::geometry(const Problem& p) const {
-    LaunchGeometry g = tile_grid((p.m + bm - 1) / bm, (p.n + bn - 1) / bn, threads(), shared_bytes(p));
+    const std::int64_t tiles = ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+    LaunchGeometry g = tile_grid(tiles, splits, threads(), shared_bytes(p));  // the splits of a tile are consecutive
+    if (splits > 1) {
+        // As kernel_sources/mma.cuh lays it out: a zeroed arrival counter per tile (padded to 256 bytes), then the
+        // fp32 partial sums of every split of every tile.
+        g.scratch_zeroed_bytes = (tiles * 4 + 255) / 256 * 256;
+        g.scratch_bytes = g.scratch_zeroed_bytes + tiles * splits * std::int64_t{bm} * bn * 4;
+    }
     const Problem packed = kernel_problem(p);
     for (int operand = 0; operand < 2; ++operand) {
         if (!(pack & (1 << operand))) continue;
@@ -116,24 +135,34 @@ std::string MmaConfig::to_string() const {
     using config_text::format_numbers;
     return "mma_" + format_numbers("", {bm, bn, bk}) + "_" + format_numbers("w", {wm, wn}) + "_" +
            format_numbers("s", {stages}) + "_" + format_numbers("g", {group}) +
+           (splits != 1 ? "_" + format_numbers("k", {splits}) : "") +
            (pack != 0 ? "_" + format_numbers("p", {pack}) : "");
 }
 
 std::optional<MmaConfig> MmaConfig::parse(std::string_view name) {
     using config_text::parse_numbers;
     const auto fields = config_text::split_fields(name);
-    if ((fields.size() != 5 && fields.size() != 6) || fields[0] != "mma") return std::nullopt;
+    if (fields.size() < 5 || fields.size() > 7 || fields[0] != "mma") return std::nullopt;
     const auto block = parse_numbers(fields[1], "", 3);
     const auto warps = parse_numbers(fields[2], "w", 2);
     const auto stages = parse_numbers(fields[3], "s", 1);
     const auto group = parse_numbers(fields[4], "g", 1);
     if (!block || !warps || !stages || !group) return std::nullopt;
     MmaConfig c;
-    if (fields.size() == 6) {  // "_p<mask>", written only when something is packed
-        const auto pack = parse_numbers(fields[5], "p", 1);
+    // Optional fields, in this order and each written only when it differs from the default: "_k<splits>" (not 1),
+    // "_p<mask>" (not 0). Spelling a default out would give one kernel two names, so it is refused.
+    std::size_t next = 5;
+    if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'k') {
+        const auto splits = parse_numbers(fields[next++], "k", 1);
+        if (!splits || (*splits)[0] == 1) return std::nullopt;
+        c.splits = (*splits)[0];
+    }
+    if (next < fields.size()) {
+        const auto pack = parse_numbers(fields[next++], "p", 1);
         if (!pack) return std::nullopt;
         c.pack = (*pack)[0];
     }
+    if (next != fields.size()) return std::nullopt;
     c.bm = (*block)[0];
     c.bn = (*block)[1];
     c.bk = (*block)[2];

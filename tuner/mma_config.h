@@ -4,6 +4,7 @@
 // memory of the stages, and 2-byte aligned operands take the register path, which costs registers.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,7 @@ struct MmaConfig {
     int stages = 3;  // MMA_STAGES: shared-memory stages of the copy pipeline
     int group = 8;   // MMA_GROUP: tile rows per rasterization group
     int pack = 0;    // operands copied to an aligned workspace first (jg_pack.cuh): bit 0 A, bit 1 B
+    int splits = 1;  // MMA_SPLITK: blocks per tile of C, each over its share of K (split-K), 1 to 16
 
     int threads() const { return 32 * wm * wn; }
     // The element size of the problem's inputs: 2 (fp16, bf16) or 4 (fp32 as TF32).
@@ -39,12 +41,16 @@ struct MmaConfig {
     // The problem the kernel itself computes: packed operands with their aligned leading dimension and alignment.
     Problem kernel_problem(const Problem& problem) const;
 
-    std::string to_string() const;  // "mma_128x128x32_w2x4_s3_g8", "mma_128x128x32_w2x4_s3_g8_p3" when packing
+    // K tiles (of bk) of the largest split: the kernel deals them out so that shares differ by at most one.
+    std::int64_t k_tiles_per_split(const Problem& problem) const;
+
+    // "mma_128x128x32_w2x4_s3_g8"; "_k<splits>" follows when K is split, "_p<mask>" when operands are packed.
+    std::string to_string() const;
     static std::optional<MmaConfig> parse(std::string_view name);
 
     friend bool operator==(const MmaConfig& x, const MmaConfig& y) {
         return x.bm == y.bm && x.bn == y.bn && x.bk == y.bk && x.wm == y.wm && x.wn == y.wn && x.stages == y.stages &&
-               x.group == y.group && x.pack == y.pack;
+               x.group == y.group && x.pack == y.pack && x.splits == y.splits;
     }
 };
 

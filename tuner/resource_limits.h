@@ -20,7 +20,8 @@ std::optional<Rejection> check_resources(const DeviceInfo& device, int threads, 
 // The SIMT families' element-type rule: fp32 A, B and C (computed exactly, also where TF32 is allowed).
 std::optional<Rejection> require_fp32_inputs_and_output(const Problem& problem);
 
-// tiles_m * tiles_n blocks of `threads`; throws Error(Unsupported) when the tile count exceeds a 1-D grid.
+// tiles_m * tiles_n blocks of `threads` (the Tensor Core family passes tiles and blocks per tile); throws
+// Error(Unsupported) when the block count exceeds a 1-D grid.
 LaunchGeometry tile_grid(std::int64_t tiles_m, std::int64_t tiles_n, int threads, int dynamic_shared_bytes);
 
 }  // namespace jitgemm

@@ -5,6 +5,17 @@ namespace jitgemm {
 
 namespace {
 
+// Split-K counts worth trying for a block tile: only where the tiles alone are few (under 4096 blocks in all keeps
+// them below a few waves of any GPU) and each split keeps at least four k tiles of the deepest stage, enough to
+// fill the pipeline. Whether the split pays is the cost model's and the measurement's call.
+std::vector<int> split_counts(const Problem& problem, int bm, int bn) {
+    std::vector<int> out{1};
+    const std::int64_t tiles = ((problem.m + bm - 1) / bm) * ((problem.n + bn - 1) / bn);
+    for (const int splits : {2, 3, 4, 6, 8})
+        if (tiles * splits <= 4096 && problem.k >= std::int64_t{4} * 64 * splits) out.push_back(splits);
+    return out;
+}
+
 std::vector<AnyConfig> tensor_core_candidates(const Problem& problem) {
     std::vector<AnyConfig> out;
     const bool tf32 = problem.a_type == DType::F32;
@@ -15,20 +26,23 @@ std::vector<AnyConfig> tensor_core_candidates(const Problem& problem) {
     const std::vector<int> depths = tf32 ? std::vector<int>{16, 32} : std::vector<int>{32, 64};
     for (const int bm : {32, 64, 128, 256})
         for (const int bn : {32, 64, 128, 256})
-            for (const int bk : depths)
-                for (const auto& [wm, wn] : {std::pair{1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 1}, {1, 4}, {2, 4}, {4, 2}})
-                    for (const int stages : {3, 4})
-                        for (const int pack : packs) {
-                            MmaConfig c;  // group 8
-                            c.bm = bm;
-                            c.bn = bn;
-                            c.bk = bk;
-                            c.wm = wm;
-                            c.wn = wn;
-                            c.stages = stages;
-                            c.pack = pack;
-                            out.emplace_back(c);
-                        }
+            for (const int splits : split_counts(problem, bm, bn))
+                for (const int bk : depths)
+                    for (const auto& [wm, wn] :
+                         {std::pair{1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 1}, {1, 4}, {2, 4}, {4, 2}})
+                        for (const int stages : {3, 4})
+                            for (const int pack : packs) {
+                                MmaConfig c;  // group 8
+                                c.bm = bm;
+                                c.bn = bn;
+                                c.bk = bk;
+                                c.wm = wm;
+                                c.wn = wn;
+                                c.stages = stages;
+                                c.pack = pack;
+                                c.splits = splits;
+                                out.emplace_back(c);
+                            }
     return out;
 }
 
@@ -76,6 +90,13 @@ std::vector<AnyConfig> refinements(const AnyConfig& winner) {
             MmaConfig c = *m;
             c.stages = stages;  // validate() drops a count outside 2..5 or past the shared memory
             out.emplace_back(c);
+        }
+        if (m->splits > 1) {  // the enumeration skips some counts (5, 7); a split winner tries its neighbours
+            for (const int splits : {m->splits - 1, m->splits + 1}) {
+                MmaConfig c = *m;
+                c.splits = splits;  // validate() drops counts K cannot feed
+                out.emplace_back(c);
+            }
         }
         return out;
     }

@@ -43,6 +43,15 @@ AnyConfig tensor_core_default(const Problem& p, const DeviceInfo& device) {
     // more, copying them to an aligned workspace first costs a small part of that.
     MmaConfig chosen = *fallback;
     if (2.0 * p.m * p.n * p.k >= 1e9) chosen.pack = (p.align_a < 4 ? 1 : 0) | (p.align_b < 4 ? 2 : 0);
+    // Even the smallest tiles leave SMs idle: split K among several blocks per tile, as many as fill the SMs while
+    // each split keeps at least 16 k tiles (validate() has the last word).
+    const std::int64_t tiles = ((p.m + chosen.bm - 1) / chosen.bm) * ((p.n + chosen.bn - 1) / chosen.bn);
+    const std::int64_t k_tiles = (p.k + chosen.bk - 1) / chosen.bk;
+    for (int splits = 8; splits > 1 && tiles < device.sm_count; --splits) {
+        MmaConfig split = chosen;
+        split.splits = splits;
+        if (tiles * splits <= device.sm_count && k_tiles >= 16 * splits && !split.validate(p, device)) return split;
+    }
     return chosen;
 }
 

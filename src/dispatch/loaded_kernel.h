@@ -24,8 +24,9 @@ struct LoadedKernel {
 std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const std::string& symbol,
                                                 const LaunchGeometry& geometry, const std::string& config_name);
 
-// Enqueues the kernel: every family takes (A, B, C, alpha, beta). A kernel that packs operands first gets a
-// stream-ordered workspace, the pack launches, then the GEMM on the packed copies.
+// Enqueues the kernel: every family takes (A, B, C, alpha, beta). A kernel that packs operands or needs scratch
+// (split-K) gets a stream-ordered workspace: the scratch's counters are zeroed, the pack launches run, then the GEMM
+// on the packed copies.
 void launch_kernel(const LoadedKernel& kernel, CUstream stream, const void* a, const void* b, void* c, float alpha,
                    float beta);
 

@@ -163,6 +163,8 @@ double GemmWorkload::min_bytes() const {
            c_bytes * c_passes * s.m * s.n;
 }
 
+std::vector<std::byte> GemmWorkload::c_bytes() const { return driver::download_bytes(dc_, offset_); }
+
 GemmWorkload::Result GemmWorkload::check(std::mt19937_64& rng, std::int64_t samples) const {
     const GemmShape& s = shape_;
     const std::vector<float> c_after = decode(s.c_type, driver::download_bytes(dc_, offset_));

@@ -5,6 +5,7 @@
 // GPU tests and the benchmarks, so all three mean the same thing by "verified".
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -61,6 +62,9 @@ public:
     // Downloads C (in its dtype) and checks it: every element when the problem is small, else `samples` random
     // elements plus a whole-matrix scan for non-finite values. Waits for the device.
     Result check(std::mt19937_64& rng, std::int64_t samples = 4096) const;
+
+    // C as the device holds it, in its dtype's bytes: for comparing two runs bit for bit. Waits for the device.
+    std::vector<std::byte> c_bytes() const;
 
     HostGemm host_gemm() const;
     // The call run() makes, as the dispatch layer sees it.

@@ -48,6 +48,7 @@ AnyConfig random_config(std::mt19937_64& rng, Family family) {
             c.stages = pick(rng, {2, 3, 4, 5});
             c.group = pick(rng, {1, 4, 8, 16});
             c.pack = pick(rng, {0, 1, 2, 3});
+            c.splits = pick(rng, {1, 1, 2, 3, 8, 16});
             return c;
         }
     }
@@ -77,6 +78,8 @@ TEST(ConfigNames, CanonicalFormsOfTheDefaults) {
     MmaConfig packed;
     packed.pack = 3;
     EXPECT_EQ(packed.to_string(), "mma_128x128x32_w2x4_s3_g8_p3");
+    packed.splits = 4;
+    EXPECT_EQ(packed.to_string(), "mma_128x128x32_w2x4_s3_g8_k4_p3");  // split count before the pack mask
 }
 
 TEST(ConfigNames, MalformedNamesAreRefused) {
@@ -87,7 +90,9 @@ TEST(ConfigNames, MalformedNamesAreRefused) {
           "Regblock_128x128x8_t8x8_v4_s2_g8", "regblock_128x128x8_t8x8_v4_s2_g99999999999", "mystery_1",
           "mma", "mma_128x128x32_w2x4_s3", "mma_128x128_w2x4_s3_g8", "mma_128x128x32_2x4_s3_g8",
           "mma_128x128x32_w2x4_s3_g8_e2", "mma_128x128x32_w2_s3_g8", "mma_128x128x32_w2x4_s3_g8_p0",
-          "mma_128x128x32_w2x4_s3_g8_p1_p2"}) {
+          "mma_128x128x32_w2x4_s3_g8_p1_p2", "mma_128x128x32_w2x4_s3_g8_k1",
+          "mma_128x128x32_w2x4_s3_g8_p3_k2", "mma_128x128x32_w2x4_s3_g8_k2_k2", "mma_128x128x32_w2x4_s3_g8_k",
+          "mma_128x128x32_w2x4_s3_g8_k2_p3_x"}) {
         EXPECT_FALSE(parse_config(name).has_value()) << '"' << name << '"';
     }
 }

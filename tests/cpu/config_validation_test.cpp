@@ -166,8 +166,8 @@ TEST(ConfigValidation, PackedOperandsAreAlignedCopiesForTheKernel) {
     MmaConfig c;
     c.pack = 3;
     const Problem kernel = c.kernel_problem(p);
-    EXPECT_EQ(kernel.lda, 4104);  // rows rounded up to 8 elements: 16 bytes
-    EXPECT_EQ(kernel.ldb, 4104);
+    EXPECT_EQ(kernel.lda, 4160);  // rows rounded up to 64 elements: each column starts on a 128-byte line
+    EXPECT_EQ(kernel.ldb, 4160);
     EXPECT_EQ(kernel.align_a, 16);
     EXPECT_EQ(kernel.align_b, 16);
     EXPECT_EQ(kernel.align_c, 2);  // C is written in place
@@ -176,18 +176,66 @@ TEST(ConfigValidation, PackedOperandsAreAlignedCopiesForTheKernel) {
     EXPECT_EQ(g.packs[0].rows, 4097);
     EXPECT_EQ(g.packs[0].cols, 4097);
     EXPECT_EQ(g.packs[0].ld_from, 4097);
-    EXPECT_EQ(g.packs[0].bytes(), 4097 * 4104 * 2);
+    EXPECT_EQ(g.packs[0].bytes(), 4097 * 4160 * 2);
     EXPECT_EQ(g.packs[1].operand, 1);
     // Packing removes the register path's staging from the register estimate.
     MmaConfig unpacked;
     EXPECT_LT(c.estimated_registers(p), unpacked.estimated_registers(p));
     c.pack = 4;
     EXPECT_EQ(rule_of(c, h200_profile(), p), PruneRule::Knobs);
-    // A TF32 operand packs in 4-byte elements: 16 bytes are 4 of them.
+    // A TF32 operand packs in 4-byte elements: 128 bytes are 32 of them.
     Problem t = typed(DType::F32, DType::F32, ComputeType::TF32, 4);
     t.m = 1001;
     c.pack = 1;
-    EXPECT_EQ(c.kernel_problem(t).lda, 1004);
+    EXPECT_EQ(c.kernel_problem(t).lda, 1024);
+}
+
+TEST(ConfigValidation, SplitKNeedsAKTileForEverySplitAndSizesItsScratch) {
+    // 777 x 1111 x 3333 bf16: 7 x 9 tiles of 128 x 128, 105 k tiles of 32.
+    Problem p = typed(DType::BF16, DType::BF16);
+    p.m = p.lda = p.ldc = 777;
+    p.n = 1111;
+    p.k = p.ldb = 3333;
+    MmaConfig c;
+    c.splits = 2;
+    EXPECT_FALSE(rule_of(c, h200_profile(), p));
+    const LaunchGeometry g = c.geometry(p);
+    EXPECT_EQ(g.grid, 63u * 2u);                   // the splits of a tile are blocks of their own
+    EXPECT_EQ(g.scratch_zeroed_bytes, 256);        // 63 counters, padded to 256 bytes
+    EXPECT_EQ(g.scratch_bytes, 256 + 63 * 2 * 128 * 128 * 4);  // then every split's fp32 tile
+    EXPECT_EQ(c.k_tiles_per_split(p), 53);         // 105 k tiles dealt as 53 + 52
+    EXPECT_EQ(MmaConfig{}.geometry(p).scratch_bytes, 0);  // no split, no scratch
+
+    c.splits = 16;
+    p.k = 15 * 32;  // 15 k tiles for 16 splits: one would have none
+    EXPECT_EQ(rule_of(c, h200_profile(), p), PruneRule::Knobs);
+    p.k = 15 * 32 + 1;  // 16 k tiles, the last of one element
+    EXPECT_FALSE(rule_of(c, h200_profile(), p));
+    for (const int bad : {0, 17}) {
+        c.splits = bad;
+        EXPECT_EQ(rule_of(c, h200_profile(), p), PruneRule::Knobs);
+    }
+}
+
+TEST(ConfigValidation, HeuristicSplitsKOnlyWhereTilesLeaveSmsIdle) {
+    const DeviceInfo d = h200_profile();
+    Problem few_tiles = typed(DType::BF16, DType::BF16);  // 128 x 128 x 8192: 16 tiles even of 32 x 32
+    few_tiles.m = few_tiles.lda = few_tiles.ldc = 128;
+    few_tiles.n = 128;
+    few_tiles.k = few_tiles.ldb = 8192;
+    const AnyConfig for_few = heuristic_config(few_tiles, d);
+    const auto* split = std::get_if<MmaConfig>(&for_few);
+    ASSERT_NE(split, nullptr);
+    EXPECT_GT(split->splits, 1);
+    const std::int64_t tiles = (128 / split->bm) * (128 / split->bn);
+    EXPECT_LE(tiles * split->splits, d.sm_count);
+    EXPECT_FALSE(split->validate(few_tiles, d));
+
+    Problem many_tiles = typed(DType::BF16, DType::BF16);  // 1024^3: 64 tiles of 128 x 128, 256 of 64 x 64
+    const AnyConfig for_many = heuristic_config(many_tiles, d);
+    const auto* whole = std::get_if<MmaConfig>(&for_many);
+    ASSERT_NE(whole, nullptr);
+    EXPECT_EQ(whole->splits, 1);
 }
 
 TEST(ConfigValidation, ThreadLimitFollowsTheDevice) {

@@ -87,6 +87,7 @@ AnyConfig random_valid_config(std::mt19937_64& rng, Family family, const Problem
             m.stages = pick(rng, {2, 3, 4, 5});
             m.group = pick(rng, {1, 8});
             m.pack = pick(rng, {0, 0, 1, 2, 3});
+            m.splits = pick(rng, {1, 1, 2, 5});
             c = m;
         } else {
             RegBlockConfig r;

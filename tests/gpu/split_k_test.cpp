@@ -1,0 +1,101 @@
+// Split-K in the Tensor Core family (kernel_sources/mma.cuh, MMA_SPLITK): several blocks per tile of C, each over
+// its share of K, the last to arrive adding the partial sums in split order. Against the float64 host reference on
+// random shapes whose K feeds every split (tails in m, n and k, all transposes, both orders, odd leading dimensions,
+// alpha and beta of every kind, NaN in C with beta = 0) for each input type; and bit-for-bit repeatable: the order of
+// the sum does not depend on which block arrived last, so two runs write the same bits.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "support/gpu_test_support.h"
+#include "tuner/any_config.h"
+#include "verify/gemm_workload.h"
+
+namespace jitgemm {
+namespace {
+
+// Split counts from 2 to 16, with and without packing, deep and shallow stages. K of at least 16 x 32 = 512 feeds
+// every one of them (the 16-way split has bk 32).
+const std::vector<std::string> kHalfSplitConfigs = {
+    "mma_64x64x32_w2x2_s3_g8_k2",     "mma_32x32x16_w1x1_s2_g8_k8",  "mma_128x64x32_w2x2_s4_g8_k3_p3",
+    "mma_64x128x64_w2x2_s4_g4_k5",    "mma_128x128x32_w2x4_s3_g8_k16", "mma_64x64x64_w1x4_s4_g4_k4_p3"};
+const std::vector<std::string> kTf32SplitConfigs = {"mma_64x64x16_w2x2_s3_g8_k4", "mma_128x64x32_w2x2_s3_g8_k3",
+                                                    "mma_32x32x16_w1x1_s2_g8_k7_p3"};
+
+GemmShape random_split_shape(std::mt19937_64& rng) {
+    std::uniform_int_distribution<int> coin(0, 1);
+    std::uniform_int_distribution<std::int64_t> mn(1, 400), k(512, 2500), pad(1, 9);
+    GemmShape s;
+    s.order = coin(rng) ? Order::RowMajor : Order::ColumnMajor;
+    s.trans_a = coin(rng) ? Transpose::Yes : Transpose::No;
+    s.trans_b = coin(rng) ? Transpose::Yes : Transpose::No;
+    s.m = mn(rng);
+    s.n = mn(rng);
+    s.k = k(rng);
+    const float alphas[] = {1.0f, -0.75f};
+    const float betas[] = {0.0f, 1.0f, -1.5f};
+    s.alpha = alphas[std::uniform_int_distribution<int>(0, 1)(rng)];
+    s.beta = betas[std::uniform_int_distribution<int>(0, 2)(rng)];
+    s = s.with_minimum_leading_dimensions();
+    if (coin(rng)) s.lda += pad(rng);  // odd pads leave 16-bit operands 2-byte aligned
+    if (coin(rng)) s.ldb += pad(rng);
+    if (coin(rng)) s.ldc += pad(rng);
+    return s;
+}
+
+struct SplitCase {
+    std::string name;
+    const std::vector<std::string>* configs;
+    DType ab_type;
+    DType c_type;
+    ComputeType compute;
+    double max_relative_error;
+    friend void PrintTo(const SplitCase& c, std::ostream* os) { *os << c.name; }
+};
+
+class SplitK : public ::testing::TestWithParam<SplitCase> {};
+
+TEST_P(SplitK, MatchesFloat64ReferenceAndRepeatsBitForBit) {
+    JITGEMM_REQUIRE_GPU();
+    const SplitCase& c = GetParam();
+    const std::uint64_t seed = testing::fresh_seed();
+    std::mt19937_64 rng(seed);
+    driver::current_context();
+    int failures = 0;
+    for (int i = 0; i < 24; ++i) {
+        GemmShape shape = random_split_shape(rng);
+        shape.ab_type = c.ab_type;
+        shape.c_type = c.c_type;
+        shape.compute = c.compute;
+        GemmOptions options;
+        options.config = (*c.configs)[std::uniform_int_distribution<std::size_t>(0, c.configs->size() - 1)(rng)];
+        const std::string label = shape.describe() + " config " + options.config + " (seed " + std::to_string(seed) + ")";
+        const GemmWorkload workload(shape, rng);
+        workload.run(nullptr, options);
+        const auto result = workload.check(rng);
+        if (!result.passed() || !(result.relative_error <= c.max_relative_error)) {
+            ADD_FAILURE() << label << ": " << result.describe();
+            ++failures;
+            continue;
+        }
+        const auto first = workload.c_bytes();
+        workload.reset_c();
+        workload.run(nullptr, options);
+        if (workload.c_bytes() != first) {
+            ADD_FAILURE() << label << ": a second run wrote different bits";
+            ++failures;
+        }
+    }
+    EXPECT_EQ(failures, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    TensorCore, SplitK,
+    ::testing::Values(SplitCase{"bf16", &kHalfSplitConfigs, DType::BF16, DType::BF16, ComputeType::F32, 1e-2},
+                      SplitCase{"f16_to_f32", &kHalfSplitConfigs, DType::F16, DType::F32, ComputeType::F32, 3e-3},
+                      SplitCase{"f16", &kHalfSplitConfigs, DType::F16, DType::F16, ComputeType::F32, 3e-3},
+                      SplitCase{"tf32", &kTf32SplitConfigs, DType::F32, DType::F32, ComputeType::TF32, 3e-3}),
+    [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace jitgemm
