@@ -11,7 +11,8 @@
 #     bench: as full, without the tests
 #     misaligned: a short batch for the packed and split-K paths — the rows of bench/shapes/misaligned_tensor.csv
 #            tuned and against cuBLAS first, then the split-K and Tensor Core correctness tests, compute-sanitizer
-#            on packed and split kernels, and ncu's view of where the 777x1111x3333 time goes
+#            on packed and split kernels, and ncu's view of where the 777x1111x3333 time goes ($TESTS, a ctest
+#            regex, narrows the tests)
 # $OUT gets bench.log (everything said, as it runs) and results.tgz: bench_<set>_default.csv,
 # bench_<set>_tuned.csv/.json, tune_<set>.json, sass.txt, gpu-tests.log, cold_start.csv, hot_path.csv — packed at
 # exit, also when the batch is stopped, since the device tool brings back only a few files.
@@ -45,7 +46,7 @@ if [ "$MODE" = misaligned ]; then
         --csv "$RES/bench_misaligned_tuned.csv" 2>&1 | tee -a "$log"
     "$BUILD/jitgemm" cache show _ > "$RES/searches_misaligned.txt" 2>&1
     stamp "split-K and Tensor Core correctness tests"
-    ctest --test-dir "$BUILD" -L gpu -R "SplitK|mma" --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
+    ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-SplitK|mma}" --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
     echo "ctest exit $?" | tee -a "$log"
     grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
     stamp "compute-sanitizer memcheck on packed and split kernels"
