@@ -2,6 +2,8 @@
 // the rules or the model shows up here first), the bookkeeping of the report, and that what survives can run.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "support/device_profiles.h"
 #include "tuner/cost_model.h"
 #include "tuner/pruning.h"
@@ -159,6 +161,51 @@ TEST(CostModel, FollowsTheRooflineAndWaveQuantization) {
     const Problem ragged = column_major(128 * 133, 128, 4096, 16);
     EXPECT_LT(estimate_cost(large, ragged, device, ceilings).wave_efficiency, 0.6);
     EXPECT_GT(estimate_cost(large, big, device, ceilings).wave_efficiency, 0.9);
+}
+
+TEST(SearchSpace, SplitKIsTriedWhereTilesAreFewAndKIsLong) {
+    Problem few_tiles = column_major(777, 1111, 3333, 2);  // 63 tiles of 128 x 128 for 132 SMs
+    few_tiles.a_type = few_tiles.b_type = few_tiles.c_type = DType::BF16;
+    Problem short_k = column_major(4096, 4096, 64, 16);  // K too short to share out
+    short_k.a_type = short_k.b_type = short_k.c_type = DType::BF16;
+    const auto splits_of = [](const Problem& p) {
+        std::set<int> splits;
+        for (const AnyConfig& c : enumerate_candidates(p)) splits.insert(std::get<MmaConfig>(c).splits);
+        return splits;
+    };
+    EXPECT_EQ(splits_of(few_tiles), (std::set<int>{1, 2, 3, 4, 6, 8}));
+    EXPECT_EQ(splits_of(short_k), (std::set<int>{1}));
+    // A split winner's refinements try the neighbouring counts too.
+    MmaConfig split;
+    split.splits = 4;
+    std::set<int> neighbours;
+    for (const AnyConfig& v : refinements(split)) neighbours.insert(std::get<MmaConfig>(v).splits);
+    EXPECT_EQ(neighbours, (std::set<int>{3, 4, 5}));
+}
+
+TEST(CostModel, SplitKRanksFirstWhereTheTilesLeaveSmsIdle) {
+    const DeviceInfo device = testing::h200_profile();
+    DeviceCeilings ceilings = estimate_ceilings(device);
+    ceilings.dram_bytes_per_s = 3.9e12;  // as measured on the H200 (the profile has no memory clock)
+    ceilings.l2_bytes_per_s = 2.5 * ceilings.dram_bytes_per_s;
+    // Decode: 1 x 4096 x 14336 bf16 is 32 tiles of 128 columns; each block would stream 14336 rows of B alone.
+    Problem decode = column_major(4096, 1, 14336, 16);
+    decode.a_type = decode.b_type = decode.c_type = DType::BF16;
+    const PrunedSpace space = prune_and_rank(enumerate_candidates(decode), decode, device, ceilings);
+    ASSERT_FALSE(space.ranked.empty());
+    EXPECT_GT(std::get<MmaConfig>(space.ranked.front().config).splits, 1) << to_string(space.ranked.front().config);
+    // The split's cost: the busiest SM runs half the k tiles, plus a write and a read of the partial sums.
+    MmaConfig whole;
+    whole.bm = 128;
+    whole.bn = 32;
+    whole.wm = 4;
+    whole.wn = 1;
+    MmaConfig halves = whole;
+    halves.splits = 2;
+    const CostEstimate one = estimate_cost(whole, decode, device, ceilings);
+    const CostEstimate two = estimate_cost(halves, decode, device, ceilings);
+    EXPECT_NEAR(two.compute_seconds, one.compute_seconds / 2, one.compute_seconds * 0.02);
+    EXPECT_LT(two.seconds, one.seconds);
 }
 
 TEST(SearchSpace, RefinementsVaryGroupsStagesAndVectorWidthOnly) {
