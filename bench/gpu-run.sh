@@ -44,7 +44,7 @@ if [ "$MODE" = misaligned ]; then
         --json > "$RES/tune_misaligned.json" 2> >(tee -a "$log" >&2)
     "$BUILD/jitgemm" bench --manifest bench/shapes/misaligned_tensor.csv --tune off \
         --csv "$RES/bench_misaligned_tuned.csv" 2>&1 | tee -a "$log"
-    "$BUILD/jitgemm" cache show _ > "$RES/searches_misaligned.txt" 2>&1
+    "$BUILD/jitgemm" cache show _ --all > "$RES/searches_misaligned.txt" 2>&1  # every candidate measured
     stamp "split-K and Tensor Core correctness tests"
     ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-SplitK|mma}" --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
     echo "ctest exit $?" | tee -a "$log"
@@ -142,7 +142,7 @@ for set in $sets; do
     "$BUILD/jitgemm" tune --manifest "$manifest" --budget "$BUDGET" --json > "$RES/tune_${name}.json" \
         2> >(tee -a "$log" >&2)
     echo "tune exit $?" | tee -a "$log"
-    "$BUILD/jitgemm" cache show _ > "$RES/searches_${name}.txt" 2>&1  # every search: outcomes, fastest candidates
+    "$BUILD/jitgemm" cache show _ --all > "$RES/searches_${name}.txt" 2>&1  # every search, every candidate measured
     stamp "$name: tuned kernels against cuBLAS, served from the cache"
     "$BUILD/jitgemm" bench --manifest "$manifest" --tune off --csv "$RES/bench_${name}_tuned.csv" \
         --json "$RES/bench_${name}_tuned.json" 2>&1 | tee -a "$log"

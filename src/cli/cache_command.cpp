@@ -127,11 +127,12 @@ int list_command(const std::vector<std::string>& args) {
 int show_command(const std::vector<std::string>& args) {
     po::options_description options;
     add_cache_option(options);
-    options.add_options()("key", po::value<std::string>()->required(), "problem key (or a part of it)");
+    options.add_options()("key", po::value<std::string>()->required(), "problem key (or a part of it)")(
+        "all", "every candidate the search measured, fastest first, then the ones that failed and why");
     po::positional_options_description positional;
     positional.add("key", 1);
     int exit_code = kExitOk;
-    const auto vm = parse_options("cache show", "usage: jitgemm cache show KEY [--cache FILE]", options, args,
+    const auto vm = parse_options("cache show", "usage: jitgemm cache show KEY [--all] [--cache FILE]", options, args,
                                   exit_code, &positional);
     if (!vm) return exit_code;
     const auto file = TuningCache::open(cache_path(*vm), TuningCache::Access::ReadOnly);
@@ -147,13 +148,25 @@ int show_command(const std::vector<std::string>& args) {
                   << date_text(s.tuned_at_unix) << "\nmade by   " << provenance_text(s.provenance) << "\n";
         std::map<std::string, int> outcomes;
         std::vector<std::pair<double, std::string>> passed;
-        for (const auto& m : file->measurements(s.device_fingerprint, s.problem_key, s.provenance)) {
+        std::vector<const cache::MeasurementRecord*> failed;
+        const auto measurements = file->measurements(s.device_fingerprint, s.problem_key, s.provenance);
+        for (const auto& m : measurements) {
             ++outcomes[std::string(to_string(m.outcome))];
             if (m.outcome == cache::CandidateOutcome::Passed) passed.emplace_back(m.time_ms, m.config);
+            else failed.push_back(&m);
         }
         std::cout << "outcomes ";
         for (const auto& [name, count] : outcomes) std::cout << " " << name << " " << count;
         std::sort(passed.begin(), passed.end());
+        if (vm->count("all")) {
+            std::cout << "\nmeasured\n";
+            for (const auto& [ms, config] : passed) std::cout << "  " << std::left << std::setw(40) << config << " " << ms << " ms\n";
+            for (const auto* m : failed)
+                std::cout << "  " << std::left << std::setw(40) << m->config << " " << to_string(m->outcome) << ": "
+                          << m->detail << "\n";
+            std::cout << "\n";
+            continue;
+        }
         std::cout << "\nfastest  ";
         for (std::size_t i = 0; i < passed.size() && i < 5; ++i)
             std::cout << (i ? ", " : " ") << passed[i].second << " " << passed[i].first << " ms";

@@ -141,6 +141,10 @@ TEST(CliCache, ListShowExportImportMergeLoseNothing) {
     r = run_process(kCli + " cache show m4096.n4096 --cache " + source);
     EXPECT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("passed 1"), std::string::npos) << r.output;
+    r = run_process(kCli + " cache show m4096.n4096 --all --cache " + source);  // every candidate, with its time
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("measured\n"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(" 1 ms\n"), std::string::npos) << r.output;
     EXPECT_EQ(run_process(kCli + " cache show no-such-key --cache " + source).exit_code, 1);
 
     // Export one device's entries, import them elsewhere: exactly those arrive.
