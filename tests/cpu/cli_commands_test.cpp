@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cache/tuning_cache.h"
+#include "tuner/any_config.h"
 #include "manifest/shape_manifest.h"
 #include "support/process.h"
 
@@ -123,6 +124,18 @@ std::set<std::string> selection_ids(const cache::TuningCache& c) {
     for (const auto& s : c.all_selections())
         ids.insert(s.device_fingerprint + "|" + s.problem_key + "|" + s.provenance.library_version + "|" + s.config);
     return ids;
+}
+
+TEST(CliConfigs, ListsEveryFamilyWithADefaultThatParses) {
+    const auto r = run_process(kCli + " configs");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    for (const AnyConfig& c : {AnyConfig{NaiveConfig{}}, AnyConfig{TiledConfig{}}, AnyConfig{RegBlockConfig{}},
+                               AnyConfig{MmaConfig{}}}) {
+        const std::string name = to_string(c);
+        EXPECT_NE(r.output.find(std::string(to_string(family_of(c))) + " "), std::string::npos) << r.output;
+        EXPECT_NE(r.output.find(name), std::string::npos) << name << " missing from\n" << r.output;
+        EXPECT_TRUE(parse_config(name).has_value()) << name;
+    }
 }
 
 TEST(CliCache, ListShowExportImportMergeLoseNothing) {
