@@ -44,8 +44,12 @@ int main(int argc, char** argv) {
         const void* b = call.b;
         void* c = call.c;
         float alpha = 1.0f, beta = 0.0f;
-        void* params[] = {&a, &b, &c, &alpha, &beta};
+        void* no_scratch = nullptr;  // the sixth parameter of kernels that take scratch; this one takes none
+        void* params[] = {&a, &b, &c, &alpha, &beta, &no_scratch};
         const auto& g = kernel->geometry;
+        if (!g.packs.empty() || g.scratch_bytes > 0)
+            throw Error(ErrorCode::Internal, "the bare launch can only stand for a kernel without workspace, not " +
+                                                 kernel->config_name);
         for (int batch = 0; batch < kBatches; ++batch) {
             auto start = clock::now();
             for (int i = 0; i < kBatch; ++i) {
