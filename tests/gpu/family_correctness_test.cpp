@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "support/gpu_test_support.h"
+#include "support/random_gemm_shape.h"
 #include "tuner/any_config.h"
 #include "verify/gemm_workload.h"
 
@@ -44,24 +45,8 @@ std::int64_t random_size(std::mt19937_64& rng) {
 }
 
 GemmShape random_shape(std::mt19937_64& rng) {
-    std::uniform_int_distribution<int> coin(0, 1);
-    GemmShape s;
-    s.order = coin(rng) ? Order::RowMajor : Order::ColumnMajor;
-    s.trans_a = coin(rng) ? Transpose::Yes : Transpose::No;
-    s.trans_b = coin(rng) ? Transpose::Yes : Transpose::No;
-    s.m = random_size(rng);
-    s.n = random_size(rng);
-    s.k = random_size(rng);
-    const float alphas[] = {1.0f, -0.75f, 2.5f};
-    const float betas[] = {0.0f, 0.0f, 1.0f, -1.5f};
-    s.alpha = alphas[std::uniform_int_distribution<int>(0, 2)(rng)];
-    s.beta = betas[std::uniform_int_distribution<int>(0, 3)(rng)];
-    s = s.with_minimum_leading_dimensions();
-    std::uniform_int_distribution<std::int64_t> pad(0, 9);
-    if (coin(rng)) s.lda += pad(rng);
-    if (coin(rng)) s.ldb += pad(rng);
-    if (coin(rng)) s.ldc += pad(rng);
-    return s;
+    const std::int64_t m = random_size(rng), n = random_size(rng), k = random_size(rng);
+    return testing::random_gemm_shape(rng, m, n, k);
 }
 
 std::vector<GemmShape> shapes_for_run(std::mt19937_64& rng) {

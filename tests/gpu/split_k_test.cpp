@@ -8,6 +8,7 @@
 #include <random>
 
 #include "support/gpu_test_support.h"
+#include "support/random_gemm_shape.h"
 #include "tuner/any_config.h"
 #include "verify/gemm_workload.h"
 
@@ -22,25 +23,12 @@ const std::vector<std::string> kHalfSplitConfigs = {
 const std::vector<std::string> kTf32SplitConfigs = {"mma_64x64x16_w2x2_s3_g8_k4", "mma_128x64x32_w2x2_s3_g8_k3",
                                                     "mma_32x32x16_w1x1_s2_g8_k7_p3"};
 
+// K long enough for every split count of the lists; m and n small enough that the compiles dominate, not the
+// float64 reference.
 GemmShape random_split_shape(std::mt19937_64& rng) {
-    std::uniform_int_distribution<int> coin(0, 1);
-    std::uniform_int_distribution<std::int64_t> mn(1, 400), k(512, 2500), pad(1, 9);
-    GemmShape s;
-    s.order = coin(rng) ? Order::RowMajor : Order::ColumnMajor;
-    s.trans_a = coin(rng) ? Transpose::Yes : Transpose::No;
-    s.trans_b = coin(rng) ? Transpose::Yes : Transpose::No;
-    s.m = mn(rng);
-    s.n = mn(rng);
-    s.k = k(rng);
-    const float alphas[] = {1.0f, -0.75f};
-    const float betas[] = {0.0f, 1.0f, -1.5f};
-    s.alpha = alphas[std::uniform_int_distribution<int>(0, 1)(rng)];
-    s.beta = betas[std::uniform_int_distribution<int>(0, 2)(rng)];
-    s = s.with_minimum_leading_dimensions();
-    if (coin(rng)) s.lda += pad(rng);  // odd pads leave 16-bit operands 2-byte aligned
-    if (coin(rng)) s.ldb += pad(rng);
-    if (coin(rng)) s.ldc += pad(rng);
-    return s;
+    std::uniform_int_distribution<std::int64_t> mn(1, 400), k(512, 2500);
+    const std::int64_t m = mn(rng), n = mn(rng);
+    return testing::random_gemm_shape(rng, m, n, k(rng));
 }
 
 struct SplitCase {
