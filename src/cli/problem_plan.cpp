@@ -46,26 +46,11 @@ const void* address_with_alignment(int alignment, std::uintptr_t base) {
     return reinterpret_cast<const void*>(base + (alignment == 0 || alignment >= 16 ? 0 : alignment));
 }
 
+// Call only after check_supported(e): the workload's shape has one type for A and B.
 Problem canonical_problem(const ManifestEntry& e) {
-    GemmCall call;
-    call.order = e.layout_a;
-    call.trans_a = e.trans_a;
-    call.trans_b = e.trans_b;
-    call.m = e.m;
-    call.n = e.n;
-    call.k = e.k;
-    call.alpha = static_cast<float>(e.alpha);
-    call.beta = static_cast<float>(e.beta);
-    call.a_type = e.a_type;
-    call.b_type = e.b_type;
-    call.c_type = e.c_type;
-    call.compute = e.compute;
-    call.lda = std::max<std::int64_t>(1, stored_shape(e.layout_a, e.trans_a, e.m, e.k).ld_extent);
-    call.ldb = std::max<std::int64_t>(1, stored_shape(e.layout_a, e.trans_b, e.k, e.n).ld_extent);
-    call.ldc = std::max<std::int64_t>(1, stored_shape(e.layout_a, Transpose::No, e.m, e.n).ld_extent);
-    call.a = address_with_alignment(e.alignment, 0x10000000);
-    call.b = address_with_alignment(e.alignment, 0x20000000);
-    call.c = const_cast<void*>(address_with_alignment(e.alignment, 0x30000000));
+    const GemmCall call = workload_shape(e).with_minimum_leading_dimensions().call(
+        address_with_alignment(e.alignment, 0x10000000), address_with_alignment(e.alignment, 0x20000000),
+        const_cast<void*>(address_with_alignment(e.alignment, 0x30000000)));
     try {
         return make_canonical_call(call).problem;
     } catch (const Error& error) {

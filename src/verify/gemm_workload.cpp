@@ -61,6 +61,29 @@ GemmShape GemmShape::with_minimum_leading_dimensions() const {
     return s;
 }
 
+GemmCall GemmShape::call(const void* a, const void* b, void* c) const {
+    GemmCall call;
+    call.order = order;
+    call.trans_a = trans_a;
+    call.trans_b = trans_b;
+    call.m = m;
+    call.n = n;
+    call.k = k;
+    call.alpha = alpha;
+    call.a = a;
+    call.a_type = ab_type;
+    call.lda = lda;
+    call.b = b;
+    call.b_type = ab_type;
+    call.ldb = ldb;
+    call.beta = beta;
+    call.c = c;
+    call.c_type = c_type;
+    call.ldc = ldc;
+    call.compute = compute;
+    return call;
+}
+
 std::string GemmShape::describe() const {
     std::ostringstream s;
     s << to_string(order) << " " << to_string(trans_a) << to_string(trans_b) << " " << m << "x" << n << "x" << k
@@ -108,29 +131,7 @@ ServedBy GemmWorkload::run(Stream stream, const GemmOptions& options) const {
                 at<void>(db_), s.ab_type, s.ldb, s.beta, at<void>(dc_), s.c_type, s.ldc, stream, typed);
 }
 
-GemmCall GemmWorkload::call() const {
-    const GemmShape& s = shape_;
-    GemmCall c;
-    c.order = s.order;
-    c.trans_a = s.trans_a;
-    c.trans_b = s.trans_b;
-    c.m = s.m;
-    c.n = s.n;
-    c.k = s.k;
-    c.alpha = s.alpha;
-    c.a = at<void>(da_);
-    c.a_type = s.ab_type;
-    c.lda = s.lda;
-    c.b = at<void>(db_);
-    c.b_type = s.ab_type;
-    c.ldb = s.ldb;
-    c.beta = s.beta;
-    c.c = at<void>(dc_);
-    c.c_type = s.c_type;
-    c.ldc = s.ldc;
-    c.compute = s.compute;
-    return c;
-}
+GemmCall GemmWorkload::call() const { return shape_.call(at<void>(da_), at<void>(db_), at<void>(dc_)); }
 
 HostGemm GemmWorkload::host_gemm() const {
     const GemmShape& s = shape_;

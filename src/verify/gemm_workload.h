@@ -38,6 +38,9 @@ struct GemmShape {
     std::string describe() const;
     // The element types, always: "f32->f32", "bf16->f32" (A and B, then C).
     std::string dtype_text() const;
+    // The call this shape makes on operands at a, b and c, as the dispatch layer sees it (leading dimensions as
+    // they stand: with_minimum_leading_dimensions() first where they may be 0).
+    GemmCall call(const void* a, const void* b, void* c) const;
 };
 
 class GemmWorkload {
