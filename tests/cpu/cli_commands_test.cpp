@@ -17,10 +17,9 @@ namespace {
 
 using testing::run_process;
 using testing::TemporaryDirectory;
+using testing::write_file;
 
 const std::string kCli = JITGEMM_CLI_PATH;
-
-void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 TEST(CliTune, MalformedManifestIsRefusedBeforeAnythingRuns) {
     const TemporaryDirectory dir;

@@ -16,10 +16,9 @@ namespace {
 
 using testing::run_process;
 using testing::TemporaryDirectory;
+using testing::write_file;
 
 const std::string kCli = JITGEMM_CLI_PATH;
-
-void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 std::size_t count(const std::string& text, const std::string& what) {
     std::size_t n = 0;

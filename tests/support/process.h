@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 namespace jitgemm::testing {
@@ -25,6 +26,9 @@ inline ProcessResult run_process(const std::string& command) {
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
 }
+
+// Writes `text` to a new or truncated file: the manifests and inputs the command-line tests hand to the program.
+inline void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 // A fresh directory under the system's temporary directory, removed when the object goes.
 class TemporaryDirectory {
