@@ -60,7 +60,7 @@ std::optional<Rejection> MmaConfig::validate(const Problem& p, const DeviceInfo&
     if (group < 1 || group > 64) return Rejection{PruneRule::Knobs, "group must be 1..64"};
     if (pack < 0 || pack > 3) return Rejection{PruneRule::Knobs, "pack is 0 (none), 1 (A), 2 (B) or 3 (both)"};
     if (splits < 1 || splits > 16) return Rejection{PruneRule::Knobs, "splits must be 1 to 16"};
-    if (splits > (p.k + bk - 1) / bk)
+    if (splits > k_tiles(p))
         return Rejection{PruneRule::Knobs, "K has fewer tiles of bk than the " + std::to_string(splits) +
                                                " splits, which would leave one with none"};
     return check_resources(device, threads(), estimated_registers(p), shared_bytes(p), true);
@@ -72,8 +72,7 @@ KnobDefines MmaConfig::defines() const {
 }
 
 std::int64_t MmaConfig::k_tiles_per_split(const Problem& p) const {
-    const std::int64_t k_tiles = (p.k + bk - 1) / bk;
-    return (k_tiles + splits - 1) / splits;
+    return (k_tiles(p) + splits - 1) / splits;
 }
 
 namespace {

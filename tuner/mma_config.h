@@ -41,6 +41,8 @@ struct MmaConfig {
     // The problem the kernel itself computes: packed operands with their aligned leading dimension and alignment.
     Problem kernel_problem(const Problem& problem) const;
 
+    // Tiles of bk along K (the last one partial when bk does not divide K).
+    std::int64_t k_tiles(const Problem& problem) const { return (problem.k + bk - 1) / bk; }
     // K tiles (of bk) of the largest split: the kernel deals them out so that shares differ by at most one.
     std::int64_t k_tiles_per_split(const Problem& problem) const;
 

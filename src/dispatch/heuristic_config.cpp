@@ -46,11 +46,11 @@ AnyConfig tensor_core_default(const Problem& p, const DeviceInfo& device) {
     // Even the smallest tiles leave SMs idle: split K among several blocks per tile, as many as fill the SMs while
     // each split keeps at least 16 k tiles (validate() has the last word).
     const std::int64_t tiles = ((p.m + chosen.bm - 1) / chosen.bm) * ((p.n + chosen.bn - 1) / chosen.bn);
-    const std::int64_t k_tiles = (p.k + chosen.bk - 1) / chosen.bk;
     for (int splits = 8; splits > 1 && tiles < device.sm_count; --splits) {
         MmaConfig split = chosen;
         split.splits = splits;
-        if (tiles * splits <= device.sm_count && k_tiles >= 16 * splits && !split.validate(p, device)) return split;
+        const bool fills_without_starving = tiles * splits <= device.sm_count && chosen.k_tiles(p) >= 16 * splits;
+        if (fills_without_starving && !split.validate(p, device)) return split;
     }
     return chosen;
 }

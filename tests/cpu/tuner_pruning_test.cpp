@@ -86,7 +86,9 @@ TEST(Pruning, ReportAddsUpAndSurvivorsRunAndAreRanked) {
             EXPECT_EQ(space.report.survivors, static_cast<int>(space.ranked.size()));
             for (std::size_t i = 0; i < space.ranked.size(); ++i) {
                 EXPECT_FALSE(validate(space.ranked[i].config, p, device)) << to_string(space.ranked[i].config);
-                if (i > 0) EXPECT_LE(space.ranked[i - 1].estimate.seconds, space.ranked[i].estimate.seconds);
+                if (i > 0) {
+                    EXPECT_LE(space.ranked[i - 1].estimate.seconds, space.ranked[i].estimate.seconds);
+                }
             }
         }
 }
