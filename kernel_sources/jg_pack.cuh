@@ -6,14 +6,36 @@
 // it is compiled into the module of every kernel that packs, and one launch packs both operands.
 #pragma once
 
-// One operand's copy: dst (ld_dst elements per column, a multiple of 16 / element_bytes at least) = src (ld_src per column),
-// `rows` elements of each of `cols` columns. cols = 0: nothing to copy. Every field is 8 bytes, so the host's mirror
-// of it (src/dispatch/loaded_kernel.cpp) has the same layout.
+// One operand's copy: dst = src, `rows` elements of each column, as chunks_per_column 16-byte chunks per column of dst
+// (its leading dimension; past `rows` they are zero-filled), `chunks` of them in all (chunks = 0: nothing to copy).
+// The operand spans `extent` elements from src (its last column ends there). The host works the counts out, so the
+// kernel divides nothing but a chunk's index. Every field is 8 bytes, so the host's mirror of it
+// (src/dispatch/loaded_kernel.cpp) has the same layout.
 struct jg_pack_job {
     const void* src;
     void* dst;
-    long long ld_src, ld_dst, rows, cols;
+    long long ld_src, rows, chunks_per_column, chunks, extent;
 };
+
+// The 16 bytes at `from`, read as the one or two aligned 16-byte vectors that hold them and shifted into place: two
+// loads whose 32 lanes each cover 512 contiguous bytes, where word-by-word reads of misaligned chunks made every
+// warp-wide load touch four lines, and L2 served each line several times over. The caller sees to it that both
+// vectors lie inside the operand.
+__device__ __forceinline__ uint4 jg_pack_realigned(const void* from) {
+    const unsigned long long address = reinterpret_cast<unsigned long long>(from);
+    const unsigned shift = (unsigned)(address & 15);  // bytes past the aligned vector: a multiple of the element size
+    const uint4* vectors = reinterpret_cast<const uint4*>(address - shift);
+    const uint4 lo = vectors[0];
+    if (shift == 0) return lo;
+    const uint4 hi = vectors[1];
+    const unsigned w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+    const unsigned word = shift >> 2, bits = (shift & 3) * 8;
+    unsigned s[5];  // w[word .. word + 4], chosen with selects: a run-time index into w would put it in local memory
+#pragma unroll
+    for (int j = 0; j < 5; ++j) s[j] = word == 0 ? w[j] : word == 1 ? w[j + 1] : word == 2 ? w[j + 2] : w[j + 3];
+    return make_uint4(__funnelshift_r(s[0], s[1], bits), __funnelshift_r(s[1], s[2], bits),
+                      __funnelshift_r(s[2], s[3], bits), __funnelshift_r(s[3], s[4], bits));
+}
 
 // The 8 16-bit elements at `from`, of which `left` exist (zeros past them), as four words. A chunk whose address is
 // 2 mod 4 — every other column when the leading dimension is odd — is read as the five aligned words around it and
@@ -51,41 +73,68 @@ __device__ __forceinline__ uint4 jg_pack_32bit(const unsigned* from, long long l
     return make_uint4(word[0], word[1], word[2], word[3]);
 }
 
-// Writes the 16-byte chunk q of a job's copy; element_bytes is 2 or 4. I is the index type: 32-bit division is a
-// few instructions, 64-bit division a long software routine, and one is done per chunk.
+// Chunk q of a job's copy; two_byte: 16-bit elements, else 32-bit. I is the index type: 32-bit division is a few
+// instructions, 64-bit division a long software routine.
 template <typename I>
-__device__ __forceinline__ void jg_pack_chunk(const jg_pack_job& job, I q, int element_bytes) {
-    const I per_chunk = (I)(16 / element_bytes);
-    const I chunks_per_column = (I)job.ld_dst / per_chunk;
-    const I col = q / chunks_per_column;
-    const I row0 = (q - col * chunks_per_column) * per_chunk;
+__device__ __forceinline__ uint4 jg_pack_read(const jg_pack_job& job, I q, bool two_byte) {
+    const int per_chunk = two_byte ? 8 : 4, element_bytes = two_byte ? 2 : 4;
+    const I per_column = (I)job.chunks_per_column;
+    const I col = q / per_column;
+    const I row0 = (q - col * per_column) * per_chunk;
     const long long offset = (long long)col * job.ld_src + row0;
-    reinterpret_cast<uint4*>(job.dst)[q] =
-        element_bytes == 2
-            ? jg_pack_16bit(static_cast<const unsigned short*>(job.src) + offset, job.rows - (long long)row0, offset == 0)
-            : jg_pack_32bit(static_cast<const unsigned*>(job.src) + offset, job.rows - (long long)row0);
+    const long long left = job.rows - (long long)row0;
+    // A whole chunk whose aligned vectors stay inside the operand (all but a few at its two ends): two vector loads.
+    const long long aligned_start = offset - (long long)((reinterpret_cast<unsigned long long>(job.src) +
+                                                          (unsigned long long)offset * element_bytes) & 15) / element_bytes;
+    if (left >= per_chunk && aligned_start >= 0 && aligned_start + 32 / element_bytes <= job.extent)
+        return jg_pack_realigned(static_cast<const unsigned char*>(job.src) + offset * element_bytes);
+    return two_byte ? jg_pack_16bit(static_cast<const unsigned short*>(job.src) + offset, left, offset == 0)
+                    : jg_pack_32bit(static_cast<const unsigned*>(job.src) + offset, left);
 }
 
-// One thread per 16-byte chunk of the copies: the first job's chunks, then the second's. The same launch zeroes
-// `zero_words` 32-bit words at `zero` (a split-K kernel's arrival counters, which must be zero when the GEMM that
-// follows in the stream starts), which saves the stream a memset.
+template <typename I>
+__device__ __forceinline__ uint4 jg_pack_read(const jg_pack_job& first, const jg_pack_job& second, long long q,
+                                              bool two_byte) {
+    return q < first.chunks ? jg_pack_read<I>(first, (I)q, two_byte)
+                            : jg_pack_read<I>(second, (I)(q - first.chunks), two_byte);
+}
+
+// Chunks per thread: their reads are all issued before the first write, so each thread keeps several in flight.
+constexpr int JG_PACK_CHUNKS_PER_THREAD = 4;
+
+// The chunks of both jobs, the first's then the second's, JG_PACK_CHUNKS_PER_THREAD per thread, a grid's width
+// apart so that each round of a warp's reads and writes is contiguous. The same launch zeroes `zero_words` 32-bit
+// words at `zero` (a split-K kernel's arrival counters, which must be zero when the GEMM that follows in the
+// stream starts), which saves the stream a memset.
+//
+// On sm_90 the GEMM that follows may be launched as this grid's programmatic dependent: every block lets it start
+// at once, so its blocks take the SMs this grid's last blocks leave, and it waits (griddepcontrol.wait) for this
+// grid to finish, its writes visible, before it reads what was packed.
 extern "C" __global__ void jg_pack(jg_pack_job first, jg_pack_job second, int element_bytes, unsigned* zero,
                                    int zero_words) {
-    const long long per_chunk = 16 / element_bytes;
-    const long long first_chunks = first.ld_dst / per_chunk * first.cols;
-    const long long second_chunks = second.ld_dst / per_chunk * second.cols;
-    const long long chunks = first_chunks + second_chunks;
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+    const bool two_byte = element_bytes == 2;
+    const long long chunks = first.chunks + second.chunks;
     const long long start = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const long long stride = (long long)gridDim.x * blockDim.x;
-    for (long long q = start; q < zero_words; q += stride) zero[q] = 0u;
-    const bool narrow = first_chunks < (1ll << 31) && second_chunks < (1ll << 31);
-    for (long long q = start; q < chunks; q += stride) {
-        if (q < first_chunks) {
-            if (narrow) jg_pack_chunk<unsigned>(first, (unsigned)q, element_bytes);
-            else jg_pack_chunk<long long>(first, q, element_bytes);
-        } else {
-            if (narrow) jg_pack_chunk<unsigned>(second, (unsigned)(q - first_chunks), element_bytes);
-            else jg_pack_chunk<long long>(second, q - first_chunks, element_bytes);
+    const long long width = (long long)gridDim.x * blockDim.x;
+    for (long long q = start; q < zero_words; q += width) zero[q] = 0u;
+    const bool narrow = first.chunks < (1ll << 31) && second.chunks < (1ll << 31);
+    for (long long base = start; base < chunks; base += width * JG_PACK_CHUNKS_PER_THREAD) {
+        uint4 chunk[JG_PACK_CHUNKS_PER_THREAD];
+#pragma unroll
+        for (int i = 0; i < JG_PACK_CHUNKS_PER_THREAD; ++i) {
+            const long long q = base + i * width;
+            if (q < chunks)
+                chunk[i] = narrow ? jg_pack_read<unsigned>(first, second, q, two_byte)
+                                  : jg_pack_read<long long>(first, second, q, two_byte);
+        }
+#pragma unroll
+        for (int i = 0; i < JG_PACK_CHUNKS_PER_THREAD; ++i) {
+            const long long q = base + i * width;
+            if (q < first.chunks) reinterpret_cast<uint4*>(first.dst)[q] = chunk[i];
+            else if (q < chunks) reinterpret_cast<uint4*>(second.dst)[q - first.chunks] = chunk[i];
         }
     }
 }

@@ -250,6 +250,52 @@ __device__ __forceinline__ void copy_stage_async(const T* __restrict__ X, unsign
     }
 }
 
+// The cp.async copies of this thread, worked out once before the main loop (copy_stage_async would redo the index
+// arithmetic and edge tests of every chunk in every stage, several times the instructions of the math it feeds).
+// In a k tile that lies wholly inside K (all of them, or all but the last when K % BK != 0) a chunk's source moves
+// by the same stride from one tile to the next and its count of existing elements does not change: rows past M or N
+// stay past. Chunks with nothing to copy keep offset 0, so their (unread) source stays inside the operand.
+template <bool IS_A>
+struct chunk_plan {
+    index_t offset[copy_plan<IS_A>::ITERS];  // from the element at (mn 0, k0) of the k tile
+    int bytes[copy_plan<IS_A>::ITERS];       // bytes of the chunk that exist, 0 to 16
+};
+
+template <bool IS_A>
+__device__ __forceinline__ void plan_chunks(index_t mn0, int tid, chunk_plan<IS_A>& plan) {
+    typedef copy_plan<IS_A> copies;
+#pragma unroll
+    for (int i = 0; i < copies::ITERS; ++i) {
+        const int q = tid + i * THREADS;
+        int valid = 0;
+        plan.offset[i] = 0;
+        if (copies::CHUNKS % THREADS == 0 || q < copies::CHUNKS)  // k0 = 0 stands for every whole k tile
+            chunk_source<IS_A>(mn0, 0, q / copies::ROW_CHUNKS, q % copies::ROW_CHUNKS, plan.offset[i], valid);
+        plan.bytes[i] = valid * ES;
+    }
+}
+
+// copy_stage_async for a k tile wholly inside K, from the plan: one address and one cp.async per copy.
+template <bool IS_A, typename T>
+__device__ __forceinline__ void copy_stage_planned(const T* __restrict__ X, unsigned tile, index_t k0, int tid,
+                                                   const chunk_plan<IS_A>& plan) {
+    typedef copy_plan<IS_A> copies;
+    constexpr int PER_CHUNK = 16 / copies::WIDTH, ELEMS = copies::WIDTH / ES;
+    const T* const stage = X + (IS_A ? a_offset(0, k0) : b_offset(k0, 0));
+#pragma unroll
+    for (int i = 0; i < copies::ITERS; ++i) {
+        const int q = tid + i * THREADS;
+        if (copies::CHUNKS % THREADS != 0 && q >= copies::CHUNKS) break;
+        const unsigned dst = tile + tile_chunk_offset<IS_A>(q / copies::ROW_CHUNKS, q % copies::ROW_CHUNKS);
+#pragma unroll
+        for (int j = 0; j < PER_CHUNK; ++j) {
+            const int left = plan.bytes[i] - j * copies::WIDTH;
+            const int bytes = PER_CHUNK == 1 ? left : left >= copies::WIDTH ? copies::WIDTH : left > 0 ? left : 0;
+            cp_async<copies::WIDTH>(dst + j * copies::WIDTH, stage + plan.offset[i] + j * ELEMS, bytes);
+        }
+    }
+}
+
 // The register path for 2-byte aligned 16-bit operands: this thread's chunks of one stage, loaded element by
 // element into registers (issued before the math of the current stage) and stored to shared memory after it.
 template <bool IS_A>
@@ -367,11 +413,15 @@ __device__ __forceinline__ void load_fragments(unsigned a_tile, unsigned b_tile,
 // acc += the stage's A tile times its B tile, for this warp's tile. The fragments of k step ks + 1 are loaded
 // before the mma of step ks are issued (two register buffers), so shared-memory latency overlaps the Tensor Cores:
 // the wrappers are volatile asm, which the compiler keeps in program order.
+// `meanwhile` runs once the first fragments are asked for: the caller issues the next stage's copies there, in the
+// shadow of that shared-memory latency rather than before it.
+template <typename Meanwhile>
 __device__ __forceinline__ void multiply_stage(unsigned a_tile, unsigned b_tile, int m_warp, int n_warp, int lane,
-                                               float (&acc)[FN][FM][4]) {
+                                               float (&acc)[FN][FM][4], Meanwhile meanwhile) {
     constexpr int STEPS = BK / KSTEP;
     fragments f[2];
     load_fragments(a_tile, b_tile, 0, m_warp, n_warp, lane, f[0]);
+    meanwhile();
 #pragma unroll
     for (int ks = 0; ks < STEPS; ++ks) {
         if (ks + 1 < STEPS) load_fragments(a_tile, b_tile, ks + 1, m_warp, n_warp, lane, f[(ks + 1) & 1]);
@@ -391,16 +441,25 @@ __device__ __forceinline__ void multiply_stage(unsigned a_tile, unsigned b_tile,
 struct split_partials {
     float4* tile;  // this thread's first float4 of the tile's first split
 
-    // Fragment (i, j) of this thread, summed over the splits in order.
-    __device__ __forceinline__ float4 sum(int i, int j) const {
-        const float4* p = tile + (i * FM + j) * THREADS;
-        float4 total = __ldcg(p);
+    // This thread's fragments of mma row block i, summed over the splits in order. All S x FM loads are issued
+    // before the first sum is used and before any store to C. Loaded fragment by fragment between the epilogue's
+    // stores (which loads cannot be moved across), each cost a full round trip to L2, and the tile's last block
+    // kept its SM busy for FN x FM of them while its partners' SMs sat idle; a row at a time it is FN, within the
+    // registers the main loop's accumulators held.
+    __device__ __forceinline__ void sum_row(int i, float4 (&row)[FM]) const {
+        float4 x[SPLITS][FM];
 #pragma unroll
-        for (int s = 1; s < SPLITS; ++s) {
-            const float4 x = __ldcg(p + s * SPLIT_PARTIAL_VECTORS);
-            total = make_float4(total.x + x.x, total.y + x.y, total.z + x.z, total.w + x.w);
+        for (int s = 0; s < SPLITS; ++s)
+#pragma unroll
+            for (int j = 0; j < FM; ++j) x[s][j] = __ldcg(tile + s * SPLIT_PARTIAL_VECTORS + (i * FM + j) * THREADS);
+#pragma unroll
+        for (int j = 0; j < FM; ++j) {
+            row[j] = x[0][j];
+#pragma unroll
+            for (int s = 1; s < SPLITS; ++s)
+                row[j] = make_float4(row[j].x + x[s][j].x, row[j].y + x[s][j].y, row[j].z + x[s][j].z,
+                                     row[j].w + x[s][j].w);
         }
-        return total;
     }
 };
 
@@ -426,20 +485,23 @@ __device__ __forceinline__ bool arrive_last(void* scratch, unsigned char* smem, 
     return is_last;
 }
 
-// The epilogue of this thread's fragments: fragment(i, j) gives its four sums (n rows i*16 + g and + 8, m columns
-// j*8 + 2*t4 and + 1); the pairs are consecutive in m, one column of C each.
-template <typename Fragment>
+// The epilogue of this thread's fragments, a row block at a time: fragment_row(i, v) gives the four sums of
+// fragment (i, j) in v[j] (n rows i*16 + g and + 8, m columns j*8 + 2*t4 and + 1); the pairs are consecutive in m,
+// one column of C each.
+template <typename FragmentRow>
 __device__ __forceinline__ void store_tile(c_t* C, index_t m0, index_t n0, int m_warp, int n_warp, int lane,
-                                           float alpha, float beta, Fragment fragment) {
+                                           float alpha, float beta, FragmentRow fragment_row) {
     const int g = lane >> 2, t4 = lane & 3;
 #pragma unroll
     for (int i = 0; i < FN; ++i) {
+        float4 row[FM];
+        fragment_row(i, row);
 #pragma unroll
         for (int j = 0; j < FM; ++j) {
             const index_t m = m0 + m_warp + j * 8 + 2 * t4;
             const int valid = (M % BM == 0) ? 2 : (int)(M - m >= 2 ? 2 : M - m > 0 ? M - m : 0);
             if (valid == 0) continue;
-            const float4 v = fragment(i, j);
+            const float4 v = row[j];
 #pragma unroll
             for (int half = 0; half < 2; ++half) {
                 const index_t n = n0 + n_warp + i * 16 + half * 8 + g;
@@ -488,15 +550,34 @@ extern "C" __global__ void __launch_bounds__(jg::mma::THREADS)
 
     staged_chunks<true> staged_a;
     staged_chunks<false> staged_b;
-    // Starts the copies of the block's k tile `kt` into stage slot `slot`: cp.async, or loads into registers
-    // (finish_stage stores them).
+    chunk_plan<true> plan_a;
+    chunk_plan<false> plan_b;
+    if constexpr (copy_plan<true>::ASYNC) plan_chunks<true>(m0, tid, plan_a);
+    if constexpr (copy_plan<false>::ASYNC) plan_chunks<false>(n0, tid, plan_b);
+#if __CUDA_ARCH__ >= 900
+    // Launched as the pack's programmatic dependent (jg_pack.cuh), this block may have started before the packed
+    // operands and zeroed counters are written: wait for them here, after the set-up that does not read them. A
+    // no-op in a launch without that dependency.
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+    // Starts the copies of the block's k tile `kt` into stage slot `slot`: cp.async (from the plans, but for a last
+    // k tile that K ends inside), or loads into registers (finish_stage stores them).
     auto start_stage = [&](index_t kt, int slot) {
         const unsigned a_tile = smem_base + slot * STAGE_BYTES, b_tile = a_tile + a_layout::BYTES;
         const index_t k0 = (kt_first + kt) * BK;
-        if constexpr (copy_plan<true>::ASYNC) copy_stage_async<true>(A, a_tile, m0, k0, tid);
-        else fetch_stage<true>(A, m0, k0, tid, staged_a);
-        if constexpr (copy_plan<false>::ASYNC) copy_stage_async<false>(B, b_tile, n0, k0, tid);
-        else fetch_stage<false>(B, n0, k0, tid, staged_b);
+        const bool whole = K % BK == 0 || kt_first + kt < K_TILES - 1;
+        if constexpr (copy_plan<true>::ASYNC) {
+            if (whole) copy_stage_planned<true>(A, a_tile, k0, tid, plan_a);
+            else copy_stage_async<true>(A, a_tile, m0, k0, tid);
+        } else {
+            fetch_stage<true>(A, m0, k0, tid, staged_a);
+        }
+        if constexpr (copy_plan<false>::ASYNC) {
+            if (whole) copy_stage_planned<false>(B, b_tile, k0, tid, plan_b);
+            else copy_stage_async<false>(B, b_tile, n0, k0, tid);
+        } else {
+            fetch_stage<false>(B, n0, k0, tid, staged_b);
+        }
     };
     auto finish_stage = [&](int slot) {
         unsigned char* const a_tile = smem + slot * STAGE_BYTES;
@@ -519,19 +600,22 @@ extern "C" __global__ void __launch_bounds__(jg::mma::THREADS)
         __syncthreads();              // everyone's have; and everyone is done with stage kt - 1's slot
         const index_t next = kt + STAGES - 1;
         const int next_slot = (int)(next % STAGES);
-        if (next < k_tiles) start_stage(next, next_slot);
-        cp_async_commit();
         const unsigned a_tile = smem_base + (int)(kt % STAGES) * STAGE_BYTES;
-        multiply_stage(a_tile, a_tile + a_layout::BYTES, m_warp, n_warp, lane, acc);
+        multiply_stage(a_tile, a_tile + a_layout::BYTES, m_warp, n_warp, lane, acc, [&] {
+            if (next < k_tiles) start_stage(next, next_slot);
+            cp_async_commit();
+        });
         if (next < k_tiles) finish_stage(next_slot);
     }
     if constexpr (SPLITS > 1) {
         split_partials partials;
         if (!arrive_last(split_scratch, smem, tile, split, tid, acc, partials)) return;
-        store_tile(C, m0, n0, m_warp, n_warp, lane, alpha, beta, [&](int i, int j) { return partials.sum(i, j); });
+        store_tile(C, m0, n0, m_warp, n_warp, lane, alpha, beta,
+                   [&](int i, float4(&row)[FM]) { partials.sum_row(i, row); });
     } else {
-        store_tile(C, m0, n0, m_warp, n_warp, lane, alpha, beta, [&](int i, int j) {
-            return make_float4(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3]);
+        store_tile(C, m0, n0, m_warp, n_warp, lane, alpha, beta, [&](int i, float4(&row)[FM]) {
+#pragma unroll
+            for (int j = 0; j < FM; ++j) row[j] = make_float4(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3]);
         });
     }
 }

@@ -29,7 +29,7 @@ std::vector<AnyConfig> tensor_core_candidates(const Problem& problem) {
             for (const int splits : split_counts(problem, bm, bn))
                 for (const int bk : depths)
                     for (const auto& [wm, wn] :
-                         {std::pair{1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 1}, {1, 4}, {2, 4}, {4, 2}})
+                         {std::pair{1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 1}, {1, 4}, {2, 4}, {4, 2}, {4, 4}})
                         for (const int stages : {3, 4})
                             for (const int pack : packs) {
                                 MmaConfig c;  // group 8

@@ -17,13 +17,25 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const 
     JITGEMM_CU_CHECK(cu.cuModuleLoadData(&module, image.data()));
     kernel->module = driver::ModuleHandle(module);
     JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->function, module, symbol.c_str()));
-    if (!geometry.packs.empty()) JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->pack_function, module, "jg_pack"));
+    if (!geometry.packs.empty()) {
+        JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->pack_function, module, "jg_pack"));
+        // The pack and the GEMM after it ask for the same split of each SM's memory between L1 and shared memory
+        // (all to shared memory, which the GEMM needs), so the SMs need not be reconfigured between the two.
+        for (CUfunction f : {kernel->pack_function, kernel->function})
+            JITGEMM_CU_CHECK(cu.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                                   CU_SHAREDMEM_CARVEOUT_MAX_SHARED));
+    }
     if (geometry.dynamic_shared_bytes > 48 * 1024)
         JITGEMM_CU_CHECK(cu.cuFuncSetAttribute(kernel->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                                static_cast<int>(geometry.dynamic_shared_bytes)));
     JITGEMM_CU_CHECK(cu.cuFuncGetAttribute(&kernel->registers, CU_FUNC_ATTRIBUTE_NUM_REGS, kernel->function));
     JITGEMM_CU_CHECK(cu.cuFuncGetAttribute(&kernel->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
                                            kernel->function));
+    CUdevice device = 0;
+    int cc_major = 0;
+    JITGEMM_CU_CHECK(cu.cuCtxGetDevice(&device));
+    JITGEMM_CU_CHECK(cu.cuDeviceGetAttribute(&cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
+    kernel->programmatic_launch = cc_major >= 9;
     kernel->geometry = geometry;
     kernel->config_name = config_name;
     return kernel;
@@ -32,31 +44,57 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const 
 namespace {
 
 // The kernel's parameters: (A, B, C, alpha, beta) and, for the Tensor Core family, its scratch. The driver reads as
-// many of them as the kernel declares, so the other families ignore the sixth.
+// many of them as the kernel declares, so the other families ignore the sixth. after_pack: the launch follows this
+// kernel's pack launch in the stream, and may overlap its end where the device allows (programmatic_launch).
 void launch_gemm(const LoadedKernel& kernel, CUstream stream, const void* a, const void* b, void* c, float alpha,
-                 float beta, CUdeviceptr scratch) {
+                 float beta, CUdeviceptr scratch, bool after_pack) {
     void* scratch_pointer = reinterpret_cast<void*>(scratch);
     void* params[] = {&a, &b, &c, &alpha, &beta, &scratch_pointer};
     const LaunchGeometry& g = kernel.geometry;
-    JITGEMM_CU_CHECK(driver::api().cuLaunchKernel(kernel.function, g.grid, 1, 1, g.block, 1, 1,
-                                                  g.dynamic_shared_bytes, stream, params, nullptr));
+    if (!(after_pack && kernel.programmatic_launch)) {
+        JITGEMM_CU_CHECK(driver::api().cuLaunchKernel(kernel.function, g.grid, 1, 1, g.block, 1, 1,
+                                                      g.dynamic_shared_bytes, stream, params, nullptr));
+        return;
+    }
+    CUlaunchAttribute overlap{};
+    overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    overlap.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig config{};
+    config.gridDimX = g.grid;
+    config.gridDimY = config.gridDimZ = 1;
+    config.blockDimX = g.block;
+    config.blockDimY = config.blockDimZ = 1;
+    config.sharedMemBytes = g.dynamic_shared_bytes;
+    config.hStream = stream;
+    config.attrs = &overlap;
+    config.numAttrs = 1;
+    JITGEMM_CU_CHECK(driver::api().cuLaunchKernelEx(&config, kernel.function, params, nullptr));
 }
 
 // kernel_sources/jg_pack.cuh's jg_pack_job: eight-byte fields only, so the layouts agree.
 struct PackJob {
     const void* src = nullptr;
     void* dst = nullptr;
-    long long ld_src = 0, ld_dst = 0, rows = 0, cols = 0;  // cols = 0: no copy
+    long long ld_src = 0, rows = 0, chunks_per_column = 0, chunks = 0;  // chunks = 0: no copy
+    long long extent = 0;  // elements from src to the end of its last column
 };
-static_assert(sizeof(PackJob) == 48, "PackJob mirrors jg_pack_job");
+static_assert(sizeof(PackJob) == 56, "PackJob mirrors jg_pack_job");
 
-// Copies the packed operands, both in one launch (jg_pack.cuh): one thread per 16-byte chunk of the copies. The
-// launch also zeroes `zero_bytes` at `zero` (the split-K counters).
+PackJob pack_job(const OperandPack& op, const void* src, CUdeviceptr dst) {
+    const std::int64_t chunks_per_column = op.ld_to * op.element_bytes / 16;  // ld_to: whole 128-byte lines
+    return {src, reinterpret_cast<void*>(dst), op.ld_from, op.rows, chunks_per_column, chunks_per_column * op.cols,
+            op.cols > 0 ? (op.cols - 1) * op.ld_from + op.rows : 0};
+}
+
+// Copies the packed operands, both in one launch (jg_pack.cuh), each thread JG_PACK_CHUNKS_PER_THREAD 16-byte
+// chunks of the copies. The launch also zeroes `zero_bytes` at `zero` (the split-K counters).
 void launch_packs(const LoadedKernel& kernel, CUstream stream, PackJob first, PackJob second, int element_bytes,
                   CUdeviceptr zero, std::int64_t zero_bytes) {
-    const std::int64_t bytes = (first.ld_dst * first.cols + second.ld_dst * second.cols) * element_bytes;
+    constexpr std::int64_t kChunksPerThread = 4;  // jg_pack.cuh's JG_PACK_CHUNKS_PER_THREAD
+    const std::int64_t threads_needed = (first.chunks + second.chunks + kChunksPerThread - 1) / kChunksPerThread;
     const unsigned threads = 256;
-    const unsigned blocks = static_cast<unsigned>(std::min<std::int64_t>((bytes / 16 + threads - 1) / threads, 1 << 20));
+    const unsigned blocks =
+        static_cast<unsigned>(std::min<std::int64_t>((threads_needed + threads - 1) / threads, 1 << 20));
     void* zero_pointer = reinterpret_cast<void*>(zero);
     int zero_words = static_cast<int>(zero_bytes / 4);
     void* params[] = {&first, &second, &element_bytes, &zero_pointer, &zero_words};
@@ -70,7 +108,7 @@ void launch_kernel(const LoadedKernel& kernel, CUstream stream, const void* a, c
                    float beta) {
     const LaunchGeometry& g = kernel.geometry;
     if (g.packs.empty() && g.scratch_bytes == 0) {
-        launch_gemm(kernel, stream, a, b, c, alpha, beta, 0);
+        launch_gemm(kernel, stream, a, b, c, alpha, beta, 0, false);
         return;
     }
     // One stream-ordered workspace: the kernel's scratch, then each packed copy, each on its own 256-byte boundary.
@@ -88,13 +126,13 @@ void launch_kernel(const LoadedKernel& kernel, CUstream stream, const void* a, c
         PackJob jobs[2];
         for (std::size_t i = 0; i < g.packs.size() && i < 2; ++i) {
             const OperandPack& op = g.packs[i];
-            jobs[i] = {operands[op.operand], reinterpret_cast<void*>(next), op.ld_from, op.ld_to, op.rows, op.cols};
+            jobs[i] = pack_job(op, operands[op.operand], next);
             operands[op.operand] = reinterpret_cast<const void*>(next);
             next += static_cast<CUdeviceptr>(slot_bytes(op.bytes()));
         }
         launch_packs(kernel, stream, jobs[0], jobs[1], g.packs.front().element_bytes, scratch, g.scratch_zeroed_bytes);
     }
-    launch_gemm(kernel, stream, operands[0], operands[1], c, alpha, beta, scratch);
+    launch_gemm(kernel, stream, operands[0], operands[1], c, alpha, beta, scratch, !g.packs.empty());
 }
 
 }  // namespace jitgemm

@@ -17,6 +17,9 @@ struct LoadedKernel {
     std::string config_name;
     int registers = 0;    // per thread, from the driver
     int local_bytes = 0;  // per thread; > 0 means the compiler spilled
+    // Compute capability 9.0 or later: the GEMM after a pack launch is launched as its programmatic dependent, so
+    // it starts while the pack's last blocks run (kernel_sources/jg_pack.cuh).
+    bool programmatic_launch = false;
 };
 
 // Loads `image` into the current context, finds `symbol`, and opts the function in to its dynamic shared memory
@@ -25,8 +28,8 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const 
                                                 const LaunchGeometry& geometry, const std::string& config_name);
 
 // Enqueues the kernel: every family takes (A, B, C, alpha, beta). A kernel that packs operands or needs scratch
-// (split-K) gets a stream-ordered workspace: the scratch's counters are zeroed, the pack launches run, then the GEMM
-// on the packed copies.
+// (split-K) gets a stream-ordered workspace: the scratch's counters are zeroed, the pack launch runs, then the GEMM
+// on the packed copies (on Hopper overlapping the pack's tail: programmatic_launch).
 void launch_kernel(const LoadedKernel& kernel, CUstream stream, const void* a, const void* b, void* c, float alpha,
                    float beta);
 

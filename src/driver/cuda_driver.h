@@ -41,6 +41,7 @@ namespace jitgemm::driver {
     X(cuFuncSetAttribute, 9000)                     \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050) \
     X(cuLaunchKernel, 4000)                         \
+    X(cuLaunchKernelEx, 11060)                      \
     X(cuMemAlloc, 3020)                             \
     X(cuMemFree, 3020)                              \
     X(cuMemGetInfo, 3020)                           \
