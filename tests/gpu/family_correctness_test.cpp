@@ -96,6 +96,7 @@ TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
         s.ab_type = family.ab_type;
         s.c_type = family.c_types[std::uniform_int_distribution<std::size_t>(0, family.c_types.size() - 1)(rng)];
         s.compute = family.compute;
+        testing::maybe_misalign_pointers(rng, s);
     }
 
     std::atomic<std::size_t> next{0};

@@ -55,6 +55,7 @@ TEST_P(SplitK, MatchesFloat64ReferenceAndRepeatsBitForBit) {
         shape.ab_type = c.ab_type;
         shape.c_type = c.c_type;
         shape.compute = c.compute;
+        testing::maybe_misalign_pointers(rng, shape);
         GemmOptions options;
         options.config = (*c.configs)[std::uniform_int_distribution<std::size_t>(0, c.configs->size() - 1)(rng)];
         const std::string label = shape.describe() + " config " + options.config + " (seed " + std::to_string(seed) + ")";

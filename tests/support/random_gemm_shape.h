@@ -1,8 +1,10 @@
 // The random parts of a GPU test's GEMM that do not depend on what the test is about: storage order, transposes,
 // alpha and beta (beta = 0 half the time, so C is never read and may hold NaN), and leading dimensions above the
-// minimum (odd pads leave 16-bit operands only 2-byte aligned). The caller draws m, n and k.
+// minimum (odd pads leave 16-bit operands only 2-byte aligned), and pointers off their 16-byte boundaries. The caller
+// draws m, n and k.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 
@@ -29,6 +31,19 @@ inline GemmShape random_gemm_shape(std::mt19937_64& rng, std::int64_t m, std::in
     if (coin(rng)) s.ldb += pad(rng);
     if (coin(rng)) s.ldc += pad(rng);
     return s;
+}
+
+// Moves the three operands off their 16-byte boundaries half the time (GemmShape::alignment), by as little as their
+// element types allow: 2 bytes when A, B and C are all 16-bit, else 4 or 8. Call it once the types are set: the
+// pack's and the vector paths' handling of a misaligned first and last column is what it reaches.
+inline void maybe_misalign_pointers(std::mt19937_64& rng, GemmShape& s) {
+    if (std::uniform_int_distribution<int>(0, 1)(rng) == 0) return;
+    const int widest = std::max(size_of(s.ab_type), size_of(s.c_type));
+    const int choices[] = {2, 4, 8};
+    int pick = 0;
+    do pick = choices[std::uniform_int_distribution<int>(0, 2)(rng)];
+    while (pick < widest);
+    s.alignment = pick;
 }
 
 }  // namespace jitgemm::testing
