@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one GPU batch: every GPU test and benchmark, with logs and result files written to $OUT (default ./gpu-out).
 # Runs on the GPU machine over a build made on the build machine (the build folder travels along).
-#   bench/gpu-run.sh [build-dir] [quick|full|tests|bench] [tune-budget-seconds] [sets]
+#   bench/gpu-run.sh [build-dir] [quick|full|tests|bench|targets] [tune-budget-seconds] [sets]
 #     tests: machine, SASS, GPU tests, compute-sanitizer
 #     quick: tests, then per precision the untuned default and the tuned kernels against cuBLAS on the quick rows
 #            (bench/shapes/quick.csv for fp32, bench/shapes/quick_tensor.csv for bf16, fp16 and TF32), cold start
@@ -9,9 +9,10 @@
 #     full:  tests, then tune and bench every row of bench/shapes/public*.csv in the sets named (default
 #            "f32 bf16 f16 tf32"; one device call may not hold them all), without the untuned runs
 #     bench: as full, without the tests
-#     misaligned: a short batch for the packed and split-K paths — the rows of bench/shapes/misaligned_tensor.csv
-#            tuned and against cuBLAS first, then the split-K and Tensor Core correctness tests, compute-sanitizer
-#            on packed and split kernels, and ncu's view of where the 777x1111x3333 time goes ($TESTS, a ctest
+#     targets: a short batch for issue 5's speed targets — the rows of bench/shapes/tensor_targets.csv (4096^3,
+#            and the misaligned rows that take the packed and split-K paths) tuned and against cuBLAS first, then
+#            the split-K and Tensor Core correctness tests, compute-sanitizer on packed and split kernels, and
+#            ncu's view of where the 777x1111x3333 time goes, with the GEMM's stall reasons ($TESTS, a ctest
 #            regex, narrows the tests)
 # $OUT gets bench.log (everything said, as it runs) and results.tgz: bench_<set>_default.csv,
 # bench_<set>_tuned.csv/.json, tune_<set>.json, sass.txt, gpu-tests.log, cold_start.csv, hot_path.csv — packed at
@@ -35,16 +36,16 @@ stamp "machine ($MODE, tuning budget $BUDGET s)"
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv; \
   "$BUILD/jitgemm" info; } 2>&1 | tee -a "$log"
 
-if [ "$MODE" = misaligned ]; then
+if [ "$MODE" = targets ]; then
     export JITGEMM_CACHE=/tmp/jitgemm-bench-cache
     rm -rf "$JITGEMM_CACHE"
     "$BUILD/jitgemm" info > /dev/null 2>&1
-    stamp "misaligned rows: tune ($BUDGET s budget per problem), then against cuBLAS"
-    "$BUILD/jitgemm" tune --manifest bench/shapes/misaligned_tensor.csv --budget "$BUDGET" \
-        --json > "$RES/tune_misaligned.json" 2> >(tee -a "$log" >&2)
-    "$BUILD/jitgemm" bench --manifest bench/shapes/misaligned_tensor.csv --tune off \
-        --csv "$RES/bench_misaligned_tuned.csv" 2>&1 | tee -a "$log"
-    "$BUILD/jitgemm" cache show _ --all > "$RES/searches_misaligned.txt" 2>&1  # every candidate measured
+    stamp "target rows: tune ($BUDGET s budget per problem), then against cuBLAS"
+    "$BUILD/jitgemm" tune --manifest bench/shapes/tensor_targets.csv --budget "$BUDGET" \
+        --json > "$RES/tune_targets.json" 2> >(tee -a "$log" >&2)
+    "$BUILD/jitgemm" bench --manifest bench/shapes/tensor_targets.csv --tune off \
+        --csv "$RES/bench_targets_tuned.csv" 2>&1 | tee -a "$log"
+    "$BUILD/jitgemm" cache show _ --all > "$RES/searches_targets.txt" 2>&1  # every candidate measured
     stamp "split-K and Tensor Core correctness tests"
     ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-SplitK|mma}" --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
     echo "ctest exit $?" | tee -a "$log"
@@ -58,9 +59,14 @@ if [ "$MODE" = misaligned ]; then
     stamp "ncu: the tuned bf16 777x1111x3333, kernel by kernel, then the GEMM kernel in detail"
     ncu --clock-control none --metrics gpu__time_duration.sum "$BUILD/jitgemm" run --order row --m 777 --n 1111 \
         --k 3333 --dtype bf16 --tune off --iterations 2 --no-verify > "$RES/breakdown.txt" 2>&1
-    grep -E "jg_|gpu__time_duration" "$RES/breakdown.txt" | tee -a "$log"
+    # The same with the configuration the previous session's tuning chose, to compare kernels, not searches.
+    ncu --clock-control none --metrics gpu__time_duration.sum "$BUILD/jitgemm" run --order row --m 777 --n 1111 \
+        --k 3333 --dtype bf16 --config "${FIXED_CONFIG:-mma_128x128x64_w4x2_s4_g8_k2_p3}" --iterations 2 --no-verify \
+        >> "$RES/breakdown.txt" 2>&1
+    grep -E "jg_|gpu__time_duration|kernel " "$RES/breakdown.txt" | tee -a "$log"
     ncu --clock-control none --kernel-name jg_mma --launch-count 1 --section SpeedOfLight --section WarpStateStats \
-        --section MemoryWorkloadAnalysis --section Occupancy "$BUILD/jitgemm" run --order row --m 777 --n 1111 \
+        --section MemoryWorkloadAnalysis --section Occupancy --section InstructionStats --section SourceCounters \
+        --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio" "$BUILD/jitgemm" run --order row --m 777 --n 1111 \
         --k 3333 --dtype bf16 --tune off --iterations 1 --no-verify > "$RES/ncu_777_gemm.txt" 2>&1
     stamp "done"
     exit 0
