@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "manifest/shape_manifest.h"
+#include "support/manifest_all_fields.h"
 
 namespace jitgemm {
 namespace {
@@ -35,28 +36,7 @@ TEST(ManifestJson, EveryFieldHasItsKey) {
     const auto entries = parse_manifest(text, "all.json");
     ASSERT_EQ(entries.size(), 1u);
     const ManifestEntry& e = entries[0];
-    EXPECT_EQ(e.name, "all");
-    EXPECT_EQ(e.m, 7);
-    EXPECT_EQ(e.n, 9);
-    EXPECT_EQ(e.k, 0);
-    EXPECT_EQ(e.batch, 3);
-    EXPECT_EQ(e.trans_a, Transpose::Yes);
-    EXPECT_EQ(e.trans_b, Transpose::No);
-    EXPECT_EQ(e.layout_a, Order::ColumnMajor);
-    EXPECT_EQ(e.layout_b, Order::RowMajor);
-    EXPECT_EQ(e.layout_c, Order::ColumnMajor);
-    EXPECT_EQ(e.layout_d, Order::RowMajor);
-    EXPECT_EQ(e.a_type, DType::BF16);
-    EXPECT_EQ(e.b_type, DType::F16);
-    EXPECT_EQ(e.c_type, DType::F32);
-    EXPECT_EQ(e.d_type, DType::BF16);
-    EXPECT_EQ(e.compute, ComputeType::TF32);
-    EXPECT_EQ(e.alpha, -2.5);
-    EXPECT_EQ(e.beta, 0.125);
-    EXPECT_EQ(e.epilogue, "relu");
-    EXPECT_EQ(e.alignment, 8);
-    EXPECT_EQ(e.workspace_limit, 1048576);
-    EXPECT_EQ(e.frequency, 0.25);
+    testing::expect_all_fields_entry(e);
     EXPECT_EQ(e.line, 1);  // the object's '{' stands on the first line
 }
 
