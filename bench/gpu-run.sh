@@ -51,7 +51,8 @@ if [ "$MODE" = targets ]; then
     echo "ctest exit $?" | tee -a "$log"
     grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
     stamp "compute-sanitizer memcheck on packed and split kernels"
-    for config in mma_32x32x16_w1x1_s2_g8_k3_p3 mma_64x64x32_w2x2_s3_g8_p1 mma_32x32x16_w1x1_s2_g8_p2; do
+    for config in mma_32x32x16_w1x1_s2_g8_k3_p3 mma_64x64x32_w2x2_s3_g8_p1 mma_32x32x16_w1x1_s2_g8_p2 \
+        mma_32x32x16_w1x1_s2_g8 mma_64x128x64_w2x4_s4_g8_k2; do
         compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --m 131 --n 77 --k 45 \
             --transa t --transb t --beta 0.5 --ldc 141 --lda 47 --iterations 1 --config "$config" --dtype bf16 2>&1 | \
             grep -E "ERROR SUMMARY|check|wrong|error" | sed "s/^/$config: /" | tee -a "$log"
@@ -64,6 +65,22 @@ if [ "$MODE" = targets ]; then
         --k 3333 --dtype bf16 --config "${FIXED_CONFIG:-mma_128x128x64_w4x2_s4_g8_k2_p3}" --iterations 2 --no-verify \
         >> "$RES/breakdown.txt" 2>&1
     grep -E "jg_|gpu__time_duration|kernel " "$RES/breakdown.txt" | tee -a "$log"
+    # $SWEEP ("config ..."): 777x1111x3333 bf16 timed with each configuration against cuBLAS, beyond what a short
+    # search reaches.
+    for config in ${SWEEP:-}; do
+        "$BUILD/jitgemm" bench --m 777 --n 1111 --k 3333 --dtype bf16 --config "$config" --iterations 30 2>&1 | \
+            grep -E "^777|error" | tee -a "$log"
+    done
+    # $COMPARE ("binary:config ..."): 777x1111x3333 bf16 with each binary and configuration, against cuBLAS and
+    # kernel by kernel, to set two builds or two paths side by side in one run.
+    for pair in ${COMPARE:-}; do
+        stamp "compare ${pair%%:*} ${pair#*:}"
+        "${pair%%:*}" bench --m 777 --n 1111 --k 3333 --dtype bf16 --config "${pair#*:}" --iterations 50 2>&1 | \
+            tee -a "$log"
+        ncu --clock-control none --metrics gpu__time_duration.sum "${pair%%:*}" run --order row --m 777 --n 1111 \
+            --k 3333 --dtype bf16 --config "${pair#*:}" --iterations 2 2>&1 | grep -E "jg_|gpu__time_duration|check|wrong" | \
+            tee -a "$log"
+    done
     ncu --clock-control none --kernel-name jg_mma --launch-count 1 --section SpeedOfLight --section WarpStateStats \
         --section MemoryWorkloadAnalysis --section Occupancy --section InstructionStats --section SourceCounters \
         --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio" "$BUILD/jitgemm" run --order row --m 777 --n 1111 \
