@@ -65,6 +65,11 @@ if [ "$MODE" = targets ]; then
         --k 3333 --dtype bf16 --config "${FIXED_CONFIG:-mma_128x128x64_w4x2_s4_g8_k2_p3}" --iterations 2 --no-verify \
         >> "$RES/breakdown.txt" 2>&1
     grep -E "jg_|gpu__time_duration|kernel " "$RES/breakdown.txt" | tee -a "$log"
+    ncu --clock-control none --kernel-name jg_pack --launch-count 1 --section SpeedOfLight --section Occupancy \
+        --section LaunchStats --section MemoryWorkloadAnalysis "$BUILD/jitgemm" run --order row --m 777 --n 1111 \
+        --k 3333 --dtype bf16 --tune off --iterations 1 --no-verify > "$RES/ncu_777_pack.txt" 2>&1
+    grep -E "Duration|DRAM Throughput|Memory Throughput|Registers Per|Shared Memory Config|Waves Per SM|Achieved Occupancy|Theoretical Occ" \
+        "$RES/ncu_777_pack.txt" | sed 's/^/pack: /' | tee -a "$log"
     # $SWEEP ("config ..."): 777x1111x3333 bf16 timed with each configuration against cuBLAS, beyond what a short
     # search reaches.
     for config in ${SWEEP:-}; do

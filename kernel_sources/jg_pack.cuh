@@ -65,54 +65,71 @@ __device__ __forceinline__ jg_pack_source jg_pack_locate(const jg_pack_job& job,
     return s;
 }
 
-// Chunks per thread, a grid's width apart so that each round of a warp's reads and writes is contiguous.
+// Chunks per thread, a grid's width apart so that each round of a warp's reads and writes is contiguous, and threads
+// per block; the host's launch (src/dispatch/loaded_kernel.cpp) uses the same two numbers.
 constexpr int JG_PACK_CHUNKS_PER_THREAD = 4;
+constexpr int JG_PACK_THREADS = 256;
+
+__device__ __forceinline__ void jg_pack_stage16(void* dst, const void* src) {
+    const unsigned to = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(src) : "memory");
+}
 
 // The chunks of both jobs, the first's then the second's. The same launch zeroes `zero_words` 32-bit words at
 // `zero` (a split-K kernel's arrival counters, which must be zero when the GEMM that follows in the stream starts),
 // which saves the stream a memset.
 //
-// A thread issues the vector loads of all its chunks before it uses any of them, then realigns and writes them:
-// reading, realigning and writing one chunk after another (each chunk in branches of its own, which the compiler
-// does not hoist loads out of) kept one chunk's loads in flight per thread, so the pack took four round trips to
-// memory in a row, and 11 us for 777 x 1111 x 3333 in bf16 where the bytes alone need about 4.
+// A thread's aligned vectors travel to shared memory with cp.async, all of them before it waits for any; it then
+// realigns them from there and writes the chunks. What is in flight is thus held in shared memory (32 KB a block)
+// rather than registers: read into registers, the pack kept too few bytes in flight per SM to cover memory latency
+// (4097^3 and 777 x 1111 x 3333 in bf16 took two waves of blocks at about 53 registers a thread).
 //
 // On sm_90 the GEMM that follows may be launched as this grid's programmatic dependent: every block lets it start
 // at once, so its blocks take the SMs this grid's last blocks leave, and it waits (griddepcontrol.wait) for this
 // grid to finish, its writes visible, before it reads what was packed.
+typedef uint4 jg_pack_staging[JG_PACK_CHUNKS_PER_THREAD][2][JG_PACK_THREADS];  // each chunk's two aligned vectors
+
 template <typename I>
 __device__ __forceinline__ void jg_pack_chunks(const jg_pack_job& first, const jg_pack_job& second, long long base,
-                                               long long width, bool two_byte) {
+                                               long long width, bool two_byte, jg_pack_staging& staged) {
     constexpr int CHUNKS = JG_PACK_CHUNKS_PER_THREAD;
+    const int t = threadIdx.x;
     const long long chunks = first.chunks + second.chunks;
-    jg_pack_source source[CHUNKS];
-#pragma unroll
-    for (int i = 0; i < CHUNKS; ++i) {
-        const long long q = base + i * width;
-        source[i] = jg_pack_source{static_cast<const unsigned char*>(first.src), 0, 0, false};
-        if (q < first.chunks) source[i] = jg_pack_locate<I>(first, (I)q, two_byte);
-        else if (q < chunks) source[i] = jg_pack_locate<I>(second, (I)(q - first.chunks), two_byte);
-    }
-    uint4 lo[CHUNKS], hi[CHUNKS];
-#pragma unroll
-    for (int i = 0; i < CHUNKS; ++i) {  // loads only: nothing here waits for one to arrive
-        const uint4* vectors = reinterpret_cast<const uint4*>(source[i].from - source[i].shift);
-        lo[i] = source[i].vector ? vectors[0] : make_uint4(0, 0, 0, 0);
-        hi[i] = source[i].vector && source[i].shift != 0 ? vectors[1] : lo[i];
-    }
+    unsigned vectors = 0, shifts = 0;  // bit i: chunk i was staged; bits 4i..4i+3: its shift
 #pragma unroll
     for (int i = 0; i < CHUNKS; ++i) {
         const long long q = base + i * width;
         if (q >= chunks) break;
-        const uint4 chunk = source[i].vector ? (source[i].shift == 0 ? lo[i] : jg_realign(lo[i], hi[i], source[i].shift))
-                                             : jg_pack_elements(source[i].from, source[i].left, two_byte);
+        const jg_pack_source s = q < first.chunks ? jg_pack_locate<I>(first, (I)q, two_byte)
+                                                  : jg_pack_locate<I>(second, (I)(q - first.chunks), two_byte);
+        if (!s.vector) continue;
+        const unsigned char* aligned = s.from - s.shift;
+        jg_pack_stage16(&staged[i][0][t], aligned);
+        if (s.shift != 0) jg_pack_stage16(&staged[i][1][t], aligned + 16);
+        vectors |= 1u << i;
+        shifts |= s.shift << (4 * i);
+    }
+    asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");  // this thread's own copies
+#pragma unroll
+    for (int i = 0; i < CHUNKS; ++i) {
+        const long long q = base + i * width;
+        if (q >= chunks) break;
+        uint4 chunk;
+        if (vectors >> i & 1u) {
+            const unsigned shift = shifts >> (4 * i) & 15u;
+            chunk = shift == 0 ? staged[i][0][t] : jg_realign(staged[i][0][t], staged[i][1][t], shift);
+        } else {
+            const jg_pack_source s = q < first.chunks ? jg_pack_locate<I>(first, (I)q, two_byte)
+                                                      : jg_pack_locate<I>(second, (I)(q - first.chunks), two_byte);
+            chunk = jg_pack_elements(s.from, s.left, two_byte);
+        }
         if (q < first.chunks) reinterpret_cast<uint4*>(first.dst)[q] = chunk;
         else reinterpret_cast<uint4*>(second.dst)[q - first.chunks] = chunk;
     }
 }
 
-extern "C" __global__ void jg_pack(jg_pack_job first, jg_pack_job second, int element_bytes, unsigned* zero,
-                                   int zero_words) {
+extern "C" __global__ void __launch_bounds__(JG_PACK_THREADS)
+    jg_pack(jg_pack_job first, jg_pack_job second, int element_bytes, unsigned* zero, int zero_words) {
 #if __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
@@ -122,8 +139,9 @@ extern "C" __global__ void jg_pack(jg_pack_job first, jg_pack_job second, int el
     const long long width = (long long)gridDim.x * blockDim.x;
     for (long long q = start; q < zero_words; q += width) zero[q] = 0u;
     const bool narrow = first.chunks < (1ll << 31) && second.chunks < (1ll << 31);
+    __shared__ jg_pack_staging staged;
     for (long long base = start; base < chunks; base += width * JG_PACK_CHUNKS_PER_THREAD) {
-        if (narrow) jg_pack_chunks<unsigned>(first, second, base, width, two_byte);
-        else jg_pack_chunks<long long>(first, second, base, width, two_byte);
+        if (narrow) jg_pack_chunks<unsigned>(first, second, base, width, two_byte, staged);
+        else jg_pack_chunks<long long>(first, second, base, width, two_byte, staged);
     }
 }
