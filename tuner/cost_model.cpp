@@ -88,10 +88,14 @@ CostEstimate estimate_mma_cost(const MmaConfig& c, const Problem& problem, const
     const std::int64_t blocks_on_busiest_sm = ceil_div(blocks, device.sm_count);
     const double resident_warps =
         double(std::min<std::int64_t>(e.blocks_per_sm, blocks_on_busiest_sm)) * c.threads() / 32.0;
-    // 16 warps per SM, four per scheduler: with eight (one block of 256 threads), ncu found the 777 x 1111 x 3333
-    // GEMM issuing an instruction every 6.9 cycles per warp, stalled mostly on fixed-latency dependencies and
-    // memory (bench/NOTES.md, run 8).
-    const double latency_hiding = std::min(1.0, resident_warps / 16.0);
+    // Latency is hidden by warps (two per scheduler, so that one issues while another waits at a barrier or on
+    // shared memory) and by independent mma in flight: a warp's k step has (warp_m / 8) x (warp_n / 16) of them,
+    // and about 64 per SM keep the Tensor Cores fed. Fitted to the measured searches of 4096^3, 4097^3 and
+    // 777 x 1111 x 3333 (bench/NOTES.md, 2026-12-03 session 5): a flat 16 warps per SM ranked 32 x 32 warp tiles
+    // first and the measured best (64 x 32 and 64 x 64 warp tiles at 8 warps per SM) 80th to 385th.
+    const double mma_per_step = (warp_m / 8.0) * (warp_n / 16.0);
+    const double latency_hiding =
+        std::min(1.0, resident_warps / 8.0) * std::min(1.0, resident_warps * mma_per_step / 64.0);
     const double pipeline = c.stages == 2 ? 1.25 : c.stages == 3 ? 1.05 : 1.0;
     const double register_path = (p.align_a < 4 ? 1.5 : 1.0) * (p.align_b < 4 ? 1.5 : 1.0);
     const double block_flops = 2.0 * c.bm * c.bn * double(c.k_tiles_per_split(p) * c.bk);
