@@ -19,9 +19,9 @@ struct jg_pack_job {
     long long ld_src, rows, chunks_per_column, chunks, extent;
 };
 
-// The chunk at `from` element by element, `left` of its elements existing (zeros past them): the chunks that
-// jg_pack_realigned cannot take, a column's last (which `rows` ends inside) and the few at the operand's two ends,
-// whose aligned vectors would reach outside it. No read leaves the operand.
+// The chunk at `from` element by element, `left` of its elements existing (zeros past them): the chunks that are not
+// read as aligned vectors, a column's last (which `rows` ends inside) and the few at the operand's two ends, whose
+// aligned vectors would reach outside it. No read leaves the operand.
 __device__ __forceinline__ uint4 jg_pack_elements(const void* from, long long left, bool two_byte) {
     unsigned word[4] = {0, 0, 0, 0};
     if (two_byte) {

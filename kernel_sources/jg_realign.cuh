@@ -1,8 +1,7 @@
 // jg_realign.cuh — the 16 bytes that start `shift` bytes into `lo` (0 to 15, a multiple of the element size) and
 // run on into `hi`: the two aligned 16-byte vectors around a misaligned chunk. Reading those two vectors and
 // shifting keeps every warp-wide load whole and contiguous, where reading a 2-byte aligned chunk word by word or
-// element by element made each load touch several lines. Used by the pack (jg_pack.cuh) and by the Tensor Core
-// family's register path (mma.cuh).
+// element by element made each load touch several lines. Used by the pack (jg_pack.cuh).
 #pragma once
 
 __device__ __forceinline__ uint4 jg_realign(const uint4& lo, const uint4& hi, unsigned shift) {
