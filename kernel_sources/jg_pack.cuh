@@ -6,8 +6,6 @@
 // it is compiled into the module of every kernel that packs, and one launch packs both operands.
 #pragma once
 
-#include "jg_realign.cuh"
-
 // One operand's copy: dst = src, `rows` elements of each column, as chunks_per_column 16-byte chunks per column of dst
 // (its leading dimension; past `rows` they are zero-filled), `chunks` of them in all (chunks = 0: nothing to copy).
 // The operand spans `extent` elements from src (its last column ends there). The host works the counts out, so the
@@ -19,117 +17,101 @@ struct jg_pack_job {
     long long ld_src, rows, chunks_per_column, chunks, extent;
 };
 
-// The chunk at `from` element by element, `left` of its elements existing (zeros past them): the chunks that are not
-// read as aligned vectors, a column's last (which `rows` ends inside) and the few at the operand's two ends, whose
-// aligned vectors would reach outside it. No read leaves the operand.
-__device__ __forceinline__ uint4 jg_pack_elements(const void* from, long long left, bool two_byte) {
-    unsigned word[4] = {0, 0, 0, 0};
-    if (two_byte) {
-        const unsigned short* e = static_cast<const unsigned short*>(from);
+// The 16 bytes at `from`, read as the one or two aligned 16-byte vectors that hold them and shifted into place: two
+// loads whose 32 lanes each cover 512 contiguous bytes, where word-by-word reads of misaligned chunks made every
+// warp-wide load touch four lines, and L2 served each line several times over. The caller sees to it that both
+// vectors lie inside the operand.
+__device__ __forceinline__ uint4 jg_pack_realigned(const void* from) {
+    const unsigned long long address = reinterpret_cast<unsigned long long>(from);
+    const unsigned shift = (unsigned)(address & 15);  // bytes past the aligned vector: a multiple of the element size
+    const uint4* vectors = reinterpret_cast<const uint4*>(address - shift);
+    const uint4 lo = vectors[0];
+    if (shift == 0) return lo;
+    const uint4 hi = vectors[1];
+    const unsigned w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+    const unsigned word = shift >> 2, bits = (shift & 3) * 8;
+    unsigned s[5];  // w[word .. word + 4], chosen with selects: a run-time index into w would put it in local memory
 #pragma unroll
-        for (int i = 0; i < 8; ++i)
-            if (i < left) word[i / 2] |= (unsigned)e[i] << (16 * (i % 2));
-    } else {
-        const unsigned* e = static_cast<const unsigned*>(from);
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-            if (i < left) word[i] = e[i];
+    for (int j = 0; j < 5; ++j) s[j] = word == 0 ? w[j] : word == 1 ? w[j + 1] : word == 2 ? w[j + 2] : w[j + 3];
+    return make_uint4(__funnelshift_r(s[0], s[1], bits), __funnelshift_r(s[1], s[2], bits),
+                      __funnelshift_r(s[2], s[3], bits), __funnelshift_r(s[3], s[4], bits));
+}
+
+// The 8 16-bit elements at `from`, of which `left` exist (zeros past them), as four words. A chunk whose address is
+// 2 mod 4 — every other column when the leading dimension is odd — is read as the five aligned words around it and
+// shifted into place (funnel shifts), four loads instead of eight; the word before it holds the column's previous
+// element (or, for the first chunk of a column, the end of the one before), so it is only taken past the operand's
+// very first element and when a ninth element exists in the column, so no read leaves the operand.
+__device__ __forceinline__ uint4 jg_pack_16bit(const unsigned short* from, long long left, bool operand_start) {
+    const unsigned long long address = reinterpret_cast<unsigned long long>(from);
+    if (left >= 8 && (address & 15) == 0) return *reinterpret_cast<const uint4*>(from);
+    if (left >= 8 && (address & 3) == 0) {
+        const unsigned* w = reinterpret_cast<const unsigned*>(from);
+        return make_uint4(w[0], w[1], w[2], w[3]);
     }
+    if (left > 8 && !operand_start) {
+        const unsigned* w = reinterpret_cast<const unsigned*>(address - 2);
+        const unsigned w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4];
+        return make_uint4(__funnelshift_r(w0, w1, 16), __funnelshift_r(w1, w2, 16), __funnelshift_r(w2, w3, 16),
+                          __funnelshift_r(w3, w4, 16));
+    }
+    unsigned word[4] = {0, 0, 0, 0};
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+        if (i < left) word[i / 2] |= (unsigned)from[i] << (16 * (i % 2));
     return make_uint4(word[0], word[1], word[2], word[3]);
 }
 
-// Where chunk q of a job's copy comes from: `from`, the chunk's first element, and `left`, its count of elements
-// in the column (it is whole from per_chunk on). `vector`: the chunk is whole and the two aligned 16-byte vectors
-// around it lie inside the operand (all but a column's last chunk and a few at the operand's two ends), so it is read
-// as those vectors, `shift` bytes into the first. two_byte: 16-bit elements, else 32-bit. I is the index type:
-// 32-bit division is a few instructions, 64-bit division a long software routine.
-struct jg_pack_source {
-    const unsigned char* from;
-    long long left;
-    unsigned shift;
-    bool vector;
-};
+// The 4 32-bit elements at `from`, of which `left` exist.
+__device__ __forceinline__ uint4 jg_pack_32bit(const unsigned* from, long long left) {
+    if (left >= 4 && (reinterpret_cast<unsigned long long>(from) & 15) == 0)
+        return *reinterpret_cast<const uint4*>(from);
+    unsigned word[4] = {0, 0, 0, 0};
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+        if (i < left) word[i] = from[i];
+    return make_uint4(word[0], word[1], word[2], word[3]);
+}
 
+// Chunk q of a job's copy; two_byte: 16-bit elements, else 32-bit. I is the index type: 32-bit division is a few
+// instructions, 64-bit division a long software routine.
 template <typename I>
-__device__ __forceinline__ jg_pack_source jg_pack_locate(const jg_pack_job& job, I q, bool two_byte) {
+__device__ __forceinline__ uint4 jg_pack_read(const jg_pack_job& job, I q, bool two_byte) {
     const int per_chunk = two_byte ? 8 : 4, element_bytes = two_byte ? 2 : 4;
     const I per_column = (I)job.chunks_per_column;
     const I col = q / per_column;
     const I row0 = (q - col * per_column) * per_chunk;
     const long long offset = (long long)col * job.ld_src + row0;
-    jg_pack_source s;
-    s.shift = 0;
-    s.from = static_cast<const unsigned char*>(job.src) + offset * element_bytes;
-    s.left = job.rows - (long long)row0;
-    s.vector = s.left >= per_chunk && jg_realign_inside(job.src, offset, job.extent, element_bytes, s.shift);
-    return s;
+    const long long left = job.rows - (long long)row0;
+    // A whole chunk whose aligned vectors stay inside the operand (all but a few at its two ends): two vector loads.
+    const long long aligned_start = offset - (long long)((reinterpret_cast<unsigned long long>(job.src) +
+                                                          (unsigned long long)offset * element_bytes) & 15) / element_bytes;
+    if (left >= per_chunk && aligned_start >= 0 && aligned_start + 32 / element_bytes <= job.extent)
+        return jg_pack_realigned(static_cast<const unsigned char*>(job.src) + offset * element_bytes);
+    return two_byte ? jg_pack_16bit(static_cast<const unsigned short*>(job.src) + offset, left, offset == 0)
+                    : jg_pack_32bit(static_cast<const unsigned*>(job.src) + offset, left);
 }
 
-// Chunks per thread, a grid's width apart so that each round of a warp's reads and writes is contiguous, and threads
-// per block; the host's launch (src/dispatch/loaded_kernel.cpp) uses the same two numbers.
+template <typename I>
+__device__ __forceinline__ uint4 jg_pack_read(const jg_pack_job& first, const jg_pack_job& second, long long q,
+                                              bool two_byte) {
+    return q < first.chunks ? jg_pack_read<I>(first, (I)q, two_byte)
+                            : jg_pack_read<I>(second, (I)(q - first.chunks), two_byte);
+}
+
+// Chunks per thread: their reads are all issued before the first write, so each thread keeps several in flight.
 constexpr int JG_PACK_CHUNKS_PER_THREAD = 4;
-constexpr int JG_PACK_THREADS = 256;
 
-__device__ __forceinline__ void jg_pack_stage16(void* dst, const void* src) {
-    const unsigned to = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(src) : "memory");
-}
-
-// The chunks of both jobs, the first's then the second's. The same launch zeroes `zero_words` 32-bit words at
-// `zero` (a split-K kernel's arrival counters, which must be zero when the GEMM that follows in the stream starts),
-// which saves the stream a memset.
-//
-// A thread's aligned vectors travel to shared memory with cp.async, all of them before it waits for any; it then
-// realigns them from there and writes the chunks. What is in flight is thus held in shared memory (32 KB a block)
-// rather than registers: read into registers, the pack kept too few bytes in flight per SM to cover memory latency
-// (4097^3 and 777 x 1111 x 3333 in bf16 took two waves of blocks at about 53 registers a thread).
+// The chunks of both jobs, the first's then the second's, JG_PACK_CHUNKS_PER_THREAD per thread, a grid's width
+// apart so that each round of a warp's reads and writes is contiguous. The same launch zeroes `zero_words` 32-bit
+// words at `zero` (a split-K kernel's arrival counters, which must be zero when the GEMM that follows in the
+// stream starts), which saves the stream a memset.
 //
 // On sm_90 the GEMM that follows may be launched as this grid's programmatic dependent: every block lets it start
 // at once, so its blocks take the SMs this grid's last blocks leave, and it waits (griddepcontrol.wait) for this
 // grid to finish, its writes visible, before it reads what was packed.
-typedef uint4 jg_pack_staging[JG_PACK_CHUNKS_PER_THREAD][2][JG_PACK_THREADS];  // each chunk's two aligned vectors
-
-template <typename I>
-__device__ __forceinline__ void jg_pack_chunks(const jg_pack_job& first, const jg_pack_job& second, long long base,
-                                               long long width, bool two_byte, jg_pack_staging& staged) {
-    constexpr int CHUNKS = JG_PACK_CHUNKS_PER_THREAD;
-    const int t = threadIdx.x;
-    const long long chunks = first.chunks + second.chunks;
-    unsigned vectors = 0, shifts = 0;  // bit i: chunk i was staged; bits 4i..4i+3: its shift
-#pragma unroll
-    for (int i = 0; i < CHUNKS; ++i) {
-        const long long q = base + i * width;
-        if (q >= chunks) break;
-        const jg_pack_source s = q < first.chunks ? jg_pack_locate<I>(first, (I)q, two_byte)
-                                                  : jg_pack_locate<I>(second, (I)(q - first.chunks), two_byte);
-        if (!s.vector) continue;
-        const unsigned char* aligned = s.from - s.shift;
-        jg_pack_stage16(&staged[i][0][t], aligned);
-        if (s.shift != 0) jg_pack_stage16(&staged[i][1][t], aligned + 16);
-        vectors |= 1u << i;
-        shifts |= s.shift << (4 * i);
-    }
-    asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");  // this thread's own copies
-#pragma unroll
-    for (int i = 0; i < CHUNKS; ++i) {
-        const long long q = base + i * width;
-        if (q >= chunks) break;
-        uint4 chunk;
-        if (vectors >> i & 1u) {
-            const unsigned shift = shifts >> (4 * i) & 15u;
-            chunk = shift == 0 ? staged[i][0][t] : jg_realign(staged[i][0][t], staged[i][1][t], shift);
-        } else {
-            const jg_pack_source s = q < first.chunks ? jg_pack_locate<I>(first, (I)q, two_byte)
-                                                      : jg_pack_locate<I>(second, (I)(q - first.chunks), two_byte);
-            chunk = jg_pack_elements(s.from, s.left, two_byte);
-        }
-        if (q < first.chunks) reinterpret_cast<uint4*>(first.dst)[q] = chunk;
-        else reinterpret_cast<uint4*>(second.dst)[q - first.chunks] = chunk;
-    }
-}
-
-extern "C" __global__ void __launch_bounds__(JG_PACK_THREADS)
-    jg_pack(jg_pack_job first, jg_pack_job second, int element_bytes, unsigned* zero, int zero_words) {
+extern "C" __global__ void jg_pack(jg_pack_job first, jg_pack_job second, int element_bytes, unsigned* zero,
+                                   int zero_words) {
 #if __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
@@ -139,9 +121,20 @@ extern "C" __global__ void __launch_bounds__(JG_PACK_THREADS)
     const long long width = (long long)gridDim.x * blockDim.x;
     for (long long q = start; q < zero_words; q += width) zero[q] = 0u;
     const bool narrow = first.chunks < (1ll << 31) && second.chunks < (1ll << 31);
-    __shared__ jg_pack_staging staged;
     for (long long base = start; base < chunks; base += width * JG_PACK_CHUNKS_PER_THREAD) {
-        if (narrow) jg_pack_chunks<unsigned>(first, second, base, width, two_byte, staged);
-        else jg_pack_chunks<long long>(first, second, base, width, two_byte, staged);
+        uint4 chunk[JG_PACK_CHUNKS_PER_THREAD];
+#pragma unroll
+        for (int i = 0; i < JG_PACK_CHUNKS_PER_THREAD; ++i) {
+            const long long q = base + i * width;
+            if (q < chunks)
+                chunk[i] = narrow ? jg_pack_read<unsigned>(first, second, q, two_byte)
+                                  : jg_pack_read<long long>(first, second, q, two_byte);
+        }
+#pragma unroll
+        for (int i = 0; i < JG_PACK_CHUNKS_PER_THREAD; ++i) {
+            const long long q = base + i * width;
+            if (q < first.chunks) reinterpret_cast<uint4*>(first.dst)[q] = chunk[i];
+            else if (q < chunks) reinterpret_cast<uint4*>(second.dst)[q - first.chunks] = chunk[i];
+        }
     }
 }

@@ -92,7 +92,7 @@ void launch_packs(const LoadedKernel& kernel, CUstream stream, PackJob first, Pa
                   CUdeviceptr zero, std::int64_t zero_bytes) {
     constexpr std::int64_t kChunksPerThread = 4;  // jg_pack.cuh's JG_PACK_CHUNKS_PER_THREAD
     const std::int64_t threads_needed = (first.chunks + second.chunks + kChunksPerThread - 1) / kChunksPerThread;
-    const unsigned threads = 256;  // jg_pack.cuh's JG_PACK_THREADS (its shared staging is sized by it)
+    const unsigned threads = 256;
     const unsigned blocks =
         static_cast<unsigned>(std::min<std::int64_t>((threads_needed + threads - 1) / threads, 1 << 20));
     void* zero_pointer = reinterpret_cast<void*>(zero);
