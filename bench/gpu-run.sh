@@ -52,7 +52,7 @@ if [ "$MODE" = targets ]; then
     grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
     stamp "compute-sanitizer memcheck on packed and split kernels"
     for config in mma_32x32x16_w1x1_s2_g8_k3_p3 mma_64x64x32_w2x2_s3_g8_p1 mma_32x32x16_w1x1_s2_g8_p2 \
-        mma_32x32x16_w1x1_s2_g8 mma_64x128x64_w2x4_s4_g8_k2; do
+        mma_32x32x16_w1x1_s2_g8 mma_32x32x16_w1x1_s2_g8_sk7_p3 mma_64x64x16_w2x2_s3_g8_sk13; do
         compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --m 131 --n 77 --k 45 \
             --transa t --transb t --beta 0.5 --ldc 141 --lda 47 --iterations 1 --config "$config" --dtype bf16 2>&1 | \
             grep -E "ERROR SUMMARY|check|wrong|error" | sed "s/^/$config: /" | tee -a "$log"
@@ -138,6 +138,7 @@ mma_32x32x16_w1x1_s2_g8 f16 f32
 mma_64x128x64_w2x2_s4_g1 bf16 f32
 mma_128x64x32_w2x2_s5_g4 f32 tf32
 mma_32x32x16_w1x1_s2_g8_k3_p3 bf16 f32
+mma_32x32x16_w1x1_s2_g8_sk7_p3 bf16 f32
 mma_64x64x16_w2x2_s3_g8_k2 f32 tf32
 EOF
 fi

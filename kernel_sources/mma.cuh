@@ -16,7 +16,10 @@
 //
 // Split-K (MMA_SPLITK > 1) gives each tile of C to several blocks, each over its own share of K, for problems with too
 // few tiles to fill the GPU and a long K (777 x 1111 x 3333: 63 tiles of 128 x 128 for 132 SMs); the partial sums
-// meet in a scratch buffer the host provides (arrive_last, split_partials).
+// meet in a scratch buffer the host provides (arrive_last, split_partials). Stream-K (MMA_STREAMK blocks, usually a
+// multiple of the SM count) evens the work out further: the k tiles of all tiles, taken tile after tile, are dealt
+// out in equal runs, one per block, so every SM gets the same share even when tiles x splits is not a multiple of
+// the SMs; a run that starts or ends inside a tile leaves a partial sum there, met the same way.
 //
 // The MMA computes C^T tiles: its rows run along n and its columns along m, so each thread's accumulator pairs are
 // consecutive in m, which is the contiguous dimension of the column-major C — the epilogue stores pairs.
@@ -51,6 +54,9 @@
 #ifndef MMA_SPLITK
 #define MMA_SPLITK 1   // blocks per tile of C, each over its own share of K (split-K: arrive_last below)
 #endif
+#ifndef MMA_STREAMK
+#define MMA_STREAMK 0  // stream-K: this many blocks deal out all tiles' k tiles evenly (0: off; see tile_parts)
+#endif
 
 namespace jg {
 namespace mma {
@@ -63,6 +69,7 @@ constexpr int KSTEP = TF32 ? 8 : 16;              // k of one mma instruction
 
 constexpr int BM = MMA_BM, BN = MMA_BN, BK = MMA_BK, WM = MMA_WM, WN = MMA_WN, STAGES = MMA_STAGES;
 constexpr int SPLITS = MMA_SPLITK;
+constexpr long long STREAM_BLOCKS = MMA_STREAMK;
 constexpr int THREADS = 32 * WM * WN;
 constexpr int WTM = BM / WM, WTN = BN / WN;  // the warp's tile
 constexpr int FM = WTM / 8;                  // mma columns (8 m each) per warp
@@ -80,6 +87,7 @@ static_assert((BM & (BM - 1)) == 0 && (BN & (BN - 1)) == 0 && (BK & (BK - 1)) ==
 static_assert(STAGES >= 2 && STAGES <= 5, "2 to 5 pipeline stages");
 static_assert(SPLITS >= 1 && SPLITS <= 16, "1 to 16 blocks per tile");
 static_assert(SPLITS == 1 || SPLITS <= ceil_div(K, BK), "every split has at least one k tile");
+static_assert(STREAM_BLOCKS == 0 || SPLITS == 1, "stream-K or split-K, not both");
 
 // How global memory runs: op(A) is k-contiguous when A is stored transposed, op(B) when B is not.
 constexpr bool A_KCONTIG = TRANS_A;
@@ -126,6 +134,50 @@ constexpr index_t K_TILES = ceil_div(K, BK);
 // each, stored so that consecutive threads touch consecutive float4 (coalesced, no index arithmetic beyond tid).
 constexpr long long SPLIT_COUNTER_BYTES = ((long long)TILES_M * TILES_N * 4 + 255) / 256 * 256;
 constexpr long long SPLIT_PARTIAL_VECTORS = (long long)FN * FM * THREADS;  // float4 per tile and split
+
+// Stream-K (MmaConfig::geometry sizes the scratch the same way): block b owns the k tiles [begin(b), begin(b + 1))
+// of the sequence that runs through tile 0's K_TILES k tiles, then tile 1's, and so on. Its run crosses at most
+// STREAM_SEGMENTS tiles, and its partial sums for the j-th of them go to slot b * STREAM_SEGMENTS + j.
+constexpr long long STREAM_UNITS = (long long)TILES_M * TILES_N * K_TILES;
+static_assert(STREAM_BLOCKS == 0 || STREAM_BLOCKS <= STREAM_UNITS, "every stream-K block has at least one k tile");
+constexpr long long STREAM_RUN = STREAM_BLOCKS == 0 ? 0 : (STREAM_UNITS + STREAM_BLOCKS - 1) / STREAM_BLOCKS;
+constexpr long long STREAM_SEGMENTS = STREAM_BLOCKS == 0 ? 1 : (STREAM_RUN + K_TILES - 1) / K_TILES + 1;
+
+__device__ __forceinline__ long long stream_begin(long long block) {
+    return block * STREAM_UNITS / (STREAM_BLOCKS > 0 ? STREAM_BLOCKS : 1);
+}
+// The block whose run holds k tile `unit` of the sequence: the last b with stream_begin(b) <= unit.
+__device__ __forceinline__ long long stream_owner(long long unit) {
+    return ((unit + 1) * STREAM_BLOCKS + STREAM_UNITS - 1) / STREAM_UNITS - 1;  // STREAM_UNITS > 0: K, M, N > 0
+}
+
+// The blocks that share one tile of C, in k order, and this block's place among them: the SPLITS consecutive
+// blocks of the tile under split-K, the blocks whose runs reach into the tile under stream-K.
+struct tile_parts {
+    long long tile;
+    int count;  // 1: this block computes the whole tile
+    int mine;   // this block's part, 0 to count - 1
+    long long first_block;  // stream-K: the block of part 0
+
+    // The scratch slot of part p's partial sums.
+    __device__ __forceinline__ long long slot(int p) const {
+        if constexpr (STREAM_BLOCKS == 0) {
+            return tile * SPLITS + p;
+        } else {
+            const long long block = first_block + p;
+            return block * STREAM_SEGMENTS + (tile - stream_begin(block) / K_TILES);
+        }
+    }
+};
+
+__device__ __forceinline__ tile_parts split_parts(long long tile, int split) {
+    return tile_parts{tile, SPLITS, split, 0};
+}
+
+__device__ __forceinline__ tile_parts stream_parts(long long tile, long long block) {
+    const long long first = stream_owner(tile * K_TILES), last = stream_owner(tile * K_TILES + K_TILES - 1);
+    return tile_parts{tile, (int)(last - first + 1), (int)(block - first), first};
+}
 
 // ---- PTX wrappers ----
 
@@ -433,43 +485,66 @@ __device__ __forceinline__ void multiply_stage(unsigned a_tile, unsigned b_tile,
     }
 }
 
-// Split-K: the SPLITS blocks of a tile each own a share of K. Each leaves its partial sums in the scratch and counts
-// itself in with an atomic; the last to arrive adds the partials up and alone runs the epilogue. It reads them all
-// back, its own too, in split order, so the result does not depend on which block came last (tuned runs are
-// bitwise repeatable), and the accumulators are dead by then: the sums cost no registers on top of them. No block
-// waits on another, so there is no residency assumption to deadlock on.
+// Split-K and stream-K: the blocks that share a tile (tile_parts) each leave their partial sums in the scratch and
+// count themselves in with an atomic; the last to arrive adds the partials up and alone runs the epilogue. It reads
+// them all back, its own too, in part order, so the result does not depend on which block came last (tuned runs
+// are bitwise repeatable), and the accumulators are dead by then: the sums cost no registers on top of them. No
+// block waits on another, so there is no residency assumption to deadlock on.
 struct split_partials {
-    float4* tile;  // this thread's first float4 of the tile's first split
+    const float4* base;  // this thread's first float4 of slot 0
+    tile_parts parts;
 
-    // This thread's fragments of mma row block i, summed over the splits in order. All S x FM loads are issued
-    // before the first sum is used and before any store to C. Loaded fragment by fragment between the epilogue's
-    // stores (which loads cannot be moved across), each cost a full round trip to L2, and the tile's last block
-    // kept its SM busy for FN x FM of them while its partners' SMs sat idle; a row at a time it is FN, within the
-    // registers the main loop's accumulators held.
-    __device__ __forceinline__ void sum_row(int i, float4 (&row)[FM]) const {
-        float4 x[SPLITS][FM];
+    // This thread's fragments of mma row block i, summed over the parts in order; `acc` holds this block's own.
+    // Under split-K the loads of all parts are issued before the first sum is used and before any store to C:
+    // loaded fragment by fragment between the epilogue's stores (which loads cannot be moved across), each cost a
+    // full round trip to L2, and the tile's last block kept its SM busy for FN x FM of them while its partners' SMs
+    // sat idle; a row at a time it is FN, within the registers the main loop's accumulators held. Under stream-K
+    // the count of parts is known only at run time: one part's row at a time, this block's own taken from its
+    // accumulators (the same values it stored), which saves a round trip and keeps the registers within bounds.
+    __device__ __forceinline__ void sum_row(int i, float4 (&row)[FM], const float (&acc)[FN][FM][4]) const {
+        if constexpr (STREAM_BLOCKS > 0) {
+            for (int p = 0; p < parts.count; ++p) {
+                float4 x[FM];
+                if (p == parts.mine) {
 #pragma unroll
-        for (int s = 0; s < SPLITS; ++s)
+                    for (int j = 0; j < FM; ++j) x[j] = make_float4(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3]);
+                } else {
+                    const float4* slot = base + parts.slot(p) * SPLIT_PARTIAL_VECTORS;
 #pragma unroll
-            for (int j = 0; j < FM; ++j) x[s][j] = __ldcg(tile + s * SPLIT_PARTIAL_VECTORS + (i * FM + j) * THREADS);
+                    for (int j = 0; j < FM; ++j) x[j] = __ldcg(slot + (i * FM + j) * THREADS);
+                }
 #pragma unroll
-        for (int j = 0; j < FM; ++j) {
-            row[j] = x[0][j];
+                for (int j = 0; j < FM; ++j)
+                    row[j] = p == 0 ? x[j]
+                                    : make_float4(row[j].x + x[j].x, row[j].y + x[j].y, row[j].z + x[j].z,
+                                                  row[j].w + x[j].w);
+            }
+        } else {
+            float4 x[SPLITS][FM];
 #pragma unroll
-            for (int s = 1; s < SPLITS; ++s)
-                row[j] = make_float4(row[j].x + x[s][j].x, row[j].y + x[s][j].y, row[j].z + x[s][j].z,
-                                     row[j].w + x[s][j].w);
+            for (int s = 0; s < SPLITS; ++s)
+#pragma unroll
+                for (int j = 0; j < FM; ++j)
+                    x[s][j] = __ldcg(base + parts.slot(s) * SPLIT_PARTIAL_VECTORS + (i * FM + j) * THREADS);
+#pragma unroll
+            for (int j = 0; j < FM; ++j) {
+                row[j] = x[0][j];
+#pragma unroll
+                for (int s = 1; s < SPLITS; ++s)
+                    row[j] = make_float4(row[j].x + x[s][j].x, row[j].y + x[s][j].y, row[j].z + x[s][j].z,
+                                         row[j].w + x[s][j].w);
+            }
         }
     }
 };
 
 // Stores this block's partial sums and counts it in; true in the last block of the tile to arrive.
-__device__ __forceinline__ bool arrive_last(void* scratch, unsigned char* smem, long long tile, int split, int tid,
+__device__ __forceinline__ bool arrive_last(void* scratch, unsigned char* smem, const tile_parts& parts, int tid,
                                             const float (&acc)[FN][FM][4], split_partials& partials) {
     unsigned* const counters = static_cast<unsigned*>(scratch);
-    partials.tile = reinterpret_cast<float4*>(static_cast<unsigned char*>(scratch) + SPLIT_COUNTER_BYTES) +
-                    tile * SPLITS * SPLIT_PARTIAL_VECTORS + tid;
-    float4* const mine = partials.tile + split * SPLIT_PARTIAL_VECTORS;
+    partials.base = reinterpret_cast<const float4*>(static_cast<unsigned char*>(scratch) + SPLIT_COUNTER_BYTES) + tid;
+    partials.parts = parts;
+    float4* const mine = const_cast<float4*>(partials.base) + parts.slot(parts.mine) * SPLIT_PARTIAL_VECTORS;
 #pragma unroll
     for (int i = 0; i < FN; ++i)
 #pragma unroll
@@ -478,7 +553,7 @@ __device__ __forceinline__ bool arrive_last(void* scratch, unsigned char* smem, 
     __threadfence();  // this thread's partials reach L2 before the count that announces them
     __syncthreads();  // every thread's have; and every warp is past the main loop, so shared memory is free
     volatile unsigned* const last = reinterpret_cast<volatile unsigned*>(smem);
-    if (tid == 0) *last = atomicAdd(counters + tile, 1u) == (unsigned)(SPLITS - 1);
+    if (tid == 0) *last = atomicAdd(counters + parts.tile, 1u) == (unsigned)(parts.count - 1);
     __syncthreads();
     const bool is_last = *last;
     if (is_last) __threadfence();  // the other blocks' partials, announced by their counts, are read after this
@@ -516,29 +591,20 @@ __device__ __forceinline__ void store_tile(c_t* C, index_t m0, index_t n0, int m
 }  // namespace mma
 }  // namespace jg
 
-extern "C" __global__ void __launch_bounds__(jg::mma::THREADS)
-    jg_mma(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B, jg::c_t* C, float alpha, float beta,
-           void* split_scratch) {
-    using namespace jg;
-    using namespace jg::mma;
-    // Dynamic shared memory: STAGES x (A tile, B tile); the host sizes it and opts in above 48 KB.
-    extern __shared__ uint4 shared_storage[];
-    unsigned char* const smem = reinterpret_cast<unsigned char*>(shared_storage);
-    const unsigned smem_base = shared_address(smem);
+namespace jg {
+namespace mma {
 
+// One block's share of one tile of C: its k tiles kt_first + [0, k_tiles), then the epilogue, or, when other blocks
+// share the tile, its partial sums met with theirs (arrive_last: the last to arrive runs the epilogue).
+__device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_t* __restrict__ B, c_t* C, float alpha,
+                                             float beta, void* split_scratch, unsigned char* smem,
+                                             const tile_parts& parts, index_t kt_first, index_t k_tiles) {
+    const unsigned smem_base = shared_address(smem);
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int m_warp = (warp % WM) * WTM, n_warp = (warp / WM) * WTN;
-    // The SPLITS blocks of one tile are consecutive, so they run at about the same time and the last of them
-    // rarely waits long for the others' partial sums.
-    const index_t tile = SPLITS == 1 ? (index_t)blockIdx.x : (index_t)(blockIdx.x / SPLITS);
-    const int split = SPLITS == 1 ? 0 : (int)(blockIdx.x % SPLITS);
     index_t tile_m, tile_n;
-    tile_of_block<TILES_M, TILES_N, MMA_GROUP>(tile, tile_m, tile_n);
+    tile_of_block<TILES_M, TILES_N, MMA_GROUP>((index_t)parts.tile, tile_m, tile_n);
     const index_t m0 = tile_m * BM, n0 = tile_n * BN;
-    // This block's k tiles, kt_first + [0, k_tiles): the shares differ by at most one tile (the host sees to
-    // SPLITS <= K_TILES, so none is empty).
-    const index_t kt_first = SPLITS == 1 ? 0 : (index_t)((long long)split * K_TILES / SPLITS);
-    const index_t k_tiles = SPLITS == 1 ? K_TILES : (index_t)((long long)(split + 1) * K_TILES / SPLITS) - kt_first;
 
     float acc[FN][FM][4];
 #pragma unroll
@@ -554,12 +620,6 @@ extern "C" __global__ void __launch_bounds__(jg::mma::THREADS)
     chunk_plan<false> plan_b;
     if constexpr (copy_plan<true>::ASYNC) plan_chunks<true>(m0, tid, plan_a);
     if constexpr (copy_plan<false>::ASYNC) plan_chunks<false>(n0, tid, plan_b);
-#if __CUDA_ARCH__ >= 900
-    // Launched as the pack's programmatic dependent (jg_pack.cuh), this block may have started before the packed
-    // operands and zeroed counters are written: wait for them here, after the set-up that does not read them. A
-    // no-op in a launch without that dependency.
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
     // Starts the copies of the block's k tile `kt` into stage slot `slot`: cp.async (from the plans, but for a last
     // k tile that K ends inside), or loads into registers (finish_stage stores them).
     auto start_stage = [&](index_t kt, int slot) {
@@ -607,15 +667,59 @@ extern "C" __global__ void __launch_bounds__(jg::mma::THREADS)
         });
         if (next < k_tiles) finish_stage(next_slot);
     }
-    if constexpr (SPLITS > 1) {
-        split_partials partials;
-        if (!arrive_last(split_scratch, smem, tile, split, tid, acc, partials)) return;
-        store_tile(C, m0, n0, m_warp, n_warp, lane, alpha, beta,
-                   [&](int i, float4(&row)[FM]) { partials.sum_row(i, row); });
-    } else {
-        store_tile(C, m0, n0, m_warp, n_warp, lane, alpha, beta, [&](int i, float4(&row)[FM]) {
+    if constexpr (SPLITS > 1 || STREAM_BLOCKS > 0) {
+        if (parts.count > 1) {
+            split_partials partials;
+            if (!arrive_last(split_scratch, smem, parts, tid, acc, partials)) return;
+            store_tile(C, m0, n0, m_warp, n_warp, lane, alpha, beta,
+                       [&](int i, float4(&row)[FM]) { partials.sum_row(i, row, acc); });
+            return;
+        }
+    }
+    store_tile(C, m0, n0, m_warp, n_warp, lane, alpha, beta, [&](int i, float4(&row)[FM]) {
 #pragma unroll
-            for (int j = 0; j < FM; ++j) row[j] = make_float4(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3]);
-        });
+        for (int j = 0; j < FM; ++j) row[j] = make_float4(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3]);
+    });
+}
+
+}  // namespace mma
+}  // namespace jg
+
+extern "C" __global__ void __launch_bounds__(jg::mma::THREADS)
+    jg_mma(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B, jg::c_t* C, float alpha, float beta,
+           void* split_scratch) {
+    using namespace jg;
+    using namespace jg::mma;
+    // Dynamic shared memory: STAGES x (A tile, B tile); the host sizes it and opts in above 48 KB.
+    extern __shared__ uint4 shared_storage[];
+    unsigned char* const smem = reinterpret_cast<unsigned char*>(shared_storage);
+#if __CUDA_ARCH__ >= 900
+    // Launched as the pack's programmatic dependent (jg_pack.cuh), this block may have started before the packed
+    // operands and zeroed counters are written: wait for them before anything reads them. A no-op in a launch
+    // without that dependency.
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+    if constexpr (STREAM_BLOCKS > 0) {
+        const long long end = stream_begin((long long)blockIdx.x + 1);
+#pragma unroll 1
+        for (long long unit = stream_begin(blockIdx.x); unit < end;) {
+            const long long tile = unit / K_TILES;
+            const index_t kt_first = (index_t)(unit - tile * K_TILES);
+            const index_t k_tiles = (index_t)(K_TILES - kt_first < end - unit ? K_TILES - kt_first : end - unit);
+            __syncthreads();  // the previous tile's last reads of shared memory (its arrival flag) are done
+            compute_tile(A, B, C, alpha, beta, split_scratch, smem, stream_parts(tile, blockIdx.x), kt_first, k_tiles);
+            unit += k_tiles;
+        }
+    } else {
+        // The SPLITS blocks of one tile are consecutive, so they run at about the same time and the last of them
+        // rarely waits long for the others' partial sums.
+        const index_t tile = SPLITS == 1 ? (index_t)blockIdx.x : (index_t)(blockIdx.x / SPLITS);
+        const int split = SPLITS == 1 ? 0 : (int)(blockIdx.x % SPLITS);
+        // This block's k tiles, kt_first + [0, k_tiles): the shares differ by at most one tile (the host sees to
+        // SPLITS <= K_TILES, so none is empty).
+        const index_t kt_first = SPLITS == 1 ? 0 : (index_t)((long long)split * K_TILES / SPLITS);
+        const index_t k_tiles =
+            SPLITS == 1 ? K_TILES : (index_t)((long long)(split + 1) * K_TILES / SPLITS) - kt_first;
+        compute_tile(A, B, C, alpha, beta, split_scratch, smem, split_parts(tile, split), kt_first, k_tiles);
     }
 }

@@ -72,7 +72,7 @@ CostEstimate estimate_mma_cost(const MmaConfig& c, const Problem& problem, const
         blocks_per_sm(device, c.threads(), c.estimated_registers(p), c.shared_bytes(p));
     e.blocks_per_sm = std::max(occupancy.blocks, 1);
     const std::int64_t tiles_m = ceil_div(p.m, c.bm), tiles_n = ceil_div(p.n, c.bn);
-    const std::int64_t blocks = tiles_m * tiles_n * c.splits;
+    const std::int64_t blocks = c.blocks(p);
     const std::int64_t slots = static_cast<std::int64_t>(device.sm_count) * e.blocks_per_sm;
     const std::int64_t waves = ceil_div(blocks, slots);
     e.wave_efficiency = double(blocks) / double(waves * slots);
@@ -98,13 +98,15 @@ CostEstimate estimate_mma_cost(const MmaConfig& c, const Problem& problem, const
         std::min(1.0, resident_warps / 8.0) * std::min(1.0, resident_warps * mma_per_step / 64.0);
     const double pipeline = c.stages == 2 ? 1.25 : c.stages == 3 ? 1.05 : 1.0;
     const double register_path = (p.align_a < 4 ? 1.5 : 1.0) * (p.align_b < 4 ? 1.5 : 1.0);
-    const double block_flops = 2.0 * c.bm * c.bn * double(c.k_tiles_per_split(p) * c.bk);
+    const double block_flops = 2.0 * c.bm * c.bn * double(c.k_tiles_per_block(p) * c.bk);
     e.compute_seconds = double(blocks_on_busiest_sm) * block_flops / (per_sm_flops * latency_hiding) * pipeline *
                         register_path;
-    // Split-K: every split's partial sums go to scratch and back through L2, after a memset of the counters.
+    // Split-K and stream-K: every block's partial sums (about one tile's worth per block) go to scratch and back
+    // through L2, after a memset of the counters.
     const double split_seconds =
-        c.splits == 1 ? 0.0
-                      : 2.0 * double(blocks) * c.bm * c.bn * 4.0 / ceilings.l2_bytes_per_s + kMemsetSeconds;
+        c.splits == 1 && c.stream_blocks == 0
+            ? 0.0
+            : 2.0 * double(blocks) * c.bm * c.bn * 4.0 / ceilings.l2_bytes_per_s + kMemsetSeconds;
     e.traffic_seconds = traffic_seconds(p, tiles_m, tiles_n, ceilings);
     e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + kLaunchSeconds + pack_seconds + split_seconds;
     return e;

@@ -63,16 +63,39 @@ std::optional<Rejection> MmaConfig::validate(const Problem& p, const DeviceInfo&
     if (splits > k_tiles(p))
         return Rejection{PruneRule::Knobs, "K has fewer tiles of bk than the " + std::to_string(splits) +
                                                " splits, which would leave one with none"};
+    if (stream_blocks < 0) return Rejection{PruneRule::Knobs, "stream_blocks must be 0 (off) or more"};
+    if (stream_blocks > 0 && splits != 1)
+        return Rejection{PruneRule::Knobs, "stream-K and split-K exclude each other (splits must be 1)"};
+    if (stream_blocks > tiles(p) * k_tiles(p))
+        return Rejection{PruneRule::Knobs, "the problem has fewer k tiles in all than the " +
+                                               std::to_string(stream_blocks) +
+                                               " stream-K blocks, which would leave one with none"};
     return check_resources(device, threads(), estimated_registers(p), shared_bytes(p), true);
 }
 
 KnobDefines MmaConfig::defines() const {
     return {{"MMA_BM", bm},         {"MMA_BN", bn},       {"MMA_BK", bk},         {"MMA_WM", wm},
-            {"MMA_WN", wn},         {"MMA_STAGES", stages}, {"MMA_GROUP", group}, {"MMA_SPLITK", splits}};
+            {"MMA_WN", wn},         {"MMA_STAGES", stages}, {"MMA_GROUP", group}, {"MMA_SPLITK", splits},
+            {"MMA_STREAMK", stream_blocks}};
 }
 
 std::int64_t MmaConfig::k_tiles_per_split(const Problem& p) const {
     return (k_tiles(p) + splits - 1) / splits;
+}
+
+std::int64_t MmaConfig::tiles(const Problem& p) const { return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn); }
+
+std::int64_t MmaConfig::blocks(const Problem& p) const {
+    return stream_blocks > 0 ? stream_blocks : tiles(p) * splits;
+}
+
+std::int64_t MmaConfig::k_tiles_per_block(const Problem& p) const {
+    if (stream_blocks == 0) return k_tiles_per_split(p);
+    return (tiles(p) * k_tiles(p) + stream_blocks - 1) / stream_blocks;
+}
+
+std::int64_t MmaConfig::stream_segments(const Problem& p) const {
+    return (k_tiles_per_block(p) + k_tiles(p) - 1) / k_tiles(p) + 1;
 }
 
 namespace {
@@ -108,13 +131,15 @@ Problem MmaConfig::kernel_problem(const Problem& problem) const {
 }
 
 LaunchGeometry MmaConfig::geometry(const Problem& p) const {
-    const std::int64_t tiles = ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
-    LaunchGeometry g = tile_grid(tiles, splits, threads(), shared_bytes(p));  // the splits of a tile are consecutive
-    if (splits > 1) {
+    // The splits of a tile are consecutive blocks; stream-K blocks each take a run of the k tiles of all tiles.
+    LaunchGeometry g = tile_grid(blocks(p), 1, threads(), shared_bytes(p));
+    if (splits > 1 || stream_blocks > 0) {
         // As kernel_sources/mma.cuh lays it out: a zeroed arrival counter per tile (padded to 256 bytes), then the
-        // fp32 partial sums of every split of every tile.
-        g.scratch_zeroed_bytes = (tiles * 4 + 255) / 256 * 256;
-        g.scratch_bytes = g.scratch_zeroed_bytes + tiles * splits * std::int64_t{bm} * bn * 4;
+        // fp32 partial sums, a bm x bn tile of them per slot: one slot per split of every tile, or per tile that a
+        // stream-K block's run reaches into (stream_segments of them per block).
+        g.scratch_zeroed_bytes = (tiles(p) * 4 + 255) / 256 * 256;
+        const std::int64_t slots = stream_blocks > 0 ? stream_blocks * stream_segments(p) : tiles(p) * splits;
+        g.scratch_bytes = g.scratch_zeroed_bytes + slots * std::int64_t{bm} * bn * 4;
     }
     const Problem packed = kernel_problem(p);
     for (int operand = 0; operand < 2; ++operand) {
@@ -135,13 +160,14 @@ std::string MmaConfig::to_string() const {
     return "mma_" + format_numbers("", {bm, bn, bk}) + "_" + format_numbers("w", {wm, wn}) + "_" +
            format_numbers("s", {stages}) + "_" + format_numbers("g", {group}) +
            (splits != 1 ? "_" + format_numbers("k", {splits}) : "") +
+           (stream_blocks != 0 ? "_" + format_numbers("sk", {stream_blocks}) : "") +
            (pack != 0 ? "_" + format_numbers("p", {pack}) : "");
 }
 
 std::optional<MmaConfig> MmaConfig::parse(std::string_view name) {
     using config_text::parse_numbers;
     const auto fields = config_text::split_fields(name);
-    if (fields.size() < 5 || fields.size() > 7 || fields[0] != "mma") return std::nullopt;
+    if (fields.size() < 5 || fields.size() > 8 || fields[0] != "mma") return std::nullopt;
     const auto block = parse_numbers(fields[1], "", 3);
     const auto warps = parse_numbers(fields[2], "w", 2);
     const auto stages = parse_numbers(fields[3], "s", 1);
@@ -149,12 +175,18 @@ std::optional<MmaConfig> MmaConfig::parse(std::string_view name) {
     if (!block || !warps || !stages || !group) return std::nullopt;
     MmaConfig c;
     // Optional fields, in this order and each written only when it differs from the default: "_k<splits>" (not 1),
-    // "_p<mask>" (not 0). Spelling a default out would give one kernel two names, so it is refused.
+    // "_sk<stream blocks>" (not 0), "_p<mask>" (not 0). Spelling a default out would give one kernel two names, so
+    // it is refused.
     std::size_t next = 5;
     if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'k') {
         const auto splits = parse_numbers(fields[next++], "k", 1);
         if (!splits || (*splits)[0] == 1) return std::nullopt;
         c.splits = (*splits)[0];
+    }
+    if (next < fields.size() && fields[next].substr(0, 2) == "sk") {
+        const auto stream = parse_numbers(fields[next++], "sk", 1);
+        if (!stream || (*stream)[0] == 0) return std::nullopt;
+        c.stream_blocks = (*stream)[0];
     }
     if (next < fields.size()) {
         const auto pack = parse_numbers(fields[next++], "p", 1);

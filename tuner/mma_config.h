@@ -26,6 +26,9 @@ struct MmaConfig {
     int group = 8;   // MMA_GROUP: tile rows per rasterization group
     int pack = 0;    // operands copied to an aligned workspace first (jg_pack.cuh): bit 0 A, bit 1 B
     int splits = 1;  // MMA_SPLITK: blocks per tile of C, each over its share of K (split-K), 1 to 16
+    // MMA_STREAMK: blocks that deal out the k tiles of all tiles evenly (stream-K; 0: off). Usually a multiple of
+    // the SM count, so that every SM gets the same share where tiles x splits would leave some with one block less.
+    int stream_blocks = 0;
 
     int threads() const { return 32 * wm * wn; }
     // The element size of the problem's inputs: 2 (fp16, bf16) or 4 (fp32 as TF32).
@@ -45,14 +48,22 @@ struct MmaConfig {
     std::int64_t k_tiles(const Problem& problem) const { return (problem.k + bk - 1) / bk; }
     // K tiles (of bk) of the largest split: the kernel deals them out so that shares differ by at most one.
     std::int64_t k_tiles_per_split(const Problem& problem) const;
+    // Blocks in the grid, and the k tiles (of bk) of the busiest: a tile's split, or a stream-K block's run.
+    std::int64_t tiles(const Problem& problem) const;  // tiles of C
+    std::int64_t blocks(const Problem& problem) const;
+    std::int64_t k_tiles_per_block(const Problem& problem) const;
+    // Stream-K: the most tiles one block's run reaches into (mma.cuh's STREAM_SEGMENTS).
+    std::int64_t stream_segments(const Problem& problem) const;
 
-    // "mma_128x128x32_w2x4_s3_g8"; "_k<splits>" follows when K is split, "_p<mask>" when operands are packed.
+    // "mma_128x128x32_w2x4_s3_g8"; "_k<splits>" follows when K is split, "_sk<blocks>" under stream-K, "_p<mask>"
+    // when operands are packed.
     std::string to_string() const;
     static std::optional<MmaConfig> parse(std::string_view name);
 
     friend bool operator==(const MmaConfig& x, const MmaConfig& y) {
         return x.bm == y.bm && x.bn == y.bn && x.bk == y.bk && x.wm == y.wm && x.wn == y.wn && x.stages == y.stages &&
-               x.group == y.group && x.pack == y.pack && x.splits == y.splits;
+               x.group == y.group && x.pack == y.pack && x.splits == y.splits &&
+               x.stream_blocks == y.stream_blocks;
     }
 };
 

@@ -1,6 +1,10 @@
 // The knob values of the search space.
 #include "tuner/search_space.h"
 
+#include <algorithm>
+
+#include "tuner/occupancy.h"
+
 namespace jitgemm {
 
 namespace {
@@ -77,7 +81,7 @@ std::vector<AnyConfig> enumerate_candidates(const Problem& problem) {
     return out;
 }
 
-std::vector<AnyConfig> refinements(const AnyConfig& winner) {
+std::vector<AnyConfig> refinements(const AnyConfig& winner, const Problem& problem, const DeviceInfo& device) {
     std::vector<AnyConfig> out;
     if (const auto* m = std::get_if<MmaConfig>(&winner)) {
         for (const int group : {1, 4, 16}) {
@@ -96,6 +100,18 @@ std::vector<AnyConfig> refinements(const AnyConfig& winner) {
                 MmaConfig c = *m;
                 c.splits = splits;  // validate() drops counts K cannot feed
                 out.emplace_back(c);
+            }
+            // And stream-K over the same tiles: as many blocks as the SMs hold at once, and one per SM, so that every
+            // SM gets the same share of k tiles where tiles x splits blocks leave some SMs a block short.
+            MmaConfig stream = *m;
+            stream.splits = 1;
+            const int resident = std::max(
+                1, blocks_per_sm(device, stream.threads(), stream.estimated_registers(problem), stream.shared_bytes(problem))
+                       .blocks);
+            for (const int per_sm : {resident, 1}) {
+                stream.stream_blocks = device.sm_count * per_sm;
+                out.emplace_back(stream);
+                if (resident == 1) break;
             }
         }
         return out;

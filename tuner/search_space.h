@@ -9,6 +9,7 @@
 
 #include <vector>
 
+#include "device/device_info.h"
 #include "problem/problem.h"
 #include "tuner/any_config.h"
 
@@ -17,7 +18,8 @@ namespace jitgemm {
 std::vector<AnyConfig> enumerate_candidates(const Problem& problem);
 
 // Variants of a measured winner worth measuring too: other rasterization groups, and other stage counts (and for the
-// register-blocked family a narrower vector width).
-std::vector<AnyConfig> refinements(const AnyConfig& winner);
+// register-blocked family a narrower vector width; for a split-K winner the neighbouring split counts and stream-K
+// over the same tiles, with as many blocks as the device's SMs hold).
+std::vector<AnyConfig> refinements(const AnyConfig& winner, const Problem& problem, const DeviceInfo& device);
 
 }  // namespace jitgemm

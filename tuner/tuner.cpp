@@ -319,7 +319,7 @@ private:
         for (const auto& m : result_.measurements) seen.insert(m.config);
         std::vector<AnyConfig> variants;
         for (const Candidate* c : best_passed(options_.finalists))
-            for (const AnyConfig& v : refinements(c->config))
+            for (const AnyConfig& v : refinements(c->config, problem_, device_))
                 if (!validate(v, problem_, device_) && seen.insert(to_string(v)).second) variants.push_back(v);
         if (variants.empty() || seconds_left() < final_reserve()) return;
         log("refine: " + std::to_string(variants.size()) + " variants of the best " +

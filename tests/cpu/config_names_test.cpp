@@ -49,6 +49,7 @@ AnyConfig random_config(std::mt19937_64& rng, Family family) {
             c.group = pick(rng, {1, 4, 8, 16});
             c.pack = pick(rng, {0, 1, 2, 3});
             c.splits = pick(rng, {1, 1, 2, 3, 8, 16});
+            if (c.splits == 1) c.stream_blocks = pick(rng, {0, 0, 132, 264, 7});
             return c;
         }
     }
@@ -80,6 +81,9 @@ TEST(ConfigNames, CanonicalFormsOfTheDefaults) {
     EXPECT_EQ(packed.to_string(), "mma_128x128x32_w2x4_s3_g8_p3");
     packed.splits = 4;
     EXPECT_EQ(packed.to_string(), "mma_128x128x32_w2x4_s3_g8_k4_p3");  // split count before the pack mask
+    packed.splits = 1;
+    packed.stream_blocks = 264;
+    EXPECT_EQ(packed.to_string(), "mma_128x128x32_w2x4_s3_g8_sk264_p3");  // stream-K blocks before the pack mask
 }
 
 TEST(ConfigNames, MalformedNamesAreRefused) {
@@ -92,7 +96,9 @@ TEST(ConfigNames, MalformedNamesAreRefused) {
           "mma_128x128x32_w2x4_s3_g8_e2", "mma_128x128x32_w2_s3_g8", "mma_128x128x32_w2x4_s3_g8_p0",
           "mma_128x128x32_w2x4_s3_g8_p1_p2", "mma_128x128x32_w2x4_s3_g8_k1",
           "mma_128x128x32_w2x4_s3_g8_p3_k2", "mma_128x128x32_w2x4_s3_g8_k2_k2", "mma_128x128x32_w2x4_s3_g8_k",
-          "mma_128x128x32_w2x4_s3_g8_k2_p3_x"}) {
+          "mma_128x128x32_w2x4_s3_g8_k2_p3_x", "mma_128x128x32_w2x4_s3_g8_sk0", "mma_128x128x32_w2x4_s3_g8_sk",
+          "mma_128x128x32_w2x4_s3_g8_p3_sk132", "mma_128x128x32_w2x4_s3_g8_sk132_k2",
+          "mma_128x128x32_w2x4_s3_g8_sk132_sk132"}) {
         EXPECT_FALSE(parse_config(name).has_value()) << '"' << name << '"';
     }
 }

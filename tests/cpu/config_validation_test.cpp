@@ -217,6 +217,33 @@ TEST(ConfigValidation, SplitKNeedsAKTileForEverySplitAndSizesItsScratch) {
     }
 }
 
+TEST(ConfigValidation, StreamKExcludesSplitKAndSizesItsScratchByTheTilesABlockReaches) {
+    // 777 x 1111 x 3333 bf16: 7 x 9 tiles of 128 x 128, 105 k tiles of 32 each, 6615 in all.
+    Problem p = typed(DType::BF16, DType::BF16);
+    p.m = p.lda = p.ldc = 777;
+    p.n = 1111;
+    p.k = p.ldb = 3333;
+    MmaConfig c;
+    c.stream_blocks = 264;
+    EXPECT_FALSE(rule_of(c, h200_profile(), p));
+    const LaunchGeometry g = c.geometry(p);
+    EXPECT_EQ(g.grid, 264u);                  // the blocks, not the tiles
+    EXPECT_EQ(c.k_tiles_per_block(p), 26);    // 6615 k tiles dealt out as runs of 25 or 26
+    EXPECT_EQ(c.stream_segments(p), 2);       // a run shorter than a tile's 105 reaches into two tiles at most
+    EXPECT_EQ(g.scratch_zeroed_bytes, 256);   // 63 counters, padded to 256 bytes
+    EXPECT_EQ(g.scratch_bytes, 256 + 264 * 2 * 128 * 128 * 4);
+    c.stream_blocks = 6615;  // one k tile each
+    EXPECT_FALSE(rule_of(c, h200_profile(), p));
+    EXPECT_EQ(c.stream_segments(p), 2);
+    for (const int bad : {-1, 6616}) {  // a block with no k tile, and a negative count, are refused
+        c.stream_blocks = bad;
+        EXPECT_EQ(rule_of(c, h200_profile(), p), PruneRule::Knobs) << bad;
+    }
+    c.stream_blocks = 132;
+    c.splits = 2;  // one or the other
+    EXPECT_EQ(rule_of(c, h200_profile(), p), PruneRule::Knobs);
+}
+
 TEST(ConfigValidation, HeuristicSplitsKOnlyWhereTilesLeaveSmsIdle) {
     const DeviceInfo d = h200_profile();
     Problem few_tiles = typed(DType::BF16, DType::BF16);  // 128 x 128 x 8192: 16 tiles even of 32 x 32

@@ -88,6 +88,7 @@ AnyConfig random_valid_config(std::mt19937_64& rng, Family family, const Problem
             m.group = pick(rng, {1, 8});
             m.pack = pick(rng, {0, 0, 1, 2, 3});
             m.splits = pick(rng, {1, 1, 2, 5});
+            if (m.splits == 1) m.stream_blocks = pick(rng, {0, 0, 3, 132});
             c = m;
         } else {
             RegBlockConfig r;

@@ -177,12 +177,26 @@ TEST(SearchSpace, SplitKIsTriedWhereTilesAreFewAndKIsLong) {
     };
     EXPECT_EQ(splits_of(few_tiles), (std::set<int>{1, 2, 3, 4, 6, 8}));
     EXPECT_EQ(splits_of(short_k), (std::set<int>{1}));
-    // A split winner's refinements try the neighbouring counts too.
+    // A split winner's refinements try the neighbouring counts too, and stream-K over the same tiles: as many
+    // blocks as the SMs hold at once (two of these 128 x 64 x 64 blocks, 96 KB of shared memory each), and one per
+    // SM.
+    const DeviceInfo device = testing::h200_profile();
     MmaConfig split;
+    split.bn = 64;
+    split.bk = 64;
+    split.wn = 2;
+    split.stages = 4;
     split.splits = 4;
-    std::set<int> neighbours;
-    for (const AnyConfig& v : refinements(split)) neighbours.insert(std::get<MmaConfig>(v).splits);
+    std::set<int> neighbours, stream_blocks;
+    for (const AnyConfig& v : refinements(split, few_tiles, device)) {
+        const auto& m = std::get<MmaConfig>(v);
+        if (m.stream_blocks == 0) neighbours.insert(m.splits);
+        else stream_blocks.insert(m.stream_blocks);
+        EXPECT_TRUE(m.stream_blocks == 0 || m.splits == 1) << to_string(v);
+        EXPECT_EQ(m.bm, split.bm);
+    }
     EXPECT_EQ(neighbours, (std::set<int>{3, 4, 5}));
+    EXPECT_EQ(stream_blocks, (std::set<int>{2 * device.sm_count, device.sm_count}));
 }
 
 TEST(CostModel, SplitKRanksFirstWhereTheTilesLeaveSmsIdle) {
@@ -212,7 +226,9 @@ TEST(CostModel, SplitKRanksFirstWhereTheTilesLeaveSmsIdle) {
 
 TEST(SearchSpace, RefinementsVaryGroupsStagesAndVectorWidthOnly) {
     const RegBlockConfig winner;
-    const auto variants = refinements(winner);
+    const DeviceInfo device = testing::h200_profile();
+    Problem square = column_major(4096, 4096, 4096, 16);
+    const auto variants = refinements(winner, square, device);
     EXPECT_EQ(variants.size(), 5u);
     for (const auto& v : variants) {
         const auto& r = std::get<RegBlockConfig>(v);
@@ -221,9 +237,10 @@ TEST(SearchSpace, RefinementsVaryGroupsStagesAndVectorWidthOnly) {
         EXPECT_EQ(r.bk, winner.bk);
         EXPECT_FALSE(v == AnyConfig{winner});
     }
-    EXPECT_TRUE(refinements(NaiveConfig{}).empty());
-    const MmaConfig mma;  // 3 stages, group 8: groups 1, 4, 16 and stages 2, 4
-    const auto mma_variants = refinements(mma);
+    EXPECT_TRUE(refinements(NaiveConfig{}, square, device).empty());
+    square.a_type = square.b_type = square.c_type = DType::BF16;
+    const MmaConfig mma;  // 3 stages, group 8: groups 1, 4, 16 and stages 2, 4; no split, so no stream-K either
+    const auto mma_variants = refinements(mma, square, device);
     EXPECT_EQ(mma_variants.size(), 5u);
     for (const auto& v : mma_variants) {
         const auto& m = std::get<MmaConfig>(v);

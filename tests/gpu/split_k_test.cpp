@@ -1,5 +1,6 @@
-// Split-K in the Tensor Core family (kernel_sources/mma.cuh, MMA_SPLITK): several blocks per tile of C, each over
-// its share of K, the last to arrive adding the partial sums in split order. Against the float64 host reference on
+// Split-K and stream-K in the Tensor Core family (kernel_sources/mma.cuh, MMA_SPLITK and MMA_STREAMK): several
+// blocks per tile of C, each over its share of K — a split, or the part of a stream-K block's run of k tiles that
+// falls in the tile — the last to arrive adding the partial sums in part order. Against the float64 host reference on
 // random shapes whose K feeds every split (tails in m, n and k, all transposes, both orders, odd leading dimensions,
 // alpha and beta of every kind, NaN in C with beta = 0) for each input type; and bit-for-bit repeatable: the order of
 // the sum does not depend on which block arrived last, so two runs write the same bits.
@@ -16,12 +17,17 @@ namespace jitgemm {
 namespace {
 
 // Split counts from 2 to 16, with and without packing, deep and shallow stages. K of at least 16 x 32 = 512 feeds
-// every one of them (the 16-way split has bk 32).
+// every one of them (the 16-way split has bk 32). Stream-K with 3 to 16 blocks: few enough that every shape has a k
+// tile for each (K >= 512 gives 8 k tiles of 64 even to a single tile), and their runs cover many tiles whole, end
+// inside tiles, or, on the smallest shapes, share one tile among many blocks.
 const std::vector<std::string> kHalfSplitConfigs = {
     "mma_64x64x32_w2x2_s3_g8_k2",     "mma_32x32x16_w1x1_s2_g8_k8",  "mma_128x64x32_w2x2_s4_g8_k3_p3",
-    "mma_64x128x64_w2x2_s4_g4_k5",    "mma_128x128x32_w2x4_s3_g8_k16", "mma_64x64x64_w1x4_s4_g4_k4_p3"};
+    "mma_64x128x64_w2x2_s4_g4_k5",    "mma_128x128x32_w2x4_s3_g8_k16", "mma_64x64x64_w1x4_s4_g4_k4_p3",
+    "mma_64x64x32_w2x2_s3_g8_sk3",    "mma_32x32x16_w1x1_s2_g8_sk16_p3", "mma_128x64x64_w2x2_s4_g8_sk8_p3",
+    "mma_64x128x32_w2x4_s4_g4_sk7"};
 const std::vector<std::string> kTf32SplitConfigs = {"mma_64x64x16_w2x2_s3_g8_k4", "mma_128x64x32_w2x2_s3_g8_k3",
-                                                    "mma_32x32x16_w1x1_s2_g8_k7_p3"};
+                                                    "mma_32x32x16_w1x1_s2_g8_k7_p3", "mma_64x64x16_w2x2_s3_g8_sk16",
+                                                    "mma_128x64x32_w2x2_s3_g8_sk5_p3"};
 
 // K long enough for every split count of the lists; m and n small enough that the compiles dominate, not the
 // float64 reference.
@@ -50,7 +56,7 @@ TEST_P(SplitK, MatchesFloat64ReferenceAndRepeatsBitForBit) {
     std::mt19937_64 rng(seed);
     driver::current_context();
     int failures = 0;
-    for (int i = 0; i < 24; ++i) {
+    for (int i = 0; i < 32; ++i) {
         GemmShape shape = random_split_shape(rng);
         shape.ab_type = c.ab_type;
         shape.c_type = c.c_type;
