@@ -486,10 +486,9 @@ __device__ __forceinline__ void multiply_stage(unsigned a_tile, unsigned b_tile,
 }
 
 // Split-K and stream-K: the blocks that share a tile (tile_parts) each leave their partial sums in the scratch and
-// count themselves in with an atomic; the last to arrive adds the partials up and alone runs the epilogue. It reads
-// them all back, its own too, in part order, so the result does not depend on which block came last (tuned runs
-// are bitwise repeatable), and the accumulators are dead by then: the sums cost no registers on top of them. No
-// block waits on another, so there is no residency assumption to deadlock on.
+// count themselves in with an atomic; the last to arrive adds the partials up and alone runs the epilogue. It adds
+// them in part order, its own among them, so the result does not depend on which block came last (tuned runs are
+// bitwise repeatable). No block waits on another, so there is no residency assumption to deadlock on.
 struct split_partials {
     const float4* base;  // this thread's first float4 of slot 0
     tile_parts parts;

@@ -190,12 +190,17 @@ TEST(ConfigValidation, PackedOperandsAreAlignedCopiesForTheKernel) {
     EXPECT_EQ(c.kernel_problem(t).lda, 1024);
 }
 
-TEST(ConfigValidation, SplitKNeedsAKTileForEverySplitAndSizesItsScratch) {
-    // 777 x 1111 x 3333 bf16: 7 x 9 tiles of 128 x 128, 105 k tiles of 32.
+// 777 x 1111 x 3333 bf16, column-major: 7 x 9 tiles of 128 x 128, 105 k tiles of 32 each.
+Problem odd_777x1111x3333() {
     Problem p = typed(DType::BF16, DType::BF16);
     p.m = p.lda = p.ldc = 777;
     p.n = 1111;
     p.k = p.ldb = 3333;
+    return p;
+}
+
+TEST(ConfigValidation, SplitKNeedsAKTileForEverySplitAndSizesItsScratch) {
+    Problem p = odd_777x1111x3333();
     MmaConfig c;
     c.splits = 2;
     EXPECT_FALSE(rule_of(c, h200_profile(), p));
@@ -218,11 +223,7 @@ TEST(ConfigValidation, SplitKNeedsAKTileForEverySplitAndSizesItsScratch) {
 }
 
 TEST(ConfigValidation, StreamKExcludesSplitKAndSizesItsScratchByTheTilesABlockReaches) {
-    // 777 x 1111 x 3333 bf16: 7 x 9 tiles of 128 x 128, 105 k tiles of 32 each, 6615 in all.
-    Problem p = typed(DType::BF16, DType::BF16);
-    p.m = p.lda = p.ldc = 777;
-    p.n = 1111;
-    p.k = p.ldb = 3333;
+    const Problem p = odd_777x1111x3333();  // 63 tiles x 105 k tiles: 6615 in all
     MmaConfig c;
     c.stream_blocks = 264;
     EXPECT_FALSE(rule_of(c, h200_profile(), p));
