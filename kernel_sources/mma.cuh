@@ -485,12 +485,17 @@ __device__ __forceinline__ void multiply_stage(unsigned a_tile, unsigned b_tile,
     }
 }
 
+// The four sums of accumulator fragment (i, j) as one vector, as the epilogue and the partial sums take them.
+__device__ __forceinline__ float4 fragment_sums(const float (&acc)[FN][FM][4], int i, int j) {
+    return make_float4(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3]);
+}
+
 // Split-K and stream-K: the blocks that share a tile (tile_parts) each leave their partial sums in the scratch and
 // count themselves in with an atomic; the last to arrive adds the partials up and alone runs the epilogue. It adds
 // them in part order, its own among them, so the result does not depend on which block came last (tuned runs are
 // bitwise repeatable). No block waits on another, so there is no residency assumption to deadlock on.
 struct split_partials {
-    const float4* base;  // this thread's first float4 of slot 0
+    float4* base;  // this thread's first float4 of slot 0
     tile_parts parts;
 
     // This thread's fragments of mma row block i, summed over the parts in order; `acc` holds this block's own.
@@ -506,7 +511,7 @@ struct split_partials {
                 float4 x[FM];
                 if (p == parts.mine) {
 #pragma unroll
-                    for (int j = 0; j < FM; ++j) x[j] = make_float4(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3]);
+                    for (int j = 0; j < FM; ++j) x[j] = fragment_sums(acc, i, j);
                 } else {
                     const float4* slot = base + parts.slot(p) * SPLIT_PARTIAL_VECTORS;
 #pragma unroll
@@ -541,14 +546,14 @@ struct split_partials {
 __device__ __forceinline__ bool arrive_last(void* scratch, unsigned char* smem, const tile_parts& parts, int tid,
                                             const float (&acc)[FN][FM][4], split_partials& partials) {
     unsigned* const counters = static_cast<unsigned*>(scratch);
-    partials.base = reinterpret_cast<const float4*>(static_cast<unsigned char*>(scratch) + SPLIT_COUNTER_BYTES) + tid;
+    partials.base = reinterpret_cast<float4*>(static_cast<unsigned char*>(scratch) + SPLIT_COUNTER_BYTES) + tid;
     partials.parts = parts;
-    float4* const mine = const_cast<float4*>(partials.base) + parts.slot(parts.mine) * SPLIT_PARTIAL_VECTORS;
+    float4* const mine = partials.base + parts.slot(parts.mine) * SPLIT_PARTIAL_VECTORS;
 #pragma unroll
     for (int i = 0; i < FN; ++i)
 #pragma unroll
         for (int j = 0; j < FM; ++j)
-            __stcg(mine + (i * FM + j) * THREADS, make_float4(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3]));
+            __stcg(mine + (i * FM + j) * THREADS, fragment_sums(acc, i, j));
     __threadfence();  // this thread's partials reach L2 before the count that announces them
     __syncthreads();  // every thread's have; and every warp is past the main loop, so shared memory is free
     volatile unsigned* const last = reinterpret_cast<volatile unsigned*>(smem);
@@ -677,7 +682,7 @@ __device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_
     }
     store_tile(C, m0, n0, m_warp, n_warp, lane, alpha, beta, [&](int i, float4(&row)[FM]) {
 #pragma unroll
-        for (int j = 0; j < FM; ++j) row[j] = make_float4(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3]);
+        for (int j = 0; j < FM; ++j) row[j] = fragment_sums(acc, i, j);
     });
 }
 

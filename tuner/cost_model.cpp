@@ -104,9 +104,7 @@ CostEstimate estimate_mma_cost(const MmaConfig& c, const Problem& problem, const
     // Split-K and stream-K: every block's partial sums (about one tile's worth per block) go to scratch and back
     // through L2, after a memset of the counters.
     const double split_seconds =
-        c.splits == 1 && c.stream_blocks == 0
-            ? 0.0
-            : 2.0 * double(blocks) * c.bm * c.bn * 4.0 / ceilings.l2_bytes_per_s + kMemsetSeconds;
+        c.shares_tiles() ? 2.0 * double(blocks) * c.bm * c.bn * 4.0 / ceilings.l2_bytes_per_s + kMemsetSeconds : 0.0;
     e.traffic_seconds = traffic_seconds(p, tiles_m, tiles_n, ceilings);
     e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + kLaunchSeconds + pack_seconds + split_seconds;
     return e;

@@ -133,7 +133,7 @@ Problem MmaConfig::kernel_problem(const Problem& problem) const {
 LaunchGeometry MmaConfig::geometry(const Problem& p) const {
     // The splits of a tile are consecutive blocks; stream-K blocks each take a run of the k tiles of all tiles.
     LaunchGeometry g = tile_grid(blocks(p), 1, threads(), shared_bytes(p));
-    if (splits > 1 || stream_blocks > 0) {
+    if (shares_tiles()) {
         // As kernel_sources/mma.cuh lays it out: a zeroed arrival counter per tile (padded to 256 bytes), then the
         // fp32 partial sums, a bm x bn tile of them per slot: one slot per split of every tile, or per tile that a
         // stream-K block's run reaches into (stream_segments of them per block).

@@ -1,8 +1,6 @@
 // The knob values of the search space.
 #include "tuner/search_space.h"
 
-#include <algorithm>
-
 #include "tuner/occupancy.h"
 
 namespace jitgemm {
@@ -105,13 +103,14 @@ std::vector<AnyConfig> refinements(const AnyConfig& winner, const Problem& probl
             // SM gets the same share of k tiles where tiles x splits blocks leave some SMs a block short.
             MmaConfig stream = *m;
             stream.splits = 1;
-            const int resident = std::max(
-                1, blocks_per_sm(device, stream.threads(), stream.estimated_registers(problem), stream.shared_bytes(problem))
-                       .blocks);
-            for (const int per_sm : {resident, 1}) {
-                stream.stream_blocks = device.sm_count * per_sm;
+            const int resident = blocks_per_sm(device, stream.threads(), stream.estimated_registers(problem),
+                                               stream.shared_bytes(problem))
+                                     .blocks;
+            stream.stream_blocks = device.sm_count;
+            out.emplace_back(stream);
+            if (resident > 1) {
+                stream.stream_blocks = device.sm_count * resident;
                 out.emplace_back(stream);
-                if (resident == 1) break;
             }
         }
         return out;

@@ -24,8 +24,8 @@ int configs_command(const std::vector<std::string>& args) {
               << "  BM, BN: block tile of C; BK: k depth of a shared-memory tile; TM, TN: outputs per thread;\n"
               << "  V: widest global load in floats (1, 2, 4); S: shared-memory stages (1, 2);\n"
               << "  G: tile rows per rasterization group\n"
-              << "mma       mma_<BM>x<BN>x<BK>_w<WM>x<WN>_s<S>_g<G>[_k<SPLITS>|_sk<BLOCKS>][_p<PACK>]  " << MmaConfig{}.to_string()
-              << "\n"
+              << "mma       mma_<BM>x<BN>x<BK>_w<WM>x<WN>_s<S>_g<G>[_k<SPLITS>|_sk<BLOCKS>][_p<PACK>]  "
+              << MmaConfig{}.to_string() << "\n"
               << "  Tensor Cores (mma.sync), for fp16 and bf16 inputs and fp32 inputs with --compute tf32.\n"
               << "  BM, BN: block tile of C (32..256); BK: k depth of a stage (16, 32, 64; 16, 32 for TF32);\n"
               << "  WM, WN: warps along m and n; S: cp.async pipeline stages (2..5); G: tile rows per rasterization\n"
