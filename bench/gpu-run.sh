@@ -41,9 +41,12 @@ if [ "$MODE" = targets ]; then
     rm -rf "$JITGEMM_CACHE"
     "$BUILD/jitgemm" info > /dev/null 2>&1
     stamp "target rows: tune ($BUDGET s budget per problem), then against cuBLAS"
-    "$BUILD/jitgemm" tune --manifest bench/shapes/tensor_targets.csv --budget "$BUDGET" \
+    # Time limits, so that a kernel that never finishes (a deadlocked experiment) costs minutes of the batch, not
+    # all of it.
+    timeout 400 "$BUILD/jitgemm" tune --manifest bench/shapes/tensor_targets.csv --budget "$BUDGET" \
         --json > "$RES/tune_targets.json" 2> >(tee -a "$log" >&2)
-    "$BUILD/jitgemm" bench --manifest bench/shapes/tensor_targets.csv --tune off \
+    echo "tune exit $?" | tee -a "$log"
+    timeout 120 "$BUILD/jitgemm" bench --manifest bench/shapes/tensor_targets.csv --tune off \
         --csv "$RES/bench_targets_tuned.csv" 2>&1 | tee -a "$log"
     "$BUILD/jitgemm" cache show _ --all > "$RES/searches_targets.txt" 2>&1  # every candidate measured
     stamp "split-K and Tensor Core correctness tests"
@@ -53,7 +56,7 @@ if [ "$MODE" = targets ]; then
     stamp "compute-sanitizer memcheck on packed and split kernels"
     for config in mma_32x32x16_w1x1_s2_g8_k3_p3 mma_64x64x32_w2x2_s3_g8_p1 mma_32x32x16_w1x1_s2_g8_p2 \
         mma_32x32x16_w1x1_s2_g8 mma_32x32x16_w1x1_s2_g8_sk7_p3 mma_64x64x16_w2x2_s3_g8_sk13; do
-        compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --m 131 --n 77 --k 45 \
+        timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --m 131 --n 77 --k 45 \
             --transa t --transb t --beta 0.5 --ldc 141 --lda 47 --iterations 1 --config "$config" --dtype bf16 2>&1 | \
             grep -E "ERROR SUMMARY|check|wrong|error" | sed "s/^/$config: /" | tee -a "$log"
     done
@@ -73,14 +76,14 @@ if [ "$MODE" = targets ]; then
     # $SWEEP ("config ..."): 777x1111x3333 bf16 timed with each configuration against cuBLAS, beyond what a short
     # search reaches.
     for config in ${SWEEP:-}; do
-        "$BUILD/jitgemm" bench --m 777 --n 1111 --k 3333 --dtype bf16 --config "$config" --iterations 30 2>&1 | \
+        timeout 60 "$BUILD/jitgemm" bench --m 777 --n 1111 --k 3333 --dtype bf16 --config "$config" --iterations 30 2>&1 | \
             grep -E "^777|error" | tee -a "$log"
     done
     # $COMPARE ("binary:config ..."): 777x1111x3333 bf16 with each binary and configuration, against cuBLAS and
     # kernel by kernel, to set two builds or two paths side by side in one run.
     for pair in ${COMPARE:-}; do
         stamp "compare ${pair%%:*} ${pair#*:}"
-        "${pair%%:*}" bench --m 777 --n 1111 --k 3333 --dtype bf16 --config "${pair#*:}" --iterations 50 2>&1 | \
+        timeout 60 "${pair%%:*}" bench --m 777 --n 1111 --k 3333 --dtype bf16 --config "${pair#*:}" --iterations 50 2>&1 | \
             tee -a "$log"
         ncu --clock-control none --metrics gpu__time_duration.sum "${pair%%:*}" run --order row --m 777 --n 1111 \
             --k 3333 --dtype bf16 --config "${pair#*:}" --iterations 2 2>&1 | grep -E "jg_|gpu__time_duration|check|wrong" | \
@@ -125,7 +128,7 @@ grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
 
 stamp "compute-sanitizer memcheck on tails, transposes and odd leading dimensions"
 while read -r config dtype compute; do
-    compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --m 131 --n 77 --k 45 \
+    timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --m 131 --n 77 --k 45 \
         --transa t --transb t --beta 0.5 --ldc 141 --lda 47 --iterations 1 --config "$config" --dtype "$dtype" \
         --compute "$compute" 2>&1 | grep -E "ERROR SUMMARY|check|wrong|error" | sed "s/^/$config $dtype: /" | tee -a "$log"
 done <<'EOF'
