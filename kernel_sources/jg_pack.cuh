@@ -110,8 +110,12 @@ constexpr int JG_PACK_CHUNKS_PER_THREAD = 4;
 // On sm_90 the GEMM that follows may be launched as this grid's programmatic dependent: every block lets it start
 // at once, so its blocks take the SMs this grid's last blocks leave, and it waits (griddepcontrol.wait) for this
 // grid to finish, its writes visible, before it reads what was packed.
-extern "C" __global__ void jg_pack(jg_pack_job first, jg_pack_job second, int element_bytes, unsigned* zero,
-                                   int zero_words) {
+//
+// The host launches at most one wave of blocks (src/dispatch/loaded_kernel.cpp), which loop over the chunks: a last,
+// partial wave would leave most SMs idle while it ran. At most 40 registers, so that an SM holds six blocks of 256
+// threads and each thread makes few rounds.
+extern "C" __global__ void __launch_bounds__(256, 6)
+    jg_pack(jg_pack_job first, jg_pack_job second, int element_bytes, unsigned* zero, int zero_words) {
 #if __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif

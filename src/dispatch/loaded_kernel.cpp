@@ -8,6 +8,24 @@
 #include "driver/stream_workspace.h"
 
 namespace jitgemm {
+namespace {
+
+constexpr unsigned kPackThreads = 256;  // per jg_pack block: its __launch_bounds__
+
+// The jg_pack blocks the device holds at once. A launch of more would run in waves, and a last, partial one leaves
+// most SMs idle while it runs (half a wave on 777 x 1111 x 3333 before the kernel's register cap: 791 blocks where
+// 528 fit); the kernel loops over its chunks instead (a grid-stride loop), so a grid of one wave copies everything.
+unsigned pack_wave_blocks(CUfunction pack) {
+    const auto& cu = driver::api();
+    CUdevice device = 0;
+    int sms = 0, per_sm = 0;
+    JITGEMM_CU_CHECK(cu.cuCtxGetDevice(&device));
+    JITGEMM_CU_CHECK(cu.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
+    JITGEMM_CU_CHECK(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pack, kPackThreads, 0));
+    return static_cast<unsigned>(std::max(sms * per_sm, 1));
+}
+
+}  // namespace
 
 std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const std::string& symbol,
                                                 const LaunchGeometry& geometry, const std::string& config_name) {
@@ -24,6 +42,7 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const 
         for (CUfunction f : {kernel->pack_function, kernel->function})
             JITGEMM_CU_CHECK(cu.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
                                                    CU_SHAREDMEM_CARVEOUT_MAX_SHARED));
+        kernel->pack_wave_blocks = pack_wave_blocks(kernel->pack_function);
     }
     if (geometry.dynamic_shared_bytes > 48 * 1024)
         JITGEMM_CU_CHECK(cu.cuFuncSetAttribute(kernel->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -92,9 +111,10 @@ void launch_packs(const LoadedKernel& kernel, CUstream stream, PackJob first, Pa
                   CUdeviceptr zero, std::int64_t zero_bytes) {
     constexpr std::int64_t kChunksPerThread = 4;  // jg_pack.cuh's JG_PACK_CHUNKS_PER_THREAD
     const std::int64_t threads_needed = (first.chunks + second.chunks + kChunksPerThread - 1) / kChunksPerThread;
-    const unsigned threads = 256;
+    const unsigned threads = kPackThreads;
+    const std::int64_t wave = kernel.pack_wave_blocks > 0 ? kernel.pack_wave_blocks : std::int64_t{1} << 20;
     const unsigned blocks =
-        static_cast<unsigned>(std::min<std::int64_t>((threads_needed + threads - 1) / threads, 1 << 20));
+        static_cast<unsigned>(std::min<std::int64_t>((threads_needed + threads - 1) / threads, wave));
     void* zero_pointer = reinterpret_cast<void*>(zero);
     int zero_words = static_cast<int>(zero_bytes / 4);
     void* params[] = {&first, &second, &element_bytes, &zero_pointer, &zero_words};

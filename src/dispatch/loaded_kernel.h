@@ -13,6 +13,7 @@ struct LoadedKernel {
     driver::ModuleHandle module;
     CUfunction function = nullptr;
     CUfunction pack_function = nullptr;  // jg_pack, in the same module, when geometry.packs is not empty
+    unsigned pack_wave_blocks = 0;       // jg_pack blocks the device holds at once: its launches take no more
     LaunchGeometry geometry;
     std::string config_name;
     int registers = 0;    // per thread, from the driver
