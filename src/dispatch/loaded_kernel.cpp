@@ -15,11 +15,9 @@ constexpr unsigned kPackThreads = 256;  // per jg_pack block: its __launch_bound
 // The jg_pack blocks the device holds at once. A launch of more would run in waves, and a last, partial one leaves
 // most SMs idle while it runs (half a wave on 777 x 1111 x 3333 before the kernel's register cap: 791 blocks where
 // 528 fit); the kernel loops over its chunks instead (a grid-stride loop), so a grid of one wave copies everything.
-unsigned pack_wave_blocks(CUfunction pack) {
+unsigned pack_wave_blocks(CUfunction pack, CUdevice device) {
     const auto& cu = driver::api();
-    CUdevice device = 0;
     int sms = 0, per_sm = 0;
-    JITGEMM_CU_CHECK(cu.cuCtxGetDevice(&device));
     JITGEMM_CU_CHECK(cu.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
     JITGEMM_CU_CHECK(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pack, kPackThreads, 0));
     return static_cast<unsigned>(std::max(sms * per_sm, 1));
@@ -34,6 +32,8 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const 
     CUmodule module = nullptr;
     JITGEMM_CU_CHECK(cu.cuModuleLoadData(&module, image.data()));
     kernel->module = driver::ModuleHandle(module);
+    CUdevice device = 0;
+    JITGEMM_CU_CHECK(cu.cuCtxGetDevice(&device));
     JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->function, module, symbol.c_str()));
     if (!geometry.packs.empty()) {
         JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->pack_function, module, "jg_pack"));
@@ -42,7 +42,7 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const 
         for (CUfunction f : {kernel->pack_function, kernel->function})
             JITGEMM_CU_CHECK(cu.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
                                                    CU_SHAREDMEM_CARVEOUT_MAX_SHARED));
-        kernel->pack_wave_blocks = pack_wave_blocks(kernel->pack_function);
+        kernel->pack_wave_blocks = pack_wave_blocks(kernel->pack_function, device);
     }
     if (geometry.dynamic_shared_bytes > 48 * 1024)
         JITGEMM_CU_CHECK(cu.cuFuncSetAttribute(kernel->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -50,9 +50,7 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const 
     JITGEMM_CU_CHECK(cu.cuFuncGetAttribute(&kernel->registers, CU_FUNC_ATTRIBUTE_NUM_REGS, kernel->function));
     JITGEMM_CU_CHECK(cu.cuFuncGetAttribute(&kernel->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
                                            kernel->function));
-    CUdevice device = 0;
     int cc_major = 0;
-    JITGEMM_CU_CHECK(cu.cuCtxGetDevice(&device));
     JITGEMM_CU_CHECK(cu.cuDeviceGetAttribute(&cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
     kernel->programmatic_launch = cc_major >= 9;
     kernel->geometry = geometry;
@@ -112,9 +110,8 @@ void launch_packs(const LoadedKernel& kernel, CUstream stream, PackJob first, Pa
     constexpr std::int64_t kChunksPerThread = 4;  // jg_pack.cuh's JG_PACK_CHUNKS_PER_THREAD
     const std::int64_t threads_needed = (first.chunks + second.chunks + kChunksPerThread - 1) / kChunksPerThread;
     const unsigned threads = kPackThreads;
-    const std::int64_t wave = kernel.pack_wave_blocks > 0 ? kernel.pack_wave_blocks : std::int64_t{1} << 20;
-    const unsigned blocks =
-        static_cast<unsigned>(std::min<std::int64_t>((threads_needed + threads - 1) / threads, wave));
+    const unsigned blocks = static_cast<unsigned>(
+        std::min<std::int64_t>((threads_needed + threads - 1) / threads, kernel.pack_wave_blocks));
     void* zero_pointer = reinterpret_cast<void*>(zero);
     int zero_words = static_cast<int>(zero_bytes / 4);
     void* params[] = {&first, &second, &element_bytes, &zero_pointer, &zero_words};
