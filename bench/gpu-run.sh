@@ -55,7 +55,8 @@ if [ "$MODE" = targets ]; then
     grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
     stamp "compute-sanitizer memcheck on packed and split kernels"
     for config in mma_32x32x16_w1x1_s2_g8_k3_p3 mma_64x64x32_w2x2_s3_g8_p1 mma_32x32x16_w1x1_s2_g8_p2 \
-        mma_32x32x16_w1x1_s2_g8 mma_32x32x16_w1x1_s2_g8_sk7_p3 mma_64x64x16_w2x2_s3_g8_sk13; do
+        mma_32x32x16_w1x1_s2_g8 mma_32x32x16_w1x1_s2_g8_sk7_p3 mma_64x64x16_w2x2_s3_g8_sk13 \
+        mma_112x64x16_w1x2_s3_g8_k3_p3 mma_112x64x32_w1x4_s2_g8; do
         timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --m 131 --n 77 --k 45 \
             --transa t --transb t --beta 0.5 --ldc 141 --lda 47 --iterations 1 --config "$config" --dtype bf16 2>&1 | \
             grep -E "ERROR SUMMARY|check|wrong|error" | sed "s/^/$config: /" | tee -a "$log"

@@ -80,10 +80,12 @@ static_assert(JG_A_TYPE == JG_B_TYPE, "A and B have one element type");
 static_assert(!TF32 || JG_COMPUTE_TF32, "fp32 inputs reach the Tensor Cores only when the caller allows TF32");
 static_assert(BM % (WM * 16) == 0 && BN % (WN * 16) == 0, "warp tiles are multiples of 16 in m and n");
 static_assert(THREADS <= 1024, "at most 1024 threads per block");
-static_assert(BK % KSTEP == 0 && BK % CH == 0 && BK >= 16 && BK <= 64, "BK is 16, 32 or 64 (16 or 32 for TF32)");
-static_assert(BK * ES <= 128, "a k-contiguous tile row is at most 128 bytes");
+static_assert(BK % KSTEP == 0 && BK % CH == 0 && BK >= 16 && BK <= 128, "BK is 16 to 128 (16 or 32 for TF32)");
+static_assert(BK * ES <= 256, "a k-contiguous tile row is at most 256 bytes");
 static_assert(BM >= 32 && BN >= 32 && BM <= 256 && BN <= 256, "tile limits assumed by the host's choice of index width");
-static_assert((BM & (BM - 1)) == 0 && (BN & (BN - 1)) == 0 && (BK & (BK - 1)) == 0, "tile sizes are powers of two");
+// BM and BN need not be powers of two: a tile that fits the problem (112 for 777 = 7 x 111) wastes less work on
+// padding. tile_layout's static_assert keeps the swizzle's rule for tiles whose rows run along m or n.
+static_assert((BK & (BK - 1)) == 0, "BK is a power of two");
 static_assert(STAGES >= 2 && STAGES <= 5, "2 to 5 pipeline stages");
 static_assert(SPLITS >= 1 && SPLITS <= 16, "1 to 16 blocks per tile");
 static_assert(SPLITS == 1 || SPLITS <= ceil_div(K, BK), "every split has at least one k tile");
@@ -106,7 +108,9 @@ struct tile_layout {
     static constexpr int CHUNKS = ROWS * ROW_CHUNKS;
     static constexpr int BYTES = ROWS * COLS * ES;
     static_assert(ROW_CHUNKS >= 8 || STEP == 1, "the scalar-read swizzle needs rows of at least 128 bytes");
-    static_assert(ROW_CHUNKS == 1 || ROW_CHUNKS == 2 || ROW_CHUNKS == 4 || ROW_CHUNKS % 8 == 0, "whole lines");
+    static_assert(ROW_CHUNKS == 1 || ROW_CHUNKS == 2 || ROW_CHUNKS == 4 || ROW_CHUNKS % 8 == 0,
+                  "rows of 16, 32 or 64 bytes, or whole 128-byte lines");
+    static_assert(CHUNKS % 8 == 0, "the narrow-row swizzle permutes whole groups of eight chunks");
 
     static __device__ __forceinline__ unsigned chunk_offset(int row, int chunk) {
         if constexpr (ROW_CHUNKS >= 8) {

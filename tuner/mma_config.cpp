@@ -12,6 +12,10 @@ namespace {
 
 bool power_of_two_between(int x, int low, int high) { return x >= low && x <= high && (x & (x - 1)) == 0; }
 
+// Whether kernel_sources/mma.cuh's swizzle (tile_layout) lays out shared-tile rows of this many bytes: rows of a
+// k-contiguous tile are BK deep and always qualify; rows that run along m or n are bm or bn elements long.
+bool swizzle_takes_row(int bytes) { return bytes == 16 || bytes == 32 || bytes == 64 || bytes % 128 == 0; }
+
 // 16-byte chunks of a rows x cols tile that each thread stages in registers when the operand is only 2-byte aligned.
 int staged_chunks_per_thread(int rows, int cols, int element_bytes, int threads) {
     const int chunks = rows * cols * element_bytes / 16;
@@ -48,14 +52,25 @@ std::optional<Rejection> MmaConfig::validate(const Problem& p, const DeviceInfo&
     if (device.cc_major < 8)
         return Rejection{PruneRule::Dtype, "mma.sync with these types needs compute capability 8.0 or later"};
     const bool tf32 = p.a_type == DType::F32;
-    if (!power_of_two_between(bm, 32, 256) || !power_of_two_between(bn, 32, 256))
-        return Rejection{PruneRule::Knobs, "bm and bn must be 32, 64, 128 or 256"};
-    if (!power_of_two_between(bk, 16, tf32 ? 32 : 64))
-        return Rejection{PruneRule::Knobs, tf32 ? "bk must be 16 or 32 for TF32" : "bk must be 16, 32 or 64"};
+    if (bm < 32 || bm > 256 || bm % 16 != 0 || bn < 32 || bn > 256 || bn % 16 != 0)
+        return Rejection{PruneRule::Knobs, "bm and bn must be multiples of 16 from 32 to 256"};
+    if (!power_of_two_between(bk, 16, tf32 ? 32 : 128))
+        return Rejection{PruneRule::Knobs, tf32 ? "bk must be 16 or 32 for TF32" : "bk must be 16, 32, 64 or 128"};
     if (!power_of_two_between(wm, 1, 8) || !power_of_two_between(wn, 1, 8))
         return Rejection{PruneRule::Knobs, "wm and wn must be 1, 2, 4 or 8"};
     if (bm % (wm * 16) != 0 || bn % (wn * 16) != 0)
         return Rejection{PruneRule::Knobs, "each warp's tile must be a multiple of 16 in m and n"};
+    for (const auto& [operand, extent] : {std::pair{'A', bm}, {'B', bn}}) {
+        const bool k_contiguous = operand == 'A' ? p.trans_a == Transpose::Yes : p.trans_b == Transpose::No;
+        if (!k_contiguous && !swizzle_takes_row(extent * element_bytes(p)))
+            return Rejection{PruneRule::Knobs,
+                             std::string(operand == 'A' ? "bm = " : "bn = ") + std::to_string(extent) + " makes rows of " +
+                                 std::to_string(extent * element_bytes(p)) + " bytes in the shared tile of " +
+                                 operand + ", which this problem stores " + (operand == 'A' ? "m" : "n") +
+                                 "-contiguous: the swizzle takes rows of 16, 32 or 64 bytes or whole 128-byte "
+                                 "lines (a multiple of " + std::to_string(128 / element_bytes(p)) +
+                                 " elements), and any multiple of 16 only where the operand is k-contiguous"};
+    }
     if (stages < 2 || stages > 5) return Rejection{PruneRule::Knobs, "stages must be 2 to 5"};
     if (group < 1 || group > 64) return Rejection{PruneRule::Knobs, "group must be 1..64"};
     if (pack < 0 || pack > 3) return Rejection{PruneRule::Knobs, "pack is 0 (none), 1 (A), 2 (B) or 3 (both)"};

@@ -167,12 +167,12 @@ int bench_command(const std::vector<std::string>& args) {
         rows.push_back(row);
 
         std::cout << std::left << std::setw(28) << row.name.substr(0, 27) << std::setw(15) << row.types().substr(0, 14)
-                  << std::setw(36) << row.config.substr(0, 35) << std::right << std::setprecision(3) << std::setw(10)
+                  << std::setw(36) << row.config.substr(0, 35) << std::right << std::setprecision(4) << std::setw(10)
                   << row.jit_ms << std::setprecision(1) << std::setw(9) << row.tflops(row.jit_ms)
                   << std::setprecision(0) << std::setw(8) << row.bytes / (row.jit_ms * 1e-3) / 1e9
                   << std::setprecision(1) << std::setw(8) << row.intensity() << std::setw(9) << row.bound()
                   << std::setprecision(0) << std::setw(6) << row.roof_percent(roof.dram_bytes_per_s) << "%"
-                  << std::setprecision(3) << std::setw(10) << row.cublas_ms << std::setprecision(1) << std::setw(9)
+                  << std::setprecision(4) << std::setw(10) << row.cublas_ms << std::setprecision(1) << std::setw(9)
                   << row.tflops(row.cublas_ms)
                   << std::setprecision(2) << std::setw(7) << row.cublas_ms / row.jit_ms << "x  "
                   << (row.jit_ok ? "ok" : "WRONG") << (row.cublas_ok ? "" : " (cuBLAS WRONG)") << "\n"

@@ -122,7 +122,9 @@ TEST(ConfigValidation, EachFamilyTakesOnlyTheTypesItComputes) {
 TEST(ConfigValidation, TensorCoreKnobsAreRejectedAsKnobs) {
     const DeviceInfo d = h200_profile();
     const Problem bf16 = typed(DType::BF16, DType::BF16), tf32 = typed(DType::F32, DType::F32, ComputeType::TF32);
-    EXPECT_EQ(rule_of(mma(96, 128, 32, 2, 4), d, bf16), PruneRule::Knobs);   // bm not a power of two
+    EXPECT_EQ(rule_of(mma(96, 128, 32, 2, 4), d, bf16), PruneRule::Knobs);   // 192-byte rows of m-contiguous A
+    EXPECT_EQ(rule_of(mma(136, 128, 32, 1, 4), d, bf16), PruneRule::Knobs);  // bm not a multiple of 16
+    EXPECT_EQ(rule_of(mma(128, 272, 32, 2, 1), d, bf16), PruneRule::Knobs);  // bn past 256
     EXPECT_EQ(rule_of(mma(128, 128, 8, 2, 4), d, bf16), PruneRule::Knobs);   // bk below one k step of 16
     EXPECT_EQ(rule_of(mma(128, 128, 64, 2, 4), d, tf32), PruneRule::Knobs);  // 256-byte TF32 rows
     EXPECT_EQ(rule_of(mma(32, 128, 32, 4, 2), d, bf16), PruneRule::Knobs);   // warp tile of 8 in m
@@ -131,6 +133,33 @@ TEST(ConfigValidation, TensorCoreKnobsAreRejectedAsKnobs) {
     EXPECT_EQ(rule_of(mma(128, 128, 32, 2, 4, 6), d, bf16), PruneRule::Knobs);
     EXPECT_FALSE(rule_of(mma(32, 32, 16, 1, 1, 2), d, bf16));
     EXPECT_FALSE(rule_of(mma(256, 128, 32, 4, 2, 4), d, bf16));
+}
+
+// Tiles that fit the problem rather than a power of two (7 x 112 = 784 covers n = 777 where 13 x 64 = 832 does): any
+// multiple of 16 along an operand stored k-contiguous, whose shared-tile rows run along k; along an operand stored m-
+// or n-contiguous only rows of 16, 32 or 64 bytes or whole 128-byte lines, which the swizzle lays out.
+TEST(ConfigValidation, FittedTilesNeedTheirOperandKContiguousOrWholeLines) {
+    const DeviceInfo d = h200_profile();
+    Problem bf16 = typed(DType::BF16, DType::BF16);  // A m-contiguous, B k-contiguous
+    EXPECT_FALSE(rule_of(mma(64, 112, 64, 4, 1, 4), d, bf16));
+    EXPECT_FALSE(rule_of(mma(192, 80, 32, 4, 1), d, bf16));  // 384-byte rows: three whole lines
+    const auto rejection = validate(AnyConfig{mma(112, 64, 32, 1, 2)}, bf16, d);
+    ASSERT_TRUE(rejection);
+    EXPECT_EQ(rejection->rule, PruneRule::Knobs);
+    EXPECT_NE(rejection->reason.find("bm = 112"), std::string::npos) << rejection->reason;
+    EXPECT_NE(rejection->reason.find("k-contiguous"), std::string::npos) << rejection->reason;
+
+    bf16.trans_a = Transpose::Yes;  // A k-contiguous: bm = 112 lays out
+    EXPECT_FALSE(rule_of(mma(112, 64, 32, 1, 2), d, bf16));
+    bf16.trans_b = Transpose::Yes;  // B n-contiguous: bn = 112 makes 224-byte rows
+    EXPECT_EQ(rule_of(mma(64, 112, 64, 4, 1, 4), d, bf16), PruneRule::Knobs);
+    EXPECT_FALSE(rule_of(mma(64, 192, 32, 2, 2), d, bf16));
+
+    // TF32: 4-byte elements, so whole lines are multiples of 32.
+    Problem tf32 = typed(DType::F32, DType::F32, ComputeType::TF32);
+    tf32.trans_b = Transpose::Yes;
+    EXPECT_FALSE(rule_of(mma(64, 96, 32, 2, 2), d, tf32));
+    EXPECT_EQ(rule_of(mma(64, 80, 32, 2, 1), d, tf32), PruneRule::Knobs);
 }
 
 TEST(ConfigValidation, TensorCoreSharedMemoryCountsTheElementSize) {

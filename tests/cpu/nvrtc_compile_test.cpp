@@ -79,8 +79,10 @@ AnyConfig random_valid_config(std::mt19937_64& rng, Family family, const Problem
             c = t;
         } else if (family == Family::Mma) {
             MmaConfig m;
-            m.bm = pick(rng, {32, 64, 128, 256});
-            m.bn = pick(rng, {32, 64, 128, 256});
+            // Powers of two, and tiles fitted to a problem (multiples of 16: 48, 80, 112, 192), which validate()
+            // keeps where their operand's layout takes them.
+            m.bm = pick(rng, {32, 64, 128, 256, 48, 80, 112, 192});
+            m.bn = pick(rng, {32, 64, 128, 256, 48, 80, 112, 192});
             m.bk = pick(rng, {16, 32, 64});
             m.wm = pick(rng, {1, 2, 4});
             m.wn = pick(rng, {1, 2, 4});

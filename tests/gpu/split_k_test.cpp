@@ -24,7 +24,7 @@ const std::vector<std::string> kHalfSplitConfigs = {
     "mma_64x64x32_w2x2_s3_g8_k2",     "mma_32x32x16_w1x1_s2_g8_k8",  "mma_128x64x32_w2x2_s4_g8_k3_p3",
     "mma_64x128x64_w2x2_s4_g4_k5",    "mma_128x128x32_w2x4_s3_g8_k16", "mma_64x64x64_w1x4_s4_g4_k4_p3",
     "mma_64x64x32_w2x2_s3_g8_sk3",    "mma_32x32x16_w1x1_s2_g8_sk16_p3", "mma_128x64x64_w2x2_s4_g8_sk8_p3",
-    "mma_64x128x32_w2x4_s4_g4_sk7"};
+    "mma_64x128x32_w2x4_s4_g4_sk7",   "mma_128x64x128_w2x2_s2_g8_k3_p3"};
 const std::vector<std::string> kTf32SplitConfigs = {"mma_64x64x16_w2x2_s3_g8_k4", "mma_128x64x32_w2x2_s3_g8_k3",
                                                     "mma_32x32x16_w1x1_s2_g8_k7_p3", "mma_64x64x16_w2x2_s3_g8_sk16",
                                                     "mma_128x64x32_w2x2_s3_g8_sk5_p3"};
