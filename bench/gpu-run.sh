@@ -12,8 +12,8 @@
 #     targets: a short batch for issue 5's speed targets — the rows of bench/shapes/tensor_targets.csv (4096^3,
 #            and the misaligned rows that take the packed and split-K paths) tuned and against cuBLAS first, then
 #            the split-K and Tensor Core correctness tests, compute-sanitizer on packed and split kernels, and
-#            ncu's view of where the 777x1111x3333 time goes, with the GEMM's stall reasons ($TESTS, a ctest
-#            regex, narrows the tests)
+#            ncu's view of where the 777x1111x3333 time goes, with the GEMM's stall reasons, and an nsys timeline
+#            of the timed 777 calls where Nsight Systems is installed ($TESTS, a ctest regex, narrows the tests)
 # $OUT gets bench.log (everything said, as it runs) and results.tgz: bench_<set>_default.csv,
 # bench_<set>_tuned.csv/.json, tune_<set>.json, sass.txt, gpu-tests.log, cold_start.csv, hot_path.csv — packed at
 # exit, also when the batch is stopped, since the device tool brings back only a few files.
@@ -94,6 +94,21 @@ if [ "$MODE" = targets ]; then
         --section MemoryWorkloadAnalysis --section Occupancy --section InstructionStats --section SourceCounters \
         --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio" "$BUILD/jitgemm" run --order row --m 777 --n 1111 \
         --k 3333 --dtype bf16 --tune off --iterations 1 --no-verify > "$RES/ncu_777_gemm.txt" 2>&1
+    # The timeline of the timed calls (pack, GEMM, the flush between them and cuBLAS), where Nsight Systems is
+    # installed: ncu times each kernel alone, and the call measures ~3 us more than the kernels add up to.
+    nsys_bin=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -1)
+    if [ -n "$nsys_bin" ]; then
+        stamp "nsys timeline of 777x1111x3333 bf16 ($nsys_bin)"
+        timeout 120 "$nsys_bin" profile --trace cuda --force-overwrite true -o "$RES/timeline_777" "$BUILD/jitgemm" \
+            bench --m 777 --n 1111 --k 3333 --dtype bf16 --config "${FIXED_CONFIG:-mma_128x64x64_w2x2_s4_g8_k2_p3}" \
+            --iterations 20 > /dev/null 2>&1
+        timeout 120 "$nsys_bin" stats --report cuda_gpu_trace --format csv -o "$RES/timeline_777" \
+            "$RES/timeline_777.nsys-rep" > /dev/null 2>&1
+        rm -f "$RES/timeline_777.nsys-rep" "$RES/timeline_777.sqlite"
+        ls "$RES"/timeline_777* 2>/dev/null | tee -a "$log"
+    else
+        echo "nsys: not installed on this machine" | tee -a "$log"
+    fi
     stamp "done"
     exit 0
 fi
