@@ -12,6 +12,7 @@
 #include "jitgemm/error.h"
 #include "support/gpu_test_support.h"
 #include "support/random_gemm_shape.h"
+#include "support/tensor_core_case.h"
 #include "tuner/any_config.h"
 #include "verify/gemm_workload.h"
 
@@ -66,21 +67,11 @@ GemmShape random_fitted_shape(std::mt19937_64& rng) {
     return testing::random_gemm_shape(rng, m, n, k);
 }
 
-struct FittedCase {
-    std::string name;
-    const std::vector<std::string>* configs;
-    DType ab_type;
-    DType c_type;
-    ComputeType compute;
-    double max_relative_error;
-    friend void PrintTo(const FittedCase& c, std::ostream* os) { *os << c.name; }
-};
-
-class FittedTiles : public ::testing::TestWithParam<FittedCase> {};
+class FittedTiles : public ::testing::TestWithParam<testing::TensorCoreCase> {};
 
 TEST_P(FittedTiles, MatchFloat64ReferenceOnTheLayoutsTheyTake) {
     JITGEMM_REQUIRE_GPU();
-    const FittedCase& c = GetParam();
+    const testing::TensorCoreCase& c = GetParam();
     const std::uint64_t seed = testing::fresh_seed();
     std::mt19937_64 rng(seed);
     driver::current_context();
@@ -88,27 +79,18 @@ TEST_P(FittedTiles, MatchFloat64ReferenceOnTheLayoutsTheyTake) {
     int failures = 0;
     for (int i = 0; i < 50; ++i) {
         GemmShape shape = random_fitted_shape(rng);
-        shape.ab_type = c.ab_type;
-        shape.c_type = c.c_type;
-        shape.compute = c.compute;
+        c.set_types(shape);
         GemmOptions options;
-        options.config = (*c.configs)[std::uniform_int_distribution<std::size_t>(0, c.configs->size() - 1)(rng)];
+        options.config = c.random_config(rng);
         const auto config = parse_config(options.config);
         ASSERT_TRUE(config && std::holds_alternative<MmaConfig>(*config)) << options.config;
         fit_layout(std::get<MmaConfig>(*config), element_bytes, rng, shape);
-        shape.lda = shape.ldb = shape.ldc = 0;  // the minimum for the new layout, then odd pads half the time
-        shape = shape.with_minimum_leading_dimensions();
-        std::uniform_int_distribution<std::int64_t> pad(0, 9);
-        if (pad(rng) < 5) shape.lda += pad(rng);
-        if (pad(rng) < 5) shape.ldb += pad(rng);
-        if (pad(rng) < 5) shape.ldc += pad(rng);
+        testing::pad_leading_dimensions(rng, shape);  // for the layout just drawn
         testing::maybe_misalign_pointers(rng, shape);
         const std::string label = shape.describe() + " config " + options.config + " (seed " + std::to_string(seed) + ")";
         const GemmWorkload workload(shape, rng);
-        workload.run(nullptr, options);
-        const auto result = workload.check(rng);
-        if (!result.passed() || !(result.relative_error <= c.max_relative_error)) {
-            ADD_FAILURE() << label << ": " << result.describe();
+        if (const auto failure = testing::run_and_check(workload, options, c.max_relative_error, rng)) {
+            ADD_FAILURE() << label << ": " << *failure;
             ++failures;
         }
     }
@@ -117,9 +99,9 @@ TEST_P(FittedTiles, MatchFloat64ReferenceOnTheLayoutsTheyTake) {
 
 INSTANTIATE_TEST_SUITE_P(
     TensorCore, FittedTiles,
-    ::testing::Values(FittedCase{"bf16", &kHalfFittedConfigs, DType::BF16, DType::BF16, ComputeType::F32, 1e-2},
-                      FittedCase{"f16_to_f32", &kHalfFittedConfigs, DType::F16, DType::F32, ComputeType::F32, 3e-3},
-                      FittedCase{"tf32", &kTf32FittedConfigs, DType::F32, DType::F32, ComputeType::TF32, 3e-3}),
+    ::testing::Values(testing::TensorCoreCase{"bf16", &kHalfFittedConfigs, DType::BF16, DType::BF16, ComputeType::F32, 1e-2},
+                      testing::TensorCoreCase{"f16_to_f32", &kHalfFittedConfigs, DType::F16, DType::F32, ComputeType::F32, 3e-3},
+                      testing::TensorCoreCase{"tf32", &kTf32FittedConfigs, DType::F32, DType::F32, ComputeType::TF32, 3e-3}),
     [](const auto& info) { return info.param.name; });
 
 // bn = 112 on a B stored n-contiguous would need 224-byte shared rows, which the swizzle does not lay out: the call

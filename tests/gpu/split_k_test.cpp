@@ -10,6 +10,7 @@
 
 #include "support/gpu_test_support.h"
 #include "support/random_gemm_shape.h"
+#include "support/tensor_core_case.h"
 #include "tuner/any_config.h"
 #include "verify/gemm_workload.h"
 
@@ -37,39 +38,25 @@ GemmShape random_split_shape(std::mt19937_64& rng) {
     return testing::random_gemm_shape(rng, m, n, k(rng));
 }
 
-struct SplitCase {
-    std::string name;
-    const std::vector<std::string>* configs;
-    DType ab_type;
-    DType c_type;
-    ComputeType compute;
-    double max_relative_error;
-    friend void PrintTo(const SplitCase& c, std::ostream* os) { *os << c.name; }
-};
-
-class SplitK : public ::testing::TestWithParam<SplitCase> {};
+class SplitK : public ::testing::TestWithParam<testing::TensorCoreCase> {};
 
 TEST_P(SplitK, MatchesFloat64ReferenceAndRepeatsBitForBit) {
     JITGEMM_REQUIRE_GPU();
-    const SplitCase& c = GetParam();
+    const testing::TensorCoreCase& c = GetParam();
     const std::uint64_t seed = testing::fresh_seed();
     std::mt19937_64 rng(seed);
     driver::current_context();
     int failures = 0;
     for (int i = 0; i < 32; ++i) {
         GemmShape shape = random_split_shape(rng);
-        shape.ab_type = c.ab_type;
-        shape.c_type = c.c_type;
-        shape.compute = c.compute;
+        c.set_types(shape);
         testing::maybe_misalign_pointers(rng, shape);
         GemmOptions options;
-        options.config = (*c.configs)[std::uniform_int_distribution<std::size_t>(0, c.configs->size() - 1)(rng)];
+        options.config = c.random_config(rng);
         const std::string label = shape.describe() + " config " + options.config + " (seed " + std::to_string(seed) + ")";
         const GemmWorkload workload(shape, rng);
-        workload.run(nullptr, options);
-        const auto result = workload.check(rng);
-        if (!result.passed() || !(result.relative_error <= c.max_relative_error)) {
-            ADD_FAILURE() << label << ": " << result.describe();
+        if (const auto failure = testing::run_and_check(workload, options, c.max_relative_error, rng)) {
+            ADD_FAILURE() << label << ": " << *failure;
             ++failures;
             continue;
         }
@@ -86,10 +73,10 @@ TEST_P(SplitK, MatchesFloat64ReferenceAndRepeatsBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(
     TensorCore, SplitK,
-    ::testing::Values(SplitCase{"bf16", &kHalfSplitConfigs, DType::BF16, DType::BF16, ComputeType::F32, 1e-2},
-                      SplitCase{"f16_to_f32", &kHalfSplitConfigs, DType::F16, DType::F32, ComputeType::F32, 3e-3},
-                      SplitCase{"f16", &kHalfSplitConfigs, DType::F16, DType::F16, ComputeType::F32, 3e-3},
-                      SplitCase{"tf32", &kTf32SplitConfigs, DType::F32, DType::F32, ComputeType::TF32, 3e-3}),
+    ::testing::Values(testing::TensorCoreCase{"bf16", &kHalfSplitConfigs, DType::BF16, DType::BF16, ComputeType::F32, 1e-2},
+                      testing::TensorCoreCase{"f16_to_f32", &kHalfSplitConfigs, DType::F16, DType::F32, ComputeType::F32, 3e-3},
+                      testing::TensorCoreCase{"f16", &kHalfSplitConfigs, DType::F16, DType::F16, ComputeType::F32, 3e-3},
+                      testing::TensorCoreCase{"tf32", &kTf32SplitConfigs, DType::F32, DType::F32, ComputeType::TF32, 3e-3}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace
