@@ -50,7 +50,7 @@ if [ "$MODE" = targets ]; then
         --csv "$RES/bench_targets_tuned.csv" 2>&1 | tee -a "$log"
     "$BUILD/jitgemm" cache show _ --all > "$RES/searches_targets.txt" 2>&1  # every candidate measured
     stamp "split-K and Tensor Core correctness tests"
-    ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-SplitK|mma}" --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
+    ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-SplitK|mma|StreamWorkspace}" --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
     echo "ctest exit $?" | tee -a "$log"
     grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
     stamp "compute-sanitizer memcheck on packed and split kernels"

@@ -71,7 +71,8 @@ struct GemmOptions {
 // GemmOptions::compute); F16 x F16 and BF16 x BF16 -> F16, BF16 or F32, multiplied exactly with fp32 accumulation.
 // Anything else throws Error(Unsupported) naming the rule. 16-bit operands may be only 2-byte aligned (odd leading
 // dimensions): they are read element by element, or — where the tuner finds it faster — copied first to an aligned
-// workspace that jitgemm allocates in stream order from its own memory pool.
+// workspace. jitgemm keeps one workspace per stream (the largest its calls have needed, from jitgemm's own memory
+// pool, grown in stream order; calls on different streams never share one) until release_workspaces().
 ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha,
               const void* a, DType a_type, int64_t lda, const void* b, DType b_type, int64_t ldb, float beta,
               void* c, DType c_type, int64_t ldc, Stream stream = nullptr, const GemmOptions& options = {});
@@ -96,5 +97,12 @@ Statistics statistics();
 
 // Waits until every background tuning started so far has finished and been swapped in.
 void wait_for_background_tuning();
+
+// Frees the workspaces jitgemm keeps for the streams of the calling thread's current context (packed operand copies
+// and split-K partial sums; see gemm()) and returns their memory to the device. It waits for all work in that
+// context first (cuCtxSynchronize), since a stream may have been destroyed with work pending. A workspace that
+// another thread's call holds at that moment is kept. Does nothing when no workspace is kept. Later calls allocate
+// again as they need.
+void release_workspaces();
 
 }  // namespace jitgemm

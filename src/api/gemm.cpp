@@ -7,6 +7,7 @@
 #include "tuner/tuner.h"
 #include "dispatch/kernel_store.h"
 #include "driver/context.h"
+#include "driver/stream_workspace.h"
 #include "problem/gemm_call.h"
 
 #ifndef JITGEMM_VERSION
@@ -65,5 +66,7 @@ Statistics statistics() {
 }
 
 void wait_for_background_tuning() { BackgroundTuner::global().wait_idle(); }
+
+void release_workspaces() { driver::release_stream_workspaces(); }
 
 }  // namespace jitgemm

@@ -33,6 +33,7 @@ namespace jitgemm::driver {
     X(cuCtxGetCurrent, 4000)                        \
     X(cuCtxSetCurrent, 4000)                        \
     X(cuCtxGetDevice, 2000)                         \
+    X(cuCtxGetId, 12000)                            \
     X(cuCtxSynchronize, 2000)                       \
     X(cuModuleLoadData, 2000)                       \
     X(cuModuleUnload, 2000)                         \
@@ -57,9 +58,11 @@ namespace jitgemm::driver {
     X(cuMemPoolSetAttribute, 11020)                 \
     X(cuMemAllocFromPoolAsync, 11020)               \
     X(cuMemFreeAsync, 11020)                        \
+    X(cuMemPoolTrimTo, 11020)                       \
     X(cuStreamCreate, 2000)                         \
     X(cuStreamDestroy, 4000)                        \
     X(cuStreamSynchronize, 2000)                    \
+    X(cuStreamGetId, 12000)                         \
     X(cuEventCreate, 2000)                          \
     X(cuEventDestroy, 4000)                         \
     X(cuEventRecord, 2000)                          \

@@ -41,6 +41,10 @@ TEST(NoDriver, ArgumentErrorsStillComeFirst) {
     }
 }
 
+TEST(NoDriver, ReleasingWorkspacesWithNoneKeptDoesNothing) {
+    EXPECT_NO_THROW(jitgemm::release_workspaces());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {

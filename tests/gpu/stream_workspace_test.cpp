@@ -1,0 +1,128 @@
+// The workspace jitgemm keeps per stream (src/driver/stream_workspace.h) for kernels that pack their operands or
+// split K: calls on concurrent streams, and threads sharing one stream, never see each other's packed copies or
+// partial sums; a stream's workspace grows in stream order while earlier calls still run; release_workspaces()
+// frees it, and later calls allocate again. Every result is checked against the float64 reference.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "driver/context.h"
+#include "driver/cuda_driver.h"
+#include "driver/driver_check.h"
+#include "driver/driver_handles.h"
+#include "driver/stream_workspace.h"
+#include "jitgemm/gemm.h"
+#include "support/gpu_test_support.h"
+#include "verify/gemm_workload.h"
+
+namespace jitgemm {
+namespace {
+
+void synchronize() { JITGEMM_CU_CHECK(driver::api().cuCtxSynchronize()); }
+
+// A packed, split-K kernel: both operands copied to the workspace, the partial sums and counters after them.
+GemmOptions packed_split() {
+    GemmOptions options;
+    options.config = "mma_64x64x32_w2x2_s3_g8_k2_p3";
+    options.tuning = TunePolicy::Off;
+    return options;
+}
+
+// Row-major bf16 with odd leading dimensions (k and n odd): only 2-byte aligned, the case the pack exists for.
+GemmShape misaligned(std::int64_t m, std::int64_t n, std::int64_t k) {
+    GemmShape shape;
+    shape.order = Order::RowMajor;
+    shape.m = m;
+    shape.n = n;
+    shape.k = k;
+    shape.ab_type = DType::BF16;
+    shape.c_type = DType::BF16;
+    return shape;
+}
+
+void expect_correct(const GemmWorkload& workload, std::mt19937_64& rng) {
+    const GemmWorkload::Result result = workload.check(rng);
+    EXPECT_TRUE(result.passed()) << workload.shape().describe() << ": " << result.describe();
+}
+
+TEST(StreamWorkspace, ConcurrentStreamsNeverShareOne) {
+    JITGEMM_REQUIRE_GPU();
+    std::mt19937_64 rng(testing::fresh_seed());
+    const driver::StreamHandle first = driver::make_stream(), second = driver::make_stream();
+    const GemmWorkload one(misaligned(517, 389, 1031), rng), other(misaligned(301, 701, 777), rng);
+    // Both streams run their calls at the same time; had they one workspace, each pack would overwrite copies the
+    // other stream's GEMM is reading.
+    for (int i = 0; i < 16; ++i) {
+        one.run(first.get(), packed_split());
+        other.run(second.get(), packed_split());
+    }
+    synchronize();
+    expect_correct(one, rng);
+    expect_correct(other, rng);
+    EXPECT_GT(driver::kept_stream_workspace_bytes(first.get()), 0u);
+    EXPECT_GT(driver::kept_stream_workspace_bytes(second.get()), 0u);
+}
+
+TEST(StreamWorkspace, ThreadsSharingAStreamTakeTurns) {
+    JITGEMM_REQUIRE_GPU();
+    std::mt19937_64 rng(testing::fresh_seed());
+    const driver::StreamHandle stream = driver::make_stream();
+    // Different sizes, so that a call may grow the workspace while the other thread's calls are queued on it.
+    std::vector<GemmWorkload> workloads;
+    workloads.emplace_back(misaligned(203, 159, 517), rng);
+    workloads.emplace_back(misaligned(611, 487, 1999), rng);
+    workloads.emplace_back(misaligned(97, 1201, 333), rng);
+    std::vector<std::thread> threads;
+    for (const GemmWorkload& w : workloads)
+        threads.emplace_back([&w, &stream] {
+            driver::current_context();  // the test's context, made current on this thread as gemm() would
+            for (int i = 0; i < 8; ++i) w.run(stream.get(), packed_split());
+        });
+    for (std::thread& t : threads) t.join();
+    synchronize();
+    for (const GemmWorkload& w : workloads) expect_correct(w, rng);
+}
+
+TEST(StreamWorkspace, GrowsInStreamOrderAndIsReleased) {
+    JITGEMM_REQUIRE_GPU();
+    std::mt19937_64 rng(testing::fresh_seed());
+    const driver::StreamHandle stream = driver::make_stream();
+    const GemmWorkload small(misaligned(131, 77, 445), rng), large(misaligned(1203, 1111, 2049), rng);
+    small.run(stream.get(), packed_split());
+    const std::size_t small_bytes = driver::kept_stream_workspace_bytes(stream.get());
+    EXPECT_GT(small_bytes, 0u);
+    // Enqueued behind the small call without waiting: the larger workspace replaces the smaller one in stream order.
+    large.run(stream.get(), packed_split());
+    const std::size_t large_bytes = driver::kept_stream_workspace_bytes(stream.get());
+    EXPECT_GT(large_bytes, small_bytes);
+    small.reset_c();
+    small.run(stream.get(), packed_split());
+    EXPECT_EQ(driver::kept_stream_workspace_bytes(stream.get()), large_bytes) << "a smaller call reuses it";
+    synchronize();
+    expect_correct(small, rng);
+    expect_correct(large, rng);
+
+    release_workspaces();
+    EXPECT_EQ(driver::kept_stream_workspace_bytes(stream.get()), 0u);
+    release_workspaces();  // nothing left: no effect
+    small.reset_c();
+    small.run(stream.get(), packed_split());
+    EXPECT_GT(driver::kept_stream_workspace_bytes(stream.get()), 0u);
+    synchronize();
+    expect_correct(small, rng);
+}
+
+TEST(StreamWorkspace, TheDefaultStreamHasOneToo) {
+    JITGEMM_REQUIRE_GPU();
+    std::mt19937_64 rng(testing::fresh_seed());
+    const GemmWorkload workload(misaligned(257, 263, 769), rng);
+    workload.run(nullptr, packed_split());
+    EXPECT_GT(driver::kept_stream_workspace_bytes(nullptr), 0u);
+    synchronize();
+    expect_correct(workload, rng);
+}
+
+}  // namespace
+}  // namespace jitgemm
