@@ -82,21 +82,6 @@ std::vector<AnyConfig> enumerate_candidates(const Problem& problem) {
 std::vector<AnyConfig> refinements(const AnyConfig& winner, const Problem& problem, const DeviceInfo& device) {
     std::vector<AnyConfig> out;
     if (const auto* m = std::get_if<MmaConfig>(&winner)) {
-        // First, a winner of 8 or more warps as half tiles with half the warps, each warp layout of that count: two
-        // blocks where one ran, the same work per SM, but the SM's warps split between two blocks whose k tiles
-        // come and go independently (on 777 x 1111 x 3333, 128 x 64 w4x1 beat 128 x 128 w2x4 by ~0.5 us: bench/NOTES.md,
-        // session 9). The cost model cannot tell the two apart, and a budget-limited search rarely reaches both.
-        if (m->wm * m->wn >= 8) {
-            const int half_warps = m->wm * m->wn / 2;
-            for (const bool halve_n : {true, false})
-                for (int wm = 1; wm <= half_warps; wm *= 2) {
-                    MmaConfig c = *m;
-                    (halve_n ? c.bn : c.bm) /= 2;
-                    c.wm = wm;
-                    c.wn = half_warps / wm;  // validate() drops a layout the half tile cannot take
-                    out.emplace_back(c);
-                }
-        }
         for (const int group : {1, 4, 16}) {
             if (group == m->group) continue;
             MmaConfig c = *m;

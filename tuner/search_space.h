@@ -17,10 +17,9 @@ namespace jitgemm {
 
 std::vector<AnyConfig> enumerate_candidates(const Problem& problem);
 
-// Variants of a measured winner worth measuring too, the likeliest first: for a Tensor Core winner of 8 or more warps
-// its tile halved with half the warps (two blocks where one ran); other rasterization groups, and other stage counts
-// (and for the register-blocked family a narrower vector width; for a split-K winner the neighbouring split counts
-// and stream-K over the same tiles, with as many blocks as the device's SMs hold).
+// Variants of a measured winner worth measuring too: other rasterization groups, and other stage counts (and for the
+// register-blocked family a narrower vector width; for a split-K winner the neighbouring split counts and stream-K
+// over the same tiles, with as many blocks as the device's SMs hold).
 std::vector<AnyConfig> refinements(const AnyConfig& winner, const Problem& problem, const DeviceInfo& device);
 
 }  // namespace jitgemm

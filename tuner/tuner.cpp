@@ -78,9 +78,7 @@ public:
     TuneResult run() {
         prepare_workspace();
         const std::vector<AnyConfig> ranked = prune_and_rank_stage();
-        held_for_refinement_ = kRefinementShare * options_.budget_seconds;
         evaluate_all(ranked);
-        held_for_refinement_ = 0.0;
         refine_stage();
         choose_stage();
         record_stage();
@@ -101,10 +99,6 @@ private:
     }
 
     // Seconds the final re-timing of the finalists will take, from the best time so far. Thread-safe.
-    // What a stage must leave of the budget: the final re-timing's share, and while the ranked candidates are
-    // measured, the refinements' share too.
-    double reserve() const { return final_reserve() + held_for_refinement_.load(); }
-
     double final_reserve() const {
         const double best = best_ms_.load() > 0 ? best_ms_.load() : 1.0;
         return options_.finalists * options_.final_rounds * (best + 0.1) * 1e-3 + 0.05;
@@ -179,7 +173,7 @@ private:
                 try {
                     if (auto cached = caches_.find_cubin(c.program.cubin_key())) {
                         c.cubin.image = std::move(cached->image);
-                    } else if (seconds_left() < reserve() + compile_seconds_.load()) {
+                    } else if (seconds_left() < final_reserve() + compile_seconds_.load()) {
                         c.skipped = true;  // compiles cannot be interrupted: do not start one that would overrun
                     } else {
                         c.compiled_now = true;
@@ -194,7 +188,7 @@ private:
             },
             options_.compile_threads);
         while (auto item = pool.next()) {
-            if (seconds_left() < reserve()) {
+            if (seconds_left() < final_reserve()) {
                 pool.cancel();  // compiles under way still arrive; they are left unmeasured
                 continue;
             }
@@ -410,12 +404,6 @@ private:
     std::deque<Candidate> passed_;  // stable addresses: finalists point into it
     Candidate* winner_ = nullptr;
     std::atomic<double> best_ms_{0.0};          // read by the compile threads (final_reserve)
-    // The share of the budget the ranked candidates leave to the refinements of the best few. On a space the budget
-    // cannot cover the ranked list would use it all, and the refinements — variants of what measured best — would
-    // never run: an 8 s search of 777 x 1111 x 3333 stopped after 75 of 2482 candidates without reaching the half
-    // tiles that are ~0.5 us faster (bench/NOTES.md, session 9).
-    static constexpr double kRefinementShare = 0.25;
-    std::atomic<double> held_for_refinement_{0.0};
     std::string best_config_;
     std::atomic<double> compile_seconds_{0.4};
     TuneResult result_;
