@@ -12,15 +12,12 @@
 #include "dispatch/kernel_store.h"
 #include "driver/cuda_driver.h"
 #include "driver/device_copy.h"
-#include "driver/driver_check.h"
 #include "jitgemm/error.h"
 #include "support/gpu_test_support.h"
 #include "verify/gemm_workload.h"
 
 namespace jitgemm {
 namespace {
-
-void synchronize() { JITGEMM_CU_CHECK(driver::api().cuCtxSynchronize()); }
 
 // These tests are about dispatch, not tuning: serve the heuristic default on a miss.
 GemmOptions untuned() {
@@ -101,7 +98,7 @@ TEST(Dispatch, KZeroAndAlphaZeroScaleCWithoutReadingAOrB) {
             sgemm(Order::ColumnMajor, Transpose::No, Transpose::No, m, n, alpha_zero ? k : 0, alpha_zero ? 0.0f : 1.0f,
                   da.as<float>(), m, db.as<float>(), k, -0.5f, dc.as<float>(), ldc);
         EXPECT_NE(served, ServedBy::NothingToDo);
-        synchronize();
+        testing::synchronize();
         const auto out = driver::download(dc);
         for (std::int64_t j = 0; j < n; ++j)
             for (std::int64_t i = 0; i < ldc; ++i) {
@@ -115,7 +112,7 @@ TEST(Dispatch, KZeroAndAlphaZeroScaleCWithoutReadingAOrB) {
     const auto dc = driver::upload(nan_c);
     sgemm(Order::ColumnMajor, Transpose::No, Transpose::No, m, n, 0, 1.0f, nullptr, m, nullptr, 1, 0.0f,
           dc.as<float>(), ldc);
-    synchronize();
+    testing::synchronize();
     const auto out = driver::download(dc);
     for (std::int64_t j = 0; j < n; ++j)
         for (std::int64_t i = 0; i < m; ++i) ASSERT_EQ(out[static_cast<std::size_t>(i + j * ldc)], 0.0f);
@@ -131,7 +128,7 @@ TEST(Dispatch, IdentityAndEmptyCallsLaunchNothing) {
     EXPECT_EQ(sgemm(Order::ColumnMajor, Transpose::No, Transpose::No, 0, 4, 4, 1.0f, nullptr, 1, nullptr, 4, 0.0f,
                     dc.as<float>(), 1),
               ServedBy::NothingToDo);
-    synchronize();
+    testing::synchronize();
     for (const float x : driver::download(dc)) EXPECT_TRUE(std::isnan(x));
 }
 
@@ -153,7 +150,7 @@ TEST(Dispatch, BadConfigurationsFailBeforeAnythingRuns) {
             EXPECT_EQ(e.code(), code) << e.what();
         }
     }
-    synchronize();
+    testing::synchronize();
     const auto result = workload.check(rng);
     // C was poisoned with NaN (beta = 0) and nothing may have written it.
     EXPECT_EQ(result.reference.failures, 64 * 64);

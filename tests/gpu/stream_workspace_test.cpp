@@ -10,7 +10,6 @@
 
 #include "driver/context.h"
 #include "driver/cuda_driver.h"
-#include "driver/driver_check.h"
 #include "driver/driver_handles.h"
 #include "driver/stream_workspace.h"
 #include "jitgemm/gemm.h"
@@ -19,8 +18,6 @@
 
 namespace jitgemm {
 namespace {
-
-void synchronize() { JITGEMM_CU_CHECK(driver::api().cuCtxSynchronize()); }
 
 // A packed, split-K kernel: both operands copied to the workspace, the partial sums and counters after them.
 GemmOptions packed_split() {
@@ -58,7 +55,7 @@ TEST(StreamWorkspace, ConcurrentStreamsNeverShareOne) {
         one.run(first.get(), packed_split());
         other.run(second.get(), packed_split());
     }
-    synchronize();
+    testing::synchronize();
     expect_correct(one, rng);
     expect_correct(other, rng);
     EXPECT_GT(driver::kept_stream_workspace_bytes(first.get()), 0u);
@@ -81,7 +78,7 @@ TEST(StreamWorkspace, ThreadsSharingAStreamTakeTurns) {
             for (int i = 0; i < 8; ++i) w.run(stream.get(), packed_split());
         });
     for (std::thread& t : threads) t.join();
-    synchronize();
+    testing::synchronize();
     for (const GemmWorkload& w : workloads) expect_correct(w, rng);
 }
 
@@ -100,7 +97,7 @@ TEST(StreamWorkspace, GrowsInStreamOrderAndIsReleased) {
     small.reset_c();
     small.run(stream.get(), packed_split());
     EXPECT_EQ(driver::kept_stream_workspace_bytes(stream.get()), large_bytes) << "a smaller call reuses it";
-    synchronize();
+    testing::synchronize();
     expect_correct(small, rng);
     expect_correct(large, rng);
 
@@ -110,7 +107,7 @@ TEST(StreamWorkspace, GrowsInStreamOrderAndIsReleased) {
     small.reset_c();
     small.run(stream.get(), packed_split());
     EXPECT_GT(driver::kept_stream_workspace_bytes(stream.get()), 0u);
-    synchronize();
+    testing::synchronize();
     expect_correct(small, rng);
 }
 
@@ -120,7 +117,7 @@ TEST(StreamWorkspace, TheDefaultStreamHasOneToo) {
     const GemmWorkload workload(misaligned(257, 263, 769), rng);
     workload.run(nullptr, packed_split());
     EXPECT_GT(driver::kept_stream_workspace_bytes(nullptr), 0u);
-    synchronize();
+    testing::synchronize();
     expect_correct(workload, rng);
 }
 

@@ -9,6 +9,7 @@
 
 #include "driver/context.h"
 #include "driver/cuda_driver.h"
+#include "driver/driver_check.h"
 
 // Skips the current test, with the reason, when this machine has no CUDA driver or device; otherwise makes sure
 // the calling thread has a current context.
@@ -20,6 +21,9 @@
     } while (0)
 
 namespace jitgemm::testing {
+
+// Waits for all work in the current context (the tests' calls run on several streams, or on one with work queued).
+inline void synchronize() { JITGEMM_CU_CHECK(::jitgemm::driver::api().cuCtxSynchronize()); }
 
 // A seed drawn fresh for every run (tests must pass on any data), recorded in the test's output for replay.
 // JITGEMM_TEST_SEED overrides it.
