@@ -46,17 +46,21 @@ if [ "$MODE" = targets ]; then
     timeout 400 "$BUILD/jitgemm" tune --manifest bench/shapes/tensor_targets.csv --budget "$BUDGET" \
         --json > "$RES/tune_targets.json" 2> >(tee -a "$log" >&2)
     echo "tune exit $?" | tee -a "$log"
-    timeout 120 "$BUILD/jitgemm" bench --manifest bench/shapes/tensor_targets.csv --tune off \
-        --csv "$RES/bench_targets_tuned.csv" 2>&1 | tee -a "$log"
+    # Three benches of the tuned kernels, each against cuBLAS in the same run: a target is met when all three say so.
+    for round in 1 2 3; do
+        timeout 120 "$BUILD/jitgemm" bench --manifest bench/shapes/tensor_targets.csv --tune off \
+            --csv "$RES/bench_targets_tuned_$round.csv" 2>&1 | tee -a "$log"
+    done
     "$BUILD/jitgemm" cache show _ --all > "$RES/searches_targets.txt" 2>&1  # every candidate measured
     stamp "split-K and Tensor Core correctness tests"
-    ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-SplitK|mma|StreamWorkspace}" --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
+    ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-SplitK|mma|StreamWorkspace|BulkCopy}" --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
     echo "ctest exit $?" | tee -a "$log"
     grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
     stamp "compute-sanitizer memcheck on packed and split kernels"
     for config in mma_32x32x16_w1x1_s2_g8_k3_p3 mma_64x64x32_w2x2_s3_g8_p1 mma_32x32x16_w1x1_s2_g8_p2 \
         mma_32x32x16_w1x1_s2_g8 mma_32x32x16_w1x1_s2_g8_sk7_p3 mma_64x64x16_w2x2_s3_g8_sk13 \
-        mma_112x64x16_w1x2_s3_g8_k3_p3 mma_112x64x32_w1x4_s2_g8; do
+        mma_112x64x16_w1x2_s3_g8_k3_p3 mma_112x64x32_w1x4_s2_g8 mma_64x64x32_w2x2_s3_g8_k2_p3_bulk \
+        mma_112x64x16_w1x2_s3_g8_k3_p3_bulk mma_64x64x64_w2x2_s2_g8_p3_bulk; do
         timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --m 131 --n 77 --k 45 \
             --transa t --transb t --beta 0.5 --ldc 141 --lda 47 --iterations 1 --config "$config" --dtype bf16 2>&1 | \
             grep -E "ERROR SUMMARY|check|wrong|error" | sed "s/^/$config: /" | tee -a "$log"
@@ -66,7 +70,7 @@ if [ "$MODE" = targets ]; then
         --k 3333 --dtype bf16 --tune off --iterations 2 --no-verify > "$RES/breakdown.txt" 2>&1
     # The same with the configuration the previous session's tuning chose, to compare kernels, not searches.
     ncu --clock-control none --metrics gpu__time_duration.sum "$BUILD/jitgemm" run --order row --m 777 --n 1111 \
-        --k 3333 --dtype bf16 --config "${FIXED_CONFIG:-mma_128x128x64_w4x2_s4_g8_k2_p3}" --iterations 2 --no-verify \
+        --k 3333 --dtype bf16 --config "${FIXED_CONFIG:-mma_128x64x64_w2x2_s4_g8_k2_p3_bulk}" --iterations 2 --no-verify \
         >> "$RES/breakdown.txt" 2>&1
     grep -E "jg_|gpu__time_duration|kernel " "$RES/breakdown.txt" | tee -a "$log"
     ncu --clock-control none --kernel-name jg_pack --launch-count 1 --section SpeedOfLight --section Occupancy \

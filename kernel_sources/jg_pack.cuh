@@ -6,15 +6,16 @@
 // it is compiled into the module of every kernel that packs, and one launch packs both operands.
 #pragma once
 
-// One operand's copy: dst = src, `rows` elements of each column, as chunks_per_column 16-byte chunks per column of dst
-// (its leading dimension; past `rows` they are zero-filled), `chunks` of them in all (chunks = 0: nothing to copy).
+// One operand's copy: dst = src, `rows` elements of each of `cols` columns, as chunks_per_column 16-byte chunks per
+// column of dst (its leading dimension; past `rows` they are zero-filled), `chunks` of them in all (chunks = 0:
+// nothing to copy; mma_bulk_pack.cuh lays the same chunks out tile by tile).
 // The operand spans `extent` elements from src (its last column ends there). The host works the counts out, so the
 // kernel divides nothing but a chunk's index. Every field is 8 bytes, so the host's mirror of it
 // (src/dispatch/loaded_kernel.cpp) has the same layout.
 struct jg_pack_job {
     const void* src;
     void* dst;
-    long long ld_src, rows, chunks_per_column, chunks, extent;
+    long long ld_src, rows, cols, chunks_per_column, chunks, extent;
 };
 
 // The 16 bytes at `from`, read as the one or two aligned 16-byte vectors that hold them and shifted into place: two
@@ -73,16 +74,12 @@ __device__ __forceinline__ uint4 jg_pack_32bit(const unsigned* from, long long l
     return make_uint4(word[0], word[1], word[2], word[3]);
 }
 
-// Chunk q of a job's copy; two_byte: 16-bit elements, else 32-bit. I is the index type: 32-bit division is a few
-// instructions, 64-bit division a long software routine.
-template <typename I>
-__device__ __forceinline__ uint4 jg_pack_read(const jg_pack_job& job, I q, bool two_byte) {
+// The chunk whose first element is row0 of column col of a job's operand (zeros past its rows); two_byte: 16-bit
+// elements, else 32-bit.
+__device__ __forceinline__ uint4 jg_pack_read_at(const jg_pack_job& job, long long col, long long row0, bool two_byte) {
     const int per_chunk = two_byte ? 8 : 4, element_bytes = two_byte ? 2 : 4;
-    const I per_column = (I)job.chunks_per_column;
-    const I col = q / per_column;
-    const I row0 = (q - col * per_column) * per_chunk;
-    const long long offset = (long long)col * job.ld_src + row0;
-    const long long left = job.rows - (long long)row0;
+    const long long offset = col * job.ld_src + row0;
+    const long long left = job.rows - row0;
     // A whole chunk whose aligned vectors stay inside the operand (all but a few at its two ends): two vector loads.
     const long long aligned_start = offset - (long long)((reinterpret_cast<unsigned long long>(job.src) +
                                                           (unsigned long long)offset * element_bytes) & 15) / element_bytes;
@@ -90,6 +87,15 @@ __device__ __forceinline__ uint4 jg_pack_read(const jg_pack_job& job, I q, bool 
         return jg_pack_realigned(static_cast<const unsigned char*>(job.src) + offset * element_bytes);
     return two_byte ? jg_pack_16bit(static_cast<const unsigned short*>(job.src) + offset, left, offset == 0)
                     : jg_pack_32bit(static_cast<const unsigned*>(job.src) + offset, left);
+}
+
+// Chunk q of a job's copy in the column layout. I is the index type: 32-bit division is a few instructions, 64-bit
+// division a long software routine.
+template <typename I>
+__device__ __forceinline__ uint4 jg_pack_read(const jg_pack_job& job, I q, bool two_byte) {
+    const I per_column = (I)job.chunks_per_column;
+    const I col = q / per_column;
+    return jg_pack_read_at(job, (long long)col, (long long)(q - col * per_column) * (two_byte ? 8 : 4), two_byte);
 }
 
 template <typename I>

@@ -25,6 +25,7 @@
 // consecutive in m, which is the contiguous dimension of the column-major C — the epilogue stores pairs.
 #pragma once
 
+#include "jg_bulk_copy.cuh"
 #include "jg_epilogue.cuh"
 #include "jg_pack.cuh"
 #include "jg_problem.cuh"
@@ -57,6 +58,9 @@
 #ifndef MMA_STREAMK
 #define MMA_STREAMK 0  // stream-K: this many blocks deal out all tiles' k tiles evenly (0: off; see tile_parts)
 #endif
+#ifndef MMA_BULK
+#define MMA_BULK 0     // 1: both operands packed tile by tile, one bulk copy per tile (sm_90; mma_bulk_pack.cuh)
+#endif
 
 namespace jg {
 namespace mma {
@@ -70,6 +74,7 @@ constexpr int KSTEP = TF32 ? 8 : 16;              // k of one mma instruction
 constexpr int BM = MMA_BM, BN = MMA_BN, BK = MMA_BK, WM = MMA_WM, WN = MMA_WN, STAGES = MMA_STAGES;
 constexpr int SPLITS = MMA_SPLITK;
 constexpr long long STREAM_BLOCKS = MMA_STREAMK;
+constexpr bool BULK = MMA_BULK != 0;
 constexpr int THREADS = 32 * WM * WN;
 constexpr int WTM = BM / WM, WTN = BN / WN;  // the warp's tile
 constexpr int FM = WTM / 8;                  // mma columns (8 m each) per warp
@@ -90,6 +95,8 @@ static_assert(STAGES >= 2 && STAGES <= 5, "2 to 5 pipeline stages");
 static_assert(SPLITS >= 1 && SPLITS <= 16, "1 to 16 blocks per tile");
 static_assert(SPLITS == 1 || SPLITS <= ceil_div(K, BK), "every split has at least one k tile");
 static_assert(STREAM_BLOCKS == 0 || SPLITS == 1, "stream-K or split-K, not both");
+static_assert(!BULK || JG_HAS_BULK_COPY, "bulk copies need sm_90 or later");
+static_assert(!BULK || STREAM_BLOCKS == 0, "bulk copies count each stage slot's uses from a block's first k tile");
 
 // How global memory runs: op(A) is k-contiguous when A is stored transposed, op(B) when B is not.
 constexpr bool A_KCONTIG = TRANS_A;
@@ -120,6 +127,18 @@ struct tile_layout {
             return (unsigned)(linear ^ ((linear >> 3) & 7)) * 16u;
         }
     }
+    // The inverse: the row and chunk stored at chunk position `position` of the tile (both swizzles change only
+    // the low three bits of row * ROW_CHUNKS + chunk, by a value that the higher bits decide, so each undoes itself).
+    static __device__ __forceinline__ void chunk_at(unsigned position, unsigned& row, unsigned& chunk) {
+        if constexpr (ROW_CHUNKS >= 8) {
+            row = position / ROW_CHUNKS;
+            chunk = (position % ROW_CHUNKS) ^ ((row * STEP) & 7u);
+        } else {
+            const unsigned linear = position ^ ((position >> 3) & 7u);
+            row = linear / ROW_CHUNKS;
+            chunk = linear % ROW_CHUNKS;
+        }
+    }
     static __device__ __forceinline__ unsigned element_offset(int row, int col) {
         return chunk_offset(row, col / CH) + (unsigned)((col % CH) * ES);
     }
@@ -128,6 +147,8 @@ struct tile_layout {
 typedef tile_layout<A_KCONTIG ? BM : BK, A_KCONTIG ? BK : BM, (TF32 && !A_KCONTIG) ? 2 : 1> a_layout;
 typedef tile_layout<B_KCONTIG ? BN : BK, B_KCONTIG ? BK : BN, (TF32 && !B_KCONTIG) ? 2 : 1> b_layout;
 constexpr int STAGE_BYTES = a_layout::BYTES + b_layout::BYTES;
+// Under BULK a barrier per stage slot (8 bytes each) follows the stages; MmaConfig::shared_bytes counts them.
+constexpr int BARRIERS_OFFSET = STAGES * STAGE_BYTES;
 
 constexpr index_t TILES_M = ceil_div(M, BM);
 constexpr index_t TILES_N = ceil_div(N, BN);
@@ -626,12 +647,37 @@ __device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_
     staged_chunks<false> staged_b;
     chunk_plan<true> plan_a;
     chunk_plan<false> plan_b;
-    if constexpr (copy_plan<true>::ASYNC) plan_chunks<true>(m0, tid, plan_a);
-    if constexpr (copy_plan<false>::ASYNC) plan_chunks<false>(n0, tid, plan_b);
-    // Starts the copies of the block's k tile `kt` into stage slot `slot`: cp.async (from the plans, but for a last
-    // k tile that K ends inside), or loads into registers (finish_stage stores them).
+    if constexpr (copy_plan<true>::ASYNC && !BULK) plan_chunks<true>(m0, tid, plan_a);
+    if constexpr (copy_plan<false>::ASYNC && !BULK) plan_chunks<false>(n0, tid, plan_b);
+    // Under BULK, slot s fills when its barrier's phase completes: the n-th k tile through the slot (n from 0)
+    // completes phase n, so k tile kt waits for parity (kt / STAGES) & 1.
+    const unsigned barriers = smem_base + BARRIERS_OFFSET;
+    if constexpr (BULK) {
+        if (tid == 0) {
+#pragma unroll
+            for (int s = 0; s < STAGES; ++s) bulk::barrier_init(barriers + 8 * s);
+            bulk::barrier_init_fence();
+        }
+        __syncthreads();
+    }
+    // Starts the copies of the block's k tile `kt` into stage slot `slot`: one bulk copy per operand tile, asked for
+    // by thread 0 (BULK); else cp.async (from the plans, but for a last k tile that K ends inside), or loads into
+    // registers (finish_stage stores them).
     auto start_stage = [&](index_t kt, int slot) {
         const unsigned a_tile = smem_base + slot * STAGE_BYTES, b_tile = a_tile + a_layout::BYTES;
+        if constexpr (BULK) {
+            if (tid == 0) {
+                // The packed operands hold the k tiles of each row of tiles one after another (jg_pack_tiles).
+                const long long k_tile = (long long)(kt_first + kt);
+                const unsigned barrier = barriers + 8 * slot;
+                bulk::arrive_expect(barrier, (unsigned)STAGE_BYTES);
+                bulk::copy(a_tile, A + ((long long)tile_m * K_TILES + k_tile) * (a_layout::BYTES / ES),
+                           (unsigned)a_layout::BYTES, barrier);
+                bulk::copy(b_tile, B + ((long long)tile_n * K_TILES + k_tile) * (b_layout::BYTES / ES),
+                           (unsigned)b_layout::BYTES, barrier);
+            }
+            return;
+        }
         const index_t k0 = (kt_first + kt) * BK;
         const bool whole = K % BK == 0 || kt_first + kt < K_TILES - 1;
         if constexpr (copy_plan<true>::ASYNC) {
@@ -648,6 +694,7 @@ __device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_
         }
     };
     auto finish_stage = [&](int slot) {
+        if constexpr (BULK) return;
         unsigned char* const a_tile = smem + slot * STAGE_BYTES;
         if constexpr (!copy_plan<true>::ASYNC) store_stage<true>(a_tile, tid, staged_a);
         if constexpr (!copy_plan<false>::ASYNC) store_stage<false>(a_tile + a_layout::BYTES, tid, staged_b);
@@ -664,8 +711,9 @@ __device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_
 
 #pragma unroll 1
     for (index_t kt = 0; kt < k_tiles; ++kt) {
-        cp_async_wait<STAGES - 2>();  // this thread's copies of stage kt have landed
-        __syncthreads();              // everyone's have; and everyone is done with stage kt - 1's slot
+        if constexpr (BULK) bulk::wait(barriers + 8 * (int)(kt % STAGES), (unsigned)(kt / STAGES) & 1u);
+        else cp_async_wait<STAGES - 2>();  // this thread's copies of stage kt have landed
+        __syncthreads();  // everyone's have; and everyone is done with stage kt - 1's slot, which the next copies fill
         const index_t next = kt + STAGES - 1;
         const int next_slot = (int)(next % STAGES);
         const unsigned a_tile = smem_base + (int)(kt % STAGES) * STAGE_BYTES;
@@ -731,3 +779,5 @@ extern "C" __global__ void __launch_bounds__(jg::mma::THREADS)
         compute_tile(A, B, C, alpha, beta, split_scratch, smem, split_parts(tile, split), kt_first, k_tiles);
     }
 }
+
+#include "mma_bulk_pack.cuh"

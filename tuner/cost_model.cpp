@@ -64,7 +64,7 @@ CostEstimate estimate_mma_cost(const MmaConfig& c, const Problem& problem, const
     const Problem p = c.kernel_problem(problem);  // packed operands are aligned for the kernel
     double pack_seconds = 0.0;  // one launch copies every packed operand
     for (const OperandPack& op : c.geometry(problem).packs)
-        pack_seconds += (double(op.rows) * op.cols + double(op.ld_to) * op.cols) * op.element_bytes /
+        pack_seconds += (double(op.rows) * op.cols + double(op.ld_to) * op.cols_to) * op.element_bytes /
                         ceilings.dram_bytes_per_s;
     if (c.pack != 0) pack_seconds += kLaunchSeconds;
     const int bytes = MmaConfig::element_bytes(p);

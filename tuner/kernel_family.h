@@ -45,12 +45,16 @@ struct Rejection {
 };
 
 // An operand copied to an aligned workspace before the GEMM kernel runs (kernel_sources/jg_pack.cuh): `rows`
-// elements along its contiguous dimension in each of `cols` columns, from leading dimension ld_from to ld_to.
+// elements along its contiguous dimension in each of `cols` columns, from leading dimension ld_from to ld_to (the
+// copy's column length), in cols_to columns (cols, or more: the copy's are zero past cols). `tiled`: the copy's
+// chunks are laid out tile by tile for the Tensor Core family's bulk copies (kernel_sources/mma_bulk_pack.cuh, whose
+// tiles cover ld_to x cols_to), not column by column.
 struct OperandPack {
     int operand = 0;  // 0: A, 1: B (of the canonical problem)
-    std::int64_t rows = 0, cols = 0, ld_from = 0, ld_to = 0;
+    std::int64_t rows = 0, cols = 0, ld_from = 0, ld_to = 0, cols_to = 0;
     int element_bytes = 2;
-    std::int64_t bytes() const { return cols * ld_to * element_bytes; }
+    bool tiled = false;
+    std::int64_t bytes() const { return cols_to * ld_to * element_bytes; }
 };
 
 // 1-D grid of 1-D blocks; every family linearizes its tiles into blockIdx.x. `packs` lists the operands to copy to

@@ -32,7 +32,9 @@ bool is_tensor_core_problem(const Problem& p) {
 
 int MmaConfig::element_bytes(const Problem& p) { return p.a_type == DType::F32 ? 4 : 2; }
 
-int MmaConfig::shared_bytes(const Problem& p) const { return stages * (bm + bn) * bk * element_bytes(p); }
+int MmaConfig::shared_bytes(const Problem& p) const {
+    return stages * (bm + bn) * bk * element_bytes(p) + (bulk ? stages * 8 : 0);  // bulk: a barrier per stage
+}
 
 int MmaConfig::estimated_registers(const Problem& problem) const {
     const Problem p = kernel_problem(problem);
@@ -81,6 +83,14 @@ std::optional<Rejection> MmaConfig::validate(const Problem& p, const DeviceInfo&
     if (stream_blocks < 0) return Rejection{PruneRule::Knobs, "stream_blocks must be 0 (off) or more"};
     if (stream_blocks > 0 && splits != 1)
         return Rejection{PruneRule::Knobs, "stream-K and split-K exclude each other (splits must be 1)"};
+    if (bulk) {
+        if (device.cc_major < 9)
+            return Rejection{PruneRule::Knobs, "bulk copies (_bulk) need compute capability 9.0 or later"};
+        if (tf32) return Rejection{PruneRule::Knobs, "bulk copies (_bulk) take fp16 or bf16 inputs"};
+        if (pack != 3)
+            return Rejection{PruneRule::Knobs, "bulk copies (_bulk) move tiles of packed copies: pack must be 3"};
+        if (stream_blocks > 0) return Rejection{PruneRule::Knobs, "bulk copies (_bulk) exclude stream-K"};
+    }
     if (stream_blocks > tiles(p) * k_tiles(p))
         return Rejection{PruneRule::Knobs, "the problem has fewer k tiles in all than the " +
                                                std::to_string(stream_blocks) +
@@ -91,7 +101,7 @@ std::optional<Rejection> MmaConfig::validate(const Problem& p, const DeviceInfo&
 KnobDefines MmaConfig::defines() const {
     return {{"MMA_BM", bm},         {"MMA_BN", bn},       {"MMA_BK", bk},         {"MMA_WM", wm},
             {"MMA_WN", wn},         {"MMA_STAGES", stages}, {"MMA_GROUP", group}, {"MMA_SPLITK", splits},
-            {"MMA_STREAMK", stream_blocks}};
+            {"MMA_STREAMK", stream_blocks}, {"MMA_BULK", bulk ? 1 : 0}};
 }
 
 std::int64_t MmaConfig::k_tiles_per_split(const Problem& p) const {
@@ -131,6 +141,17 @@ std::int64_t aligned_leading_dimension(std::int64_t rows, int element_bytes) {
 
 }  // namespace
 
+// The tiled copy of a packed operand for bulk copies (kernel_sources/mma_bulk_pack.cuh): whole tiles of (m or n) x
+// bk, so its columns and their length are padded to whole tiles along each (zeros past the operand).
+void MmaConfig::tile_by_tile(const Problem& p, int operand, OperandPack& op) const {
+    const bool k_contiguous = operand == 0 ? p.trans_a == Transpose::Yes : p.trans_b == Transpose::No;
+    const std::int64_t mn_tile = operand == 0 ? bm : bn;
+    const std::int64_t along_rows = k_contiguous ? bk : mn_tile, along_cols = k_contiguous ? mn_tile : bk;
+    op.ld_to = (op.rows + along_rows - 1) / along_rows * along_rows;
+    op.cols_to = (op.cols + along_cols - 1) / along_cols * along_cols;
+    op.tiled = true;
+}
+
 Problem MmaConfig::kernel_problem(const Problem& problem) const {
     Problem p = problem;
     const int bytes = element_bytes(problem);
@@ -164,7 +185,9 @@ LaunchGeometry MmaConfig::geometry(const Problem& p) const {
         std::tie(op.rows, op.cols) = stored_extent(p, operand);
         op.ld_from = operand == 0 ? p.lda : p.ldb;
         op.ld_to = operand == 0 ? packed.lda : packed.ldb;
+        op.cols_to = op.cols;
         op.element_bytes = element_bytes(p);
+        if (bulk) tile_by_tile(p, operand, op);
         g.packs.push_back(op);
     }
     return g;
@@ -176,13 +199,13 @@ std::string MmaConfig::to_string() const {
            format_numbers("s", {stages}) + "_" + format_numbers("g", {group}) +
            (splits != 1 ? "_" + format_numbers("k", {splits}) : "") +
            (stream_blocks != 0 ? "_" + format_numbers("sk", {stream_blocks}) : "") +
-           (pack != 0 ? "_" + format_numbers("p", {pack}) : "");
+           (pack != 0 ? "_" + format_numbers("p", {pack}) : "") + (bulk ? "_bulk" : "");
 }
 
 std::optional<MmaConfig> MmaConfig::parse(std::string_view name) {
     using config_text::parse_numbers;
     const auto fields = config_text::split_fields(name);
-    if (fields.size() < 5 || fields.size() > 8 || fields[0] != "mma") return std::nullopt;
+    if (fields.size() < 5 || fields.size() > 9 || fields[0] != "mma") return std::nullopt;
     const auto block = parse_numbers(fields[1], "", 3);
     const auto warps = parse_numbers(fields[2], "w", 2);
     const auto stages = parse_numbers(fields[3], "s", 1);
@@ -190,8 +213,8 @@ std::optional<MmaConfig> MmaConfig::parse(std::string_view name) {
     if (!block || !warps || !stages || !group) return std::nullopt;
     MmaConfig c;
     // Optional fields, in this order and each written only when it differs from the default: "_k<splits>" (not 1),
-    // "_sk<stream blocks>" (not 0), "_p<mask>" (not 0). Spelling a default out would give one kernel two names, so
-    // it is refused.
+    // "_sk<stream blocks>" (not 0), "_p<mask>" (not 0), "_bulk". Spelling a default out would give one kernel two
+    // names, so it is refused.
     std::size_t next = 5;
     if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'k') {
         const auto splits = parse_numbers(fields[next++], "k", 1);
@@ -203,10 +226,14 @@ std::optional<MmaConfig> MmaConfig::parse(std::string_view name) {
         if (!stream || (*stream)[0] == 0) return std::nullopt;
         c.stream_blocks = (*stream)[0];
     }
-    if (next < fields.size()) {
+    if (next < fields.size() && fields[next] != "bulk") {
         const auto pack = parse_numbers(fields[next++], "p", 1);
         if (!pack) return std::nullopt;
         c.pack = (*pack)[0];
+    }
+    if (next < fields.size() && fields[next] == "bulk") {
+        c.bulk = true;
+        ++next;
     }
     if (next != fields.size()) return std::nullopt;
     c.bm = (*block)[0];

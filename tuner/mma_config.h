@@ -29,6 +29,9 @@ struct MmaConfig {
     // MMA_STREAMK: blocks that deal out the k tiles of all tiles evenly (stream-K; 0: off). Usually a multiple of
     // the SM count, so that every SM gets the same share where tiles x splits would leave some with one block less.
     int stream_blocks = 0;
+    // MMA_BULK: both operands packed tile by tile and moved by one bulk copy per tile (sm_90, 16-bit inputs,
+    // pack 3, no stream-K), instead of every thread's cp.async.
+    bool bulk = false;
 
     int threads() const { return 32 * wm * wn; }
     // The element size of the problem's inputs: 2 (fp16, bf16) or 4 (fp32 as TF32).
@@ -43,6 +46,8 @@ struct MmaConfig {
     LaunchGeometry geometry(const Problem& problem) const;
     // The problem the kernel itself computes: packed operands with their aligned leading dimension and alignment.
     Problem kernel_problem(const Problem& problem) const;
+    // Lays a packed operand's copy out tile by tile for the bulk copies (geometry, when bulk).
+    void tile_by_tile(const Problem& problem, int operand, OperandPack& op) const;
 
     // Tiles of bk along K (the last one partial when bk does not divide K).
     std::int64_t k_tiles(const Problem& problem) const { return (problem.k + bk - 1) / bk; }
@@ -58,14 +63,14 @@ struct MmaConfig {
     std::int64_t stream_segments(const Problem& problem) const;
 
     // "mma_128x128x32_w2x4_s3_g8"; "_k<splits>" follows when K is split, "_sk<blocks>" under stream-K, "_p<mask>"
-    // when operands are packed.
+    // when operands are packed, "_bulk" when they are packed for bulk copies.
     std::string to_string() const;
     static std::optional<MmaConfig> parse(std::string_view name);
 
     friend bool operator==(const MmaConfig& x, const MmaConfig& y) {
         return x.bm == y.bm && x.bn == y.bn && x.bk == y.bk && x.wm == y.wm && x.wn == y.wn && x.stages == y.stages &&
                x.group == y.group && x.pack == y.pack && x.splits == y.splits &&
-               x.stream_blocks == y.stream_blocks;
+               x.stream_blocks == y.stream_blocks && x.bulk == y.bulk;
     }
 };
 

@@ -123,7 +123,7 @@ private:
     // Stages 1-3: enumerate, prune, rank; minus the candidates whose failure is already on record.
     std::vector<AnyConfig> prune_and_rank_stage() {
         const PrunedSpace space =
-            prune_and_rank(enumerate_candidates(problem_), problem_, device_, estimate_ceilings(device_));
+            prune_and_rank(enumerate_candidates(problem_, device_), problem_, device_, estimate_ceilings(device_));
         result_.pruning = space.report;
         log("prune: " + space.report.describe());
         // Resuming: what earlier searches of this problem (same device and provenance) settled is not redone.

@@ -36,7 +36,8 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const 
     JITGEMM_CU_CHECK(cu.cuCtxGetDevice(&device));
     JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->function, module, symbol.c_str()));
     if (!geometry.packs.empty()) {
-        JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->pack_function, module, "jg_pack"));
+        const char* pack = geometry.packs.front().tiled ? "jg_pack_tiles" : "jg_pack";
+        JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->pack_function, module, pack));
         // The pack and the GEMM after it ask for the same split of each SM's memory between L1 and shared memory
         // (all to shared memory, which the GEMM needs), so the SMs need not be reconfigured between the two.
         for (CUfunction f : {kernel->pack_function, kernel->function})
@@ -92,15 +93,16 @@ void launch_gemm(const LoadedKernel& kernel, CUstream stream, const void* a, con
 struct PackJob {
     const void* src = nullptr;
     void* dst = nullptr;
-    long long ld_src = 0, rows = 0, chunks_per_column = 0, chunks = 0;  // chunks = 0: no copy
+    long long ld_src = 0, rows = 0, cols = 0, chunks_per_column = 0, chunks = 0;  // chunks = 0: no copy
     long long extent = 0;  // elements from src to the end of its last column
 };
-static_assert(sizeof(PackJob) == 56, "PackJob mirrors jg_pack_job");
+static_assert(sizeof(PackJob) == 64, "PackJob mirrors jg_pack_job");
 
 PackJob pack_job(const OperandPack& op, const void* src, CUdeviceptr dst) {
-    const std::int64_t chunks_per_column = op.ld_to * op.element_bytes / 16;  // ld_to: whole 128-byte lines
-    return {src, reinterpret_cast<void*>(dst), op.ld_from, op.rows, chunks_per_column, chunks_per_column * op.cols,
-            op.cols > 0 ? (op.cols - 1) * op.ld_from + op.rows : 0};
+    // ld_to: whole 128-byte lines, or whole tiles (tiled)
+    const std::int64_t chunks_per_column = op.ld_to * op.element_bytes / 16;
+    return {src, reinterpret_cast<void*>(dst), op.ld_from, op.rows, op.cols, chunks_per_column,
+            chunks_per_column * op.cols_to, op.cols > 0 ? (op.cols - 1) * op.ld_from + op.rows : 0};
 }
 
 // Copies the packed operands, both in one launch (jg_pack.cuh), each thread JG_PACK_CHUNKS_PER_THREAD 16-byte

@@ -12,7 +12,9 @@ namespace jitgemm {
 struct LoadedKernel {
     driver::ModuleHandle module;
     CUfunction function = nullptr;
-    CUfunction pack_function = nullptr;  // jg_pack, in the same module, when geometry.packs is not empty
+    // jg_pack (or jg_pack_tiles for copies laid out tile by tile), in the same module, when geometry.packs is not
+    // empty.
+    CUfunction pack_function = nullptr;
     unsigned pack_wave_blocks = 0;       // jg_pack blocks the device holds at once: its launches take no more
     LaunchGeometry geometry;
     std::string config_name;

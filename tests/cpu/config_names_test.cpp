@@ -84,6 +84,13 @@ TEST(ConfigNames, CanonicalFormsOfTheDefaults) {
     packed.splits = 1;
     packed.stream_blocks = 264;
     EXPECT_EQ(packed.to_string(), "mma_128x128x32_w2x4_s3_g8_sk264_p3");  // stream-K blocks before the pack mask
+    packed.stream_blocks = 0;
+    packed.splits = 2;
+    packed.bulk = true;
+    EXPECT_EQ(packed.to_string(), "mma_128x128x32_w2x4_s3_g8_k2_p3_bulk");  // bulk copies last
+    const auto parsed = MmaConfig::parse("mma_128x128x32_w2x4_s3_g8_k2_p3_bulk");
+    ASSERT_TRUE(parsed.has_value());
+    EXPECT_TRUE(*parsed == packed);
 }
 
 TEST(ConfigNames, MalformedNamesAreRefused) {
@@ -98,7 +105,8 @@ TEST(ConfigNames, MalformedNamesAreRefused) {
           "mma_128x128x32_w2x4_s3_g8_p3_k2", "mma_128x128x32_w2x4_s3_g8_k2_k2", "mma_128x128x32_w2x4_s3_g8_k",
           "mma_128x128x32_w2x4_s3_g8_k2_p3_x", "mma_128x128x32_w2x4_s3_g8_sk0", "mma_128x128x32_w2x4_s3_g8_sk",
           "mma_128x128x32_w2x4_s3_g8_p3_sk132", "mma_128x128x32_w2x4_s3_g8_sk132_k2",
-          "mma_128x128x32_w2x4_s3_g8_sk132_sk132"}) {
+          "mma_128x128x32_w2x4_s3_g8_sk132_sk132", "mma_128x128x32_w2x4_s3_g8_bulk_p3",
+          "mma_128x128x32_w2x4_s3_g8_p3_bulk_bulk", "mma_128x128x32_w2x4_s3_g8_p3_Bulk", "mma_128x128x32_w2x4_s3_g8_p3_bulk_"}) {
         EXPECT_FALSE(parse_config(name).has_value()) << '"' << name << '"';
     }
 }

@@ -228,6 +228,51 @@ Problem odd_777x1111x3333() {
     return p;
 }
 
+TEST(ConfigValidation, BulkCopiesTakeHopperAndBothOperandsPackedTileByTile) {
+    // 777 x 1111 x 3333 bf16 as the bench runs it (row-major): canonical m = 1111, n = 777, A m-contiguous (lda 1111),
+    // B k-contiguous (ldb 3333), both 2-byte aligned.
+    Problem p = typed(DType::BF16, DType::BF16, ComputeType::F32, 2);
+    p.m = p.lda = p.ldc = 1111;
+    p.n = 777;
+    p.k = p.ldb = 3333;
+    const auto c = MmaConfig::parse("mma_128x64x64_w2x2_s4_g8_k2_p3_bulk");
+    ASSERT_TRUE(c.has_value());
+    EXPECT_FALSE(rule_of(*c, h200_profile(), p));
+    EXPECT_EQ(c->shared_bytes(p), 4 * (128 + 64) * 64 * 2 + 4 * 8);  // the stages, then a barrier per stage
+    const LaunchGeometry g = c->geometry(p);
+    ASSERT_EQ(g.packs.size(), 2u);
+    // A: columns are k (3333, padded to 53 k tiles of 64 = 3392), each 1111 long (padded to 9 tiles of 128 = 1152).
+    const OperandPack& a = g.packs[0];
+    EXPECT_TRUE(a.tiled);
+    EXPECT_EQ(a.ld_to, 1152);
+    EXPECT_EQ(a.cols_to, 3392);
+    EXPECT_EQ(a.bytes(), 3392 * 1152 * 2);
+    // B: columns are n (777, padded to 13 tiles of 64 = 832), each 3333 long (padded to 3392).
+    const OperandPack& b = g.packs[1];
+    EXPECT_TRUE(b.tiled);
+    EXPECT_EQ(b.ld_to, 3392);
+    EXPECT_EQ(b.cols_to, 832);
+    // The column layout of the same configuration without bulk copies is not tiled.
+    MmaConfig plain = *c;
+    plain.bulk = false;
+    EXPECT_FALSE(plain.geometry(p).packs[0].tiled);
+    EXPECT_EQ(plain.geometry(p).packs[0].cols_to, 3333);
+
+    // Hopper only, 16-bit inputs only, both operands packed, no stream-K.
+    EXPECT_EQ(rule_of(*c, a100_profile(), p), PruneRule::Knobs);
+    MmaConfig one = *c;
+    one.pack = 1;
+    EXPECT_EQ(rule_of(one, h200_profile(), p), PruneRule::Knobs);
+    MmaConfig stream = *c;
+    stream.splits = 1;
+    stream.stream_blocks = 132;
+    EXPECT_EQ(rule_of(stream, h200_profile(), p), PruneRule::Knobs);
+    Problem t = typed(DType::F32, DType::F32, ComputeType::TF32, 4);
+    MmaConfig tf32 = *c;
+    tf32.bk = 32;
+    EXPECT_EQ(rule_of(tf32, h200_profile(), t), PruneRule::Knobs);
+}
+
 TEST(ConfigValidation, SplitKNeedsAKTileForEverySplitAndSizesItsScratch) {
     Problem p = odd_777x1111x3333();
     MmaConfig c;

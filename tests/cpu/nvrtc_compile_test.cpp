@@ -63,8 +63,9 @@ Problem random_problem(std::mt19937_64& rng, Family family) {
     return p;
 }
 
-// A configuration of `family` that the H200 profile accepts for `problem`, drawn at random.
-AnyConfig random_valid_config(std::mt19937_64& rng, Family family, const Problem& problem) {
+// A configuration of `family` that the H200 profile accepts for `problem`, drawn at random; with Hopper-only knobs
+// (the Tensor Core family's bulk copies) only when it is compiled for Hopper.
+AnyConfig random_valid_config(std::mt19937_64& rng, Family family, const Problem& problem, bool hopper) {
     const DeviceInfo device = testing::h200_profile();
     for (int attempt = 0; attempt < 10000; ++attempt) {
         AnyConfig c;
@@ -91,6 +92,7 @@ AnyConfig random_valid_config(std::mt19937_64& rng, Family family, const Problem
             m.pack = pick(rng, {0, 0, 1, 2, 3});
             m.splits = pick(rng, {1, 1, 2, 5});
             if (m.splits == 1) m.stream_blocks = pick(rng, {0, 0, 3, 132});
+            m.bulk = hopper && m.pack == 3 && m.stream_blocks == 0 && pick(rng, {0, 1});
             c = m;
         } else {
             RegBlockConfig r;
@@ -145,7 +147,7 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
     for (const auto& [arch, sm] : {std::pair<std::string, int>{"sm_80", 80}, {"sm_90a", 90}})
         for (int i = 0; i < per_arch; ++i) {
             const Problem p = random_problem(rng, GetParam());
-            jobs.push_back({make_kernel_program(p, random_valid_config(rng, GetParam(), p), arch), sm});
+            jobs.push_back({make_kernel_program(p, random_valid_config(rng, GetParam(), p, sm >= 90), arch), sm});
         }
 
     // NVRTC is thread-safe: compile on every core, as the tuner will.

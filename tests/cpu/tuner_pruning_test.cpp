@@ -40,7 +40,7 @@ TEST_P(PruningCounts, MatchTheRecordedCounts) {
     const Expected& e = GetParam();
     const DeviceInfo device = e.profile();
     const Problem p = column_major(e.size, e.size, e.size, e.align);
-    const PrunedSpace space = prune_and_rank(enumerate_candidates(p), p, device, estimate_ceilings(device));
+    const PrunedSpace space = prune_and_rank(enumerate_candidates(p, device), p, device, estimate_ceilings(device));
     EXPECT_EQ(space.report.enumerated, 294);
     EXPECT_EQ(space.report.removed, e.removed) << space.report.describe();
     EXPECT_EQ(space.report.survivors, e.survivors) << space.report.describe();
@@ -79,7 +79,7 @@ TEST(Pruning, ReportAddsUpAndSurvivorsRunAndAreRanked) {
     for (const DeviceInfo& device : {testing::h200_profile(), testing::a100_profile(), testing::small_gpu_profile()})
         for (const std::int64_t size : {1, 100, 777, 4096}) {
             const Problem p = column_major(size, size * 2, size, 4);
-            const PrunedSpace space = prune_and_rank(enumerate_candidates(p), p, device, estimate_ceilings(device));
+            const PrunedSpace space = prune_and_rank(enumerate_candidates(p, device), p, device, estimate_ceilings(device));
             int removed = 0;
             for (const auto& [rule, count] : space.report.removed) removed += count;
             EXPECT_EQ(removed + space.report.survivors, space.report.enumerated);
@@ -105,7 +105,7 @@ TEST(Pruning, HalfPrecisionAndTf32ProblemsSearchOnlyTheTensorCoreFamily) {
                 p.compute = compute;
                 if (ab == DType::F32) p.align_a = p.align_b = p.align_c = 4;
                 const PrunedSpace space =
-                    prune_and_rank(enumerate_candidates(p), p, device, estimate_ceilings(device));
+                    prune_and_rank(enumerate_candidates(p, device), p, device, estimate_ceilings(device));
                 ASSERT_FALSE(space.ranked.empty()) << p.key() << " on " << device.name;
                 for (const auto& r : space.ranked) {
                     EXPECT_EQ(family_of(r.config), Family::Mma) << to_string(r.config);
@@ -170,9 +170,10 @@ TEST(SearchSpace, SplitKIsTriedWhereTilesAreFewAndKIsLong) {
     few_tiles.a_type = few_tiles.b_type = few_tiles.c_type = DType::BF16;
     Problem short_k = column_major(4096, 4096, 64, 16);  // K too short to share out
     short_k.a_type = short_k.b_type = short_k.c_type = DType::BF16;
-    const auto splits_of = [](const Problem& p) {
+    const DeviceInfo device = testing::h200_profile();
+    const auto splits_of = [&](const Problem& p) {
         std::set<int> splits;
-        for (const AnyConfig& c : enumerate_candidates(p)) splits.insert(std::get<MmaConfig>(c).splits);
+        for (const AnyConfig& c : enumerate_candidates(p, device)) splits.insert(std::get<MmaConfig>(c).splits);
         return splits;
     };
     EXPECT_EQ(splits_of(few_tiles), (std::set<int>{1, 2, 3, 4, 6, 8}));
@@ -180,7 +181,6 @@ TEST(SearchSpace, SplitKIsTriedWhereTilesAreFewAndKIsLong) {
     // A split winner's refinements try the neighbouring counts too, and stream-K over the same tiles: as many
     // blocks as the SMs hold at once (two of these 128 x 64 x 64 blocks, 96 KB of shared memory each), and one per
     // SM.
-    const DeviceInfo device = testing::h200_profile();
     MmaConfig split;
     split.bn = 64;
     split.bk = 64;
@@ -199,6 +199,43 @@ TEST(SearchSpace, SplitKIsTriedWhereTilesAreFewAndKIsLong) {
     EXPECT_EQ(stream_blocks, (std::set<int>{2 * device.sm_count, device.sm_count}));
 }
 
+TEST(SearchSpace, BothOperandsPackedTakeBulkCopiesOnHopperOnly) {
+    Problem odd = column_major(777, 1111, 3333, 2);  // both 16-bit operands 2-byte aligned: packed as pack 3
+    odd.a_type = odd.b_type = odd.c_type = DType::BF16;
+    const auto count = [&](const DeviceInfo& device) {
+        int packed = 0, bulk = 0;
+        for (const AnyConfig& c : enumerate_candidates(odd, device)) {
+            const auto& m = std::get<MmaConfig>(c);
+            packed += m.pack == 3;
+            bulk += m.bulk;
+            EXPECT_TRUE(!m.bulk || m.pack == 3) << to_string(c);
+        }
+        return std::pair{packed, bulk};
+    };
+    const auto [hopper_packed, hopper_bulk] = count(testing::h200_profile());
+    EXPECT_GT(hopper_packed, 0);
+    EXPECT_EQ(hopper_bulk, hopper_packed);  // every packed candidate, and nothing else
+    EXPECT_EQ(count(testing::a100_profile()).second, 0);
+    Problem tf32 = odd;
+    tf32.a_type = tf32.b_type = tf32.c_type = DType::F32;
+    tf32.compute = ComputeType::TF32;
+    for (const AnyConfig& c : enumerate_candidates(tf32, testing::h200_profile()))
+        EXPECT_FALSE(std::get<MmaConfig>(c).bulk) << to_string(c);
+
+    // A bulk winner's refinements include its cp.async twin; its stream-K variants are fed by cp.async.
+    const auto winner = MmaConfig::parse("mma_128x64x64_w2x2_s4_g8_k2_p3_bulk");
+    ASSERT_TRUE(winner.has_value());
+    bool twin = false;
+    for (const AnyConfig& v : refinements(*winner, odd, testing::h200_profile())) {
+        const auto& m = std::get<MmaConfig>(v);
+        MmaConfig same = *winner;
+        same.bulk = false;
+        twin = twin || m == same;
+        EXPECT_TRUE(m.stream_blocks == 0 || !m.bulk) << to_string(v);
+    }
+    EXPECT_TRUE(twin);
+}
+
 TEST(CostModel, SplitKRanksFirstWhereTheTilesLeaveSmsIdle) {
     const DeviceInfo device = testing::h200_profile();
     DeviceCeilings ceilings = estimate_ceilings(device);
@@ -207,7 +244,7 @@ TEST(CostModel, SplitKRanksFirstWhereTheTilesLeaveSmsIdle) {
     // Decode: 1 x 4096 x 14336 bf16 is 32 tiles of 128 columns; each block would stream 14336 rows of B alone.
     Problem decode = column_major(4096, 1, 14336, 16);
     decode.a_type = decode.b_type = decode.c_type = DType::BF16;
-    const PrunedSpace space = prune_and_rank(enumerate_candidates(decode), decode, device, ceilings);
+    const PrunedSpace space = prune_and_rank(enumerate_candidates(decode, device), decode, device, ceilings);
     ASSERT_FALSE(space.ranked.empty());
     EXPECT_GT(std::get<MmaConfig>(space.ranked.front().config).splits, 1) << to_string(space.ranked.front().config);
     // The split's cost: the busiest SM runs half the k tiles, plus a write and a read of the partial sums.
