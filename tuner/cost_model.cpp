@@ -94,8 +94,12 @@ CostEstimate estimate_mma_cost(const MmaConfig& c, const Problem& problem, const
     // 777 x 1111 x 3333 (bench/NOTES.md, 2026-12-03 session 5): a flat 16 warps per SM ranked 32 x 32 warp tiles
     // first and the measured best (64 x 32 and 64 x 64 warp tiles at 8 warps per SM) 80th to 385th.
     const double mma_per_step = (warp_m / 8.0) * (warp_n / 16.0);
-    const double latency_hiding =
-        std::min(1.0, resident_warps / 8.0) * std::min(1.0, resident_warps * mma_per_step / 64.0);
+    // A lone block per SM also stalls whole at every barrier, where a second block's warps would issue: on
+    // 777 x 1111 x 3333 bf16 two 4-warp blocks of 128 x 64 per SM ran 5 % faster than one 8-warp block of 128 x 128
+    // doing the same work (40.8 against 42.8 us, bench/NOTES.md session 10).
+    const bool lone_block = std::min<std::int64_t>(e.blocks_per_sm, blocks_on_busiest_sm) == 1;
+    const double latency_hiding = std::min(1.0, resident_warps / 8.0) *
+                                  std::min(1.0, resident_warps * mma_per_step / 64.0) * (lone_block ? 0.95 : 1.0);
     const double pipeline = c.stages == 2 ? 1.25 : c.stages == 3 ? 1.05 : 1.0;
     const double register_path = (p.align_a < 4 ? 1.5 : 1.0) * (p.align_b < 4 ? 1.5 : 1.0);
     const double block_flops = 2.0 * c.bm * c.bn * double(c.k_tiles_per_block(p) * c.bk);
