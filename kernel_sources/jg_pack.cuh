@@ -108,10 +108,39 @@ __device__ __forceinline__ uint4 jg_pack_read(const jg_pack_job& first, const jg
 // Chunks per thread: their reads are all issued before the first write, so each thread keeps several in flight.
 constexpr int JG_PACK_CHUNKS_PER_THREAD = 4;
 
-// The chunks of both jobs, the first's then the second's, JG_PACK_CHUNKS_PER_THREAD per thread, a grid's width
-// apart so that each round of a warp's reads and writes is contiguous. The same launch zeroes `zero_words` 32-bit
-// words at `zero` (a split-K kernel's arrival counters, which must be zero when the GEMM that follows in the
-// stream starts), which saves the stream a memset.
+// What every pack launch does, whatever the layout of its copies: on sm_90 lets its programmatic dependent start
+// (see jg_pack), zeroes `zero_words` words at `zero`, then copies the `chunks` 16-byte chunks of two copies — the
+// first's `first_chunks` to first_dst, then the second's to second_dst, in the order of the copies' chunks —
+// JG_PACK_CHUNKS_PER_THREAD per thread and round, a grid's width apart so that each round of a warp's reads and writes
+// is contiguous. read(q) gives chunk q of the two.
+template <typename Read>
+__device__ __forceinline__ void jg_pack_rounds(void* first_dst, long long first_chunks, void* second_dst,
+                                               long long chunks, unsigned* zero, int zero_words, Read read) {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+    const long long start = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const long long width = (long long)gridDim.x * blockDim.x;
+    for (long long q = start; q < zero_words; q += width) zero[q] = 0u;
+    for (long long base = start; base < chunks; base += width * JG_PACK_CHUNKS_PER_THREAD) {
+        uint4 chunk[JG_PACK_CHUNKS_PER_THREAD];
+#pragma unroll
+        for (int i = 0; i < JG_PACK_CHUNKS_PER_THREAD; ++i) {
+            const long long q = base + i * width;
+            if (q < chunks) chunk[i] = read(q);
+        }
+#pragma unroll
+        for (int i = 0; i < JG_PACK_CHUNKS_PER_THREAD; ++i) {
+            const long long q = base + i * width;
+            if (q < first_chunks) reinterpret_cast<uint4*>(first_dst)[q] = chunk[i];
+            else if (q < chunks) reinterpret_cast<uint4*>(second_dst)[q - first_chunks] = chunk[i];
+        }
+    }
+}
+
+// The chunks of both jobs, the first's then the second's, in the column layout (jg_pack_rounds). The same launch
+// zeroes `zero_words` 32-bit words at `zero` (a split-K kernel's arrival counters, which must be zero when the GEMM
+// that follows in the stream starts), which saves the stream a memset.
 //
 // On sm_90 the GEMM that follows may be launched as this grid's programmatic dependent: every block lets it start
 // at once, so its blocks take the SMs this grid's last blocks leave, and it waits (griddepcontrol.wait) for this
@@ -122,29 +151,11 @@ constexpr int JG_PACK_CHUNKS_PER_THREAD = 4;
 // threads and each thread makes few rounds.
 extern "C" __global__ void __launch_bounds__(256, 6)
     jg_pack(jg_pack_job first, jg_pack_job second, int element_bytes, unsigned* zero, int zero_words) {
-#if __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
     const bool two_byte = element_bytes == 2;
-    const long long chunks = first.chunks + second.chunks;
-    const long long start = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const long long width = (long long)gridDim.x * blockDim.x;
-    for (long long q = start; q < zero_words; q += width) zero[q] = 0u;
     const bool narrow = first.chunks < (1ll << 31) && second.chunks < (1ll << 31);
-    for (long long base = start; base < chunks; base += width * JG_PACK_CHUNKS_PER_THREAD) {
-        uint4 chunk[JG_PACK_CHUNKS_PER_THREAD];
-#pragma unroll
-        for (int i = 0; i < JG_PACK_CHUNKS_PER_THREAD; ++i) {
-            const long long q = base + i * width;
-            if (q < chunks)
-                chunk[i] = narrow ? jg_pack_read<unsigned>(first, second, q, two_byte)
-                                  : jg_pack_read<long long>(first, second, q, two_byte);
-        }
-#pragma unroll
-        for (int i = 0; i < JG_PACK_CHUNKS_PER_THREAD; ++i) {
-            const long long q = base + i * width;
-            if (q < first.chunks) reinterpret_cast<uint4*>(first.dst)[q] = chunk[i];
-            else if (q < chunks) reinterpret_cast<uint4*>(second.dst)[q - first.chunks] = chunk[i];
-        }
-    }
+    jg_pack_rounds(first.dst, first.chunks, second.dst, first.chunks + second.chunks, zero, zero_words,
+                   [&](long long q) {
+                       return narrow ? jg_pack_read<unsigned>(first, second, q, two_byte)
+                                     : jg_pack_read<long long>(first, second, q, two_byte);
+                   });
 }

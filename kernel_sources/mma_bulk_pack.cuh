@@ -46,31 +46,13 @@ struct packed_tiles {
 extern "C" __global__ void __launch_bounds__(256, 6)
     jg_pack_tiles(jg_pack_job a, jg_pack_job b, int element_bytes, unsigned* zero, int zero_words) {
     using namespace jg::mma;
-#if __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
     constexpr long long A_CHUNKS = packed_tiles<true>::CHUNKS, ALL = A_CHUNKS + packed_tiles<false>::CHUNKS;
     if (a.chunks != A_CHUNKS || b.chunks != packed_tiles<false>::CHUNKS || element_bytes != ES) __trap();
-    const long long start = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const long long width = (long long)gridDim.x * blockDim.x;
-    for (long long q = start; q < zero_words; q += width) zero[q] = 0u;
     // 32-bit chunk indices where they fit: their divisions by the tile constants are a multiply and a shift.
     typedef typename either<(ALL < (1ll << 32)), unsigned, long long>::type index;
-    for (long long base = start; base < ALL; base += width * JG_PACK_CHUNKS_PER_THREAD) {
-        uint4 chunk[JG_PACK_CHUNKS_PER_THREAD];
-#pragma unroll
-        for (int i = 0; i < JG_PACK_CHUNKS_PER_THREAD; ++i) {
-            const long long q = base + i * width;
-            if (q < ALL)
-                chunk[i] = q < A_CHUNKS ? packed_tiles<true>::read<index>(a, (index)q)
-                                        : packed_tiles<false>::read<index>(b, (index)(q - A_CHUNKS));
-        }
-#pragma unroll
-        for (int i = 0; i < JG_PACK_CHUNKS_PER_THREAD; ++i) {
-            const long long q = base + i * width;
-            if (q < A_CHUNKS) reinterpret_cast<uint4*>(a.dst)[q] = chunk[i];
-            else if (q < ALL) reinterpret_cast<uint4*>(b.dst)[q - A_CHUNKS] = chunk[i];
-        }
-    }
+    jg_pack_rounds(a.dst, A_CHUNKS, b.dst, ALL, zero, zero_words, [&](long long q) {
+        return q < A_CHUNKS ? packed_tiles<true>::read<index>(a, (index)q)
+                            : packed_tiles<false>::read<index>(b, (index)(q - A_CHUNKS));
+    });
 }
 #endif
