@@ -9,7 +9,9 @@
 // odd, K = 4097 in half precision say, is only 2-byte aligned, which cp.async cannot take).
 //
 // A misaligned operand can also be packed first (jg_pack.cuh, chosen by the host: the kernel then sees the aligned
-// copy). Tiles keep global memory's contiguous dimension (a copy cannot transpose), so operands are read from shared memory
+// copy). On Hopper, with both operands packed, the copies can be laid out tile by tile instead (MMA_BULK,
+// mma_bulk_pack.cuh), each tile exactly the shared tile it becomes, and one thread fills a stage with a bulk copy per
+// operand tile counted in at a shared-memory barrier (jg_bulk_copy.cuh): no thread issues copies or keeps a plan. Tiles keep global memory's contiguous dimension (a copy cannot transpose), so operands are read from shared memory
 // with ldmatrix, transposing (.trans) where the tile runs the other way; TF32 tiles that would need a 32-bit
 // transpose are read with scalar loads instead. Every tile is stored in 16-byte chunks permuted by an XOR swizzle
 // (tile_layout below) so that ldmatrix, the scalar loads and the copies are free of bank conflicts.
