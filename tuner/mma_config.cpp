@@ -16,6 +16,12 @@ bool power_of_two_between(int x, int low, int high) { return x >= low && x <= hi
 // k-contiguous tile are BK deep and always qualify; rows that run along m or n are bm or bn elements long.
 bool swizzle_takes_row(int bytes) { return bytes == 16 || bytes == 32 || bytes == 64 || bytes % 128 == 0; }
 
+// Whether operand 0 (A) or 1 (B) of the canonical problem is stored k-contiguous, as mma.cuh's A_KCONTIG and
+// B_KCONTIG say: its shared tile's rows are then bk deep, else they run along m or n.
+bool k_contiguous(const Problem& p, int operand) {
+    return operand == 0 ? p.trans_a == Transpose::Yes : p.trans_b == Transpose::No;
+}
+
 // 16-byte chunks of a rows x cols tile that each thread stages in registers when the operand is only 2-byte aligned.
 int staged_chunks_per_thread(int rows, int cols, int element_bytes, int threads) {
     const int chunks = rows * cols * element_bytes / 16;
@@ -63,8 +69,7 @@ std::optional<Rejection> MmaConfig::validate(const Problem& p, const DeviceInfo&
     if (bm % (wm * 16) != 0 || bn % (wn * 16) != 0)
         return Rejection{PruneRule::Knobs, "each warp's tile must be a multiple of 16 in m and n"};
     for (const auto& [operand, extent] : {std::pair{'A', bm}, {'B', bn}}) {
-        const bool k_contiguous = operand == 'A' ? p.trans_a == Transpose::Yes : p.trans_b == Transpose::No;
-        if (!k_contiguous && !swizzle_takes_row(extent * element_bytes(p)))
+        if (!k_contiguous(p, operand == 'A' ? 0 : 1) && !swizzle_takes_row(extent * element_bytes(p)))
             return Rejection{PruneRule::Knobs,
                              std::string(operand == 'A' ? "bm = " : "bn = ") + std::to_string(extent) + " makes rows of " +
                                  std::to_string(extent * element_bytes(p)) + " bytes in the shared tile of " +
@@ -144,9 +149,9 @@ std::int64_t aligned_leading_dimension(std::int64_t rows, int element_bytes) {
 // The tiled copy of a packed operand for bulk copies (kernel_sources/mma_bulk_pack.cuh): whole tiles of (m or n) x
 // bk, so its columns and their length are padded to whole tiles along each (zeros past the operand).
 void MmaConfig::tile_by_tile(const Problem& p, int operand, OperandPack& op) const {
-    const bool k_contiguous = operand == 0 ? p.trans_a == Transpose::Yes : p.trans_b == Transpose::No;
+    const bool k_rows = k_contiguous(p, operand);  // each column (one m or n) is contiguous along k
     const std::int64_t mn_tile = operand == 0 ? bm : bn;
-    const std::int64_t along_rows = k_contiguous ? bk : mn_tile, along_cols = k_contiguous ? mn_tile : bk;
+    const std::int64_t along_rows = k_rows ? bk : mn_tile, along_cols = k_rows ? mn_tile : bk;
     op.ld_to = (op.rows + along_rows - 1) / along_rows * along_rows;
     op.cols_to = (op.cols + along_cols - 1) / along_cols * along_cols;
     op.tiled = true;
