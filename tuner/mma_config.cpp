@@ -36,6 +36,10 @@ bool is_tensor_core_problem(const Problem& p) {
     return true;
 }
 
+bool prefers_bulk_copies(const Problem& p, const DeviceInfo& device) {
+    return device.cc_major >= 9 && p.a_type != DType::F32;
+}
+
 int MmaConfig::element_bytes(const Problem& p) { return p.a_type == DType::F32 ? 4 : 2; }
 
 int MmaConfig::shared_bytes(const Problem& p) const {

@@ -77,4 +77,8 @@ struct MmaConfig {
 // Whether the Tensor Core family computes this problem's types: fp16/bf16 inputs, or fp32 inputs with TF32 allowed.
 bool is_tensor_core_problem(const Problem& problem);
 
+// Whether configurations that pack both operands of this problem should take bulk copies on this device (Hopper,
+// 16-bit inputs): the choice the search space and the untuned default make, within what validate() allows.
+bool prefers_bulk_copies(const Problem& problem, const DeviceInfo& device);
+
 }  // namespace jitgemm

@@ -27,7 +27,7 @@ std::vector<AnyConfig> tensor_core_candidates(const Problem& problem, const Devi
     // bench/shapes/tensor_targets.csv (777 x 1111 x 3333 bf16: 40.5 against 43.7 us; 4097^3: 0.415 against 0.471 ms),
     // and the cp.async twin of a winner is still measured as a refinement.
     const int misaligned = (problem.align_a < 16 ? 1 : 0) | (problem.align_b < 16 ? 2 : 0);
-    const bool bulk = misaligned == 3 && !tf32 && device.cc_major >= 9;
+    const bool bulk = misaligned == 3 && prefers_bulk_copies(problem, device);
     const std::vector<int> packs = misaligned != 0 ? std::vector<int>{0, misaligned} : std::vector<int>{0};
     const std::vector<int> depths = tf32 ? std::vector<int>{16, 32} : std::vector<int>{32, 64};
     for (const int bm : {32, 64, 128, 256})

@@ -46,7 +46,7 @@ AnyConfig tensor_core_default(const Problem& p, const DeviceInfo& device) {
     // With both packed, Hopper's bulk copies feed the stages (tuner/search_space.cpp has the measurements).
     MmaConfig bulk = chosen;
     bulk.bulk = true;
-    if (chosen.pack == 3 && !bulk.validate(p, device)) chosen = bulk;
+    if (chosen.pack == 3 && prefers_bulk_copies(p, device) && !bulk.validate(p, device)) chosen = bulk;
     // Even the smallest tiles leave SMs idle: split K among several blocks per tile, as many as fill the SMs while
     // each split keeps at least 16 k tiles (validate() has the last word).
     const std::int64_t tiles = ((p.m + chosen.bm - 1) / chosen.bm) * ((p.n + chosen.bn - 1) / chosen.bn);
