@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "driver/context.h"
-#include "driver/cuda_driver.h"
-#include "driver/driver_check.h"
+#include "runtime/driver/context.h"
+#include "runtime/driver/cuda_driver.h"
+#include "runtime/driver/driver_check.h"
 #include "jitgemm/jitgemm.h"
-#include "verify/gemm_workload.h"
+#include "tools/verify/gemm_workload.h"
 
 int main(int argc, char** argv) {
     using namespace jitgemm;

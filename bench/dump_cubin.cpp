@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "compile/kernel_program.h"
-#include "compile/nvrtc_compiler.h"
+#include "runtime/compile/kernel_program.h"
+#include "runtime/compile/nvrtc_compiler.h"
 #include "jitgemm/error.h"
 #include "tuner/any_config.h"
 
@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        const KernelProgram program = make_kernel_program(p, *config, argv[2]);
+        const KernelProgram program = kernel_program(*config, p, argv[2]);
         const Cubin cubin = compile_to_cubin(program);
         std::ofstream(argv[1], std::ios::binary) << cubin.image;
         std::printf("%s: %zu bytes, %.2f s (%s)\n", argv[1], cubin.image.size(), cubin.seconds,

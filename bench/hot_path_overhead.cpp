@@ -9,12 +9,12 @@
 #include <random>
 
 #include "dispatch/kernel_store.h"
-#include "driver/context.h"
-#include "driver/cuda_driver.h"
-#include "driver/driver_check.h"
+#include "runtime/driver/context.h"
+#include "runtime/driver/cuda_driver.h"
+#include "runtime/driver/driver_check.h"
 #include "jitgemm/jitgemm.h"
-#include "measure/event_timer.h"
-#include "verify/gemm_workload.h"
+#include "runtime/measure/event_timer.h"
+#include "tools/verify/gemm_workload.h"
 
 int main(int argc, char** argv) {
     using namespace jitgemm;

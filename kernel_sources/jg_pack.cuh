@@ -11,7 +11,7 @@
 // nothing to copy; mma_bulk_pack.cuh lays the same chunks out tile by tile).
 // The operand spans `extent` elements from src (its last column ends there). The host works the counts out, so the
 // kernel divides nothing but a chunk's index. Every field is 8 bytes, so the host's mirror of it
-// (src/dispatch/loaded_kernel.cpp) has the same layout.
+// (src/runtime/launch/loaded_kernel.cpp) has the same layout.
 struct jg_pack_job {
     const void* src;
     void* dst;
@@ -146,7 +146,7 @@ __device__ __forceinline__ void jg_pack_rounds(void* first_dst, long long first_
 // at once, so its blocks take the SMs this grid's last blocks leave, and it waits (griddepcontrol.wait) for this
 // grid to finish, its writes visible, before it reads what was packed.
 //
-// The host launches at most one wave of blocks (src/dispatch/loaded_kernel.cpp), which loop over the chunks: a last,
+// The host launches at most one wave of blocks (src/runtime/launch/loaded_kernel.cpp), which loop over the chunks: a last,
 // partial wave would leave most SMs idle while it ran. At most 40 registers, so that an SM holds six blocks of 256
 // threads and each thread makes few rounds.
 extern "C" __global__ void __launch_bounds__(256, 6)

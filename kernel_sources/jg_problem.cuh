@@ -1,5 +1,5 @@
 // jg_problem.cuh — the one problem a kernel is specialized for, as compile-time constants, and how operands are
-// addressed. jitgemm's host code sets every JG_* macro (src/compile/kernel_program.cpp); the defaults below only
+// addressed. jitgemm's host code sets every JG_* macro (src/runtime/compile/kernel_program.cpp); the defaults below only
 // let nvcc compile a family on its own, to look at its SASS.
 //
 // Storage is column-major (BLAS): element (r, c) of a matrix with leading dimension ld is at r + c * ld.

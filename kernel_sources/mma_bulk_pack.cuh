@@ -39,7 +39,7 @@ struct packed_tiles {
 }  // namespace jg
 
 #if MMA_BULK
-// A launch like jg_pack's (src/dispatch/loaded_kernel.cpp: one wave of blocks, JG_PACK_CHUNKS_PER_THREAD chunks per
+// A launch like jg_pack's (src/runtime/launch/loaded_kernel.cpp: one wave of blocks, JG_PACK_CHUNKS_PER_THREAD chunks per
 // thread and round, A's job first), which also zeroes the split-K counters. The host sizes each job's copy as this
 // layout does (MmaConfig::tile_by_tile); a launch whose counts disagree stops with an error rather than write past
 // the workspace.

@@ -32,6 +32,13 @@ Problem kernel_problem(const AnyConfig& config, const Problem& problem) {
     return problem;
 }
 
+KernelProgram kernel_program(const AnyConfig& config, const Problem& problem, const std::string& arch) {
+    const Family family = family_of(config);
+    const FamilyKernel kernel{std::string(source_header(family)), std::string(kernel_symbol(family)),
+                              to_string(config), knob_defines(config)};
+    return make_kernel_program(kernel_problem(config, problem), kernel, arch);
+}
+
 LaunchGeometry launch_geometry(const AnyConfig& config, const Problem& problem) {
     return std::visit([&](const auto& c) { return c.geometry(problem); }, config);
 }

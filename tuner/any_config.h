@@ -6,6 +6,9 @@
 #include <string_view>
 #include <variant>
 
+#include "runtime/compile/kernel_program.h"
+#include "runtime/launch/launch_description.h"
+
 #include "tuner/mma_config.h"
 #include "tuner/naive_config.h"
 #include "tuner/regblock_config.h"
@@ -26,5 +29,7 @@ LaunchGeometry launch_geometry(const AnyConfig& config, const Problem& problem);
 // The problem the kernel is specialized for: `problem` itself, except where the config packs operands to an aligned
 // copy first (their leading dimension and alignment are the copy's).
 Problem kernel_problem(const AnyConfig& config, const Problem& problem);
+// The NVRTC program of `config` for `problem` on `arch`: the family's kernel specialized for kernel_problem().
+KernelProgram kernel_program(const AnyConfig& config, const Problem& problem, const std::string& arch);
 
 }  // namespace jitgemm

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tuner/occupancy.h"
+#include "runtime/device/occupancy.h"
 
 namespace jitgemm {
 namespace {

@@ -16,10 +16,10 @@
 // Absolute times are rough; the ranking is what matters, and the tuner measures the top of it.
 #pragma once
 
-#include "device/device_info.h"
-#include "problem/problem.h"
+#include "runtime/device/device_info.h"
+#include "runtime/problem/problem.h"
 #include "tuner/any_config.h"
-#include "tuner/device_ceilings.h"
+#include "runtime/device/device_ceilings.h"
 
 namespace jitgemm {
 

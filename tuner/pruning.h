@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "device/device_info.h"
-#include "problem/problem.h"
+#include "runtime/device/device_info.h"
+#include "runtime/problem/problem.h"
 #include "tuner/any_config.h"
 #include "tuner/cost_model.h"
 

@@ -6,8 +6,10 @@
 #include <string>
 #include <string_view>
 
-#include "device/device_info.h"
-#include "problem/problem.h"
+#include "runtime/device/device_info.h"
+#include "runtime/problem/problem.h"
+#include "runtime/compile/kernel_program.h"
+#include "runtime/launch/launch_description.h"
 #include "tuner/kernel_family.h"
 
 namespace jitgemm {

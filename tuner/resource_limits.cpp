@@ -4,7 +4,7 @@
 #include <string>
 
 #include "jitgemm/error.h"
-#include "tuner/occupancy.h"
+#include "runtime/device/occupancy.h"
 
 namespace jitgemm {
 

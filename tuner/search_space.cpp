@@ -1,7 +1,7 @@
 // The knob values of the search space.
 #include "tuner/search_space.h"
 
-#include "tuner/occupancy.h"
+#include "runtime/device/occupancy.h"
 
 namespace jitgemm {
 

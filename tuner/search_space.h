@@ -10,8 +10,8 @@
 
 #include <vector>
 
-#include "device/device_info.h"
-#include "problem/problem.h"
+#include "runtime/device/device_info.h"
+#include "runtime/problem/problem.h"
 #include "tuner/any_config.h"
 
 namespace jitgemm {

@@ -11,16 +11,16 @@
 #include <random>
 #include <set>
 
-#include "compile/kernel_program.h"
-#include "compile/nvrtc_compiler.h"
-#include "dispatch/cubin_source.h"
-#include "dispatch/heuristic_config.h"
-#include "dispatch/provenance.h"
-#include "driver/cuda_driver.h"
-#include "driver/driver_check.h"
+#include "runtime/compile/kernel_program.h"
+#include "runtime/compile/nvrtc_compiler.h"
+#include "runtime/compile/cached_compile.h"
+#include "tuner/heuristic_config.h"
+#include "runtime/compile/provenance.h"
+#include "runtime/driver/cuda_driver.h"
+#include "runtime/driver/driver_check.h"
 #include "jitgemm/error.h"
-#include "measure/event_timer.h"
-#include "measure/l2_flush.h"
+#include "runtime/measure/event_timer.h"
+#include "runtime/measure/l2_flush.h"
 #include "tuner/compile_pool.h"
 #include "tuner/search_space.h"
 #include "tuner/tuning_workspace.h"
@@ -110,7 +110,7 @@ private:
         workspace_kernels_ = load_workspace_kernels(obtain_cubin(program, caches_, true).image);
         workspace_ = std::make_unique<TuningWorkspace>(problem_, *workspace_kernels_, stream_.get(),
                                                        std::random_device{}());
-        const KernelProgram reference = make_kernel_program(problem_, NaiveConfig{}, arch_);
+        const KernelProgram reference = kernel_program(NaiveConfig{}, problem_, arch_);
         const auto kernel = load_kernel(obtain_cubin(reference, caches_, true).image, reference.kernel_symbol,
                                         launch_geometry(AnyConfig{NaiveConfig{}}, problem_), reference.config_name);
         workspace_->reset_output(stream_.get());
@@ -169,7 +169,7 @@ private:
         CompilePool<CompiledCandidate> pool(
             configs.size(),
             [&](std::size_t i) {
-                CompiledCandidate c{make_kernel_program(problem_, configs[i], arch_), {}, false, false, {}};
+                CompiledCandidate c{kernel_program(configs[i], problem_, arch_), {}, false, false, {}};
                 try {
                     if (auto cached = caches_.find_cubin(c.program.cubin_key())) {
                         c.cubin.image = std::move(cached->image);

@@ -16,9 +16,9 @@
 
 #include "cache/cache_records.h"
 #include "cache/cache_stack.h"
-#include "device/device_info.h"
-#include "dispatch/loaded_kernel.h"
-#include "problem/problem.h"
+#include "runtime/device/device_info.h"
+#include "runtime/launch/loaded_kernel.h"
+#include "runtime/problem/problem.h"
 #include "tuner/any_config.h"
 #include "tuner/pruning.h"
 #include "tuner/tune_options.h"

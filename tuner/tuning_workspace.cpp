@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "driver/cuda_driver.h"
-#include "driver/driver_check.h"
+#include "runtime/driver/cuda_driver.h"
+#include "runtime/driver/driver_check.h"
 
 namespace jitgemm {
 namespace {

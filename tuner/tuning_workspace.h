@@ -5,9 +5,9 @@
 
 #include <cstdint>
 
-#include "dispatch/loaded_kernel.h"
-#include "driver/driver_handles.h"
-#include "problem/problem.h"
+#include "runtime/launch/loaded_kernel.h"
+#include "runtime/driver/driver_handles.h"
+#include "runtime/problem/problem.h"
 
 namespace jitgemm {
 

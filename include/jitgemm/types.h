@@ -16,7 +16,7 @@ namespace jitgemm {
 // A CUstream or cudaStream_t. nullptr is the legacy default stream of the current context.
 using Stream = CUstream_st*;
 
-// Element types of the operands. Every enum here has one table (in src/problem/enum_names.cpp) that drives
+// Element types of the operands. Every enum here has one table (in src/api/enum_names.cpp) that drives
 // to_string/parse for the API, the CLI, logs and the cache.
 enum class DType {
     F32 = 0,   // IEEE binary32

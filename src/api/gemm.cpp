@@ -1,14 +1,13 @@
 // jitgemm::gemm: validate, look up the in-memory kernel (the hot path), build it on a miss, launch.
 #include "jitgemm/gemm.h"
 
-#include "compile/nvrtc_compiler.h"
 #include "dispatch/background_tuner.h"
 #include "dispatch/kernel_builder.h"
-#include "tuner/tuner.h"
 #include "dispatch/kernel_store.h"
-#include "driver/context.h"
-#include "driver/stream_workspace.h"
-#include "problem/gemm_call.h"
+#include "dispatch/statistics.h"
+#include "runtime/driver/context.h"
+#include "runtime/workspace/stream_workspace.h"
+#include "runtime/problem/gemm_call.h"
 
 #ifndef JITGEMM_VERSION
 #error "the build defines JITGEMM_VERSION"
@@ -58,12 +57,7 @@ ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int6
 
 std::string_view version() { return JITGEMM_VERSION; }
 
-Statistics statistics() {
-    Statistics s;
-    s.nvrtc_compiles = nvrtc_compile_count();
-    s.tunings = tuning_count();
-    return s;
-}
+Statistics statistics() { return current_statistics(); }
 
 void wait_for_background_tuning() { BackgroundTuner::global().wait_idle(); }
 

@@ -4,8 +4,8 @@
 #include <iostream>
 
 #include "cache/cache_stack.h"
-#include "device/device_info.h"
-#include "driver/context.h"
+#include "runtime/device/device_info.h"
+#include "runtime/driver/context.h"
 #include "jitgemm/error.h"
 #include "tuner/tuner.h"
 

@@ -4,15 +4,15 @@
 #include <iostream>
 
 #include "cache/cache_stack.h"
-#include "compile/kernel_program.h"
-#include "compile/nvrtc_compiler.h"
-#include "device/device_info.h"
+#include "runtime/compile/kernel_program.h"
+#include "runtime/compile/nvrtc_compiler.h"
+#include "runtime/device/device_info.h"
 #include "dispatch/background_tuner.h"
-#include "dispatch/cubin_source.h"
-#include "dispatch/heuristic_config.h"
-#include "dispatch/provenance.h"
+#include "runtime/compile/cached_compile.h"
+#include "tuner/heuristic_config.h"
+#include "runtime/compile/provenance.h"
 #include "dispatch/tuning_policy.h"
-#include "driver/context.h"
+#include "runtime/driver/context.h"
 #include "jitgemm/error.h"
 #include "tuner/tuner.h"
 
@@ -21,7 +21,7 @@ namespace {
 
 std::shared_ptr<const LoadedKernel> compile_and_load(const Problem& problem, const AnyConfig& config,
                                                      const DeviceInfo& device) {
-    const KernelProgram program = make_kernel_program(problem, config, device.arch());
+    const KernelProgram program = kernel_program(config, problem, device.arch());
     const Cubin cubin = obtain_cubin(program, cache::CacheStack::global(), true);
     return load_kernel(cubin.image, program.kernel_symbol, launch_geometry(config, problem), program.config_name);
 }

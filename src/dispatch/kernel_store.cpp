@@ -69,8 +69,8 @@ KernelStore& KernelStore::global() {
 
 }  // namespace jitgemm
 
-#include "driver/context.h"
-#include "problem/gemm_call.h"
+#include "runtime/driver/context.h"
+#include "runtime/problem/gemm_call.h"
 
 namespace jitgemm {
 

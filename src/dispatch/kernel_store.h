@@ -14,8 +14,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "dispatch/loaded_kernel.h"
-#include "problem/problem.h"
+#include "runtime/launch/loaded_kernel.h"
+#include "runtime/problem/problem.h"
 
 namespace jitgemm {
 

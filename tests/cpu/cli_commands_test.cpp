@@ -9,7 +9,7 @@
 
 #include "cache/tuning_cache.h"
 #include "tuner/any_config.h"
-#include "manifest/shape_manifest.h"
+#include "tools/manifest/shape_manifest.h"
 #include "support/process.h"
 
 namespace jitgemm {

@@ -2,10 +2,10 @@
 // heuristic default is always a configuration the device can run.
 #include <gtest/gtest.h>
 
-#include "dispatch/heuristic_config.h"
+#include "tuner/heuristic_config.h"
 #include "support/device_profiles.h"
 #include "tuner/any_config.h"
-#include "tuner/occupancy.h"
+#include "runtime/device/occupancy.h"
 
 namespace jitgemm {
 namespace {

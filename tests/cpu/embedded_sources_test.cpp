@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "compile/kernel_sources.h"
+#include "runtime/compile/kernel_sources.h"
 
 namespace jitgemm {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "jitgemm/jitgemm.h"
-#include "problem/gemm_call.h"
+#include "runtime/problem/gemm_call.h"
 
 namespace jitgemm {
 namespace {

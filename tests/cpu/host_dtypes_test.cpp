@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "jitgemm/error.h"
-#include "verify/host_dtypes.h"
+#include "tools/verify/host_dtypes.h"
 
 namespace jitgemm {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "jitgemm/error.h"
-#include "manifest/shape_manifest.h"
+#include "tools/manifest/shape_manifest.h"
 
 namespace jitgemm {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "manifest/shape_manifest.h"
+#include "tools/manifest/shape_manifest.h"
 #include "support/manifest_all_fields.h"
 
 namespace jitgemm {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "jitgemm/error.h"
-#include "manifest/manifest_fields.h"
-#include "manifest/shape_manifest.h"
+#include "tools/manifest/manifest_fields.h"
+#include "tools/manifest/shape_manifest.h"
 
 namespace jitgemm {
 namespace {

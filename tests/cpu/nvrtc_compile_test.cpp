@@ -8,8 +8,8 @@
 #include <random>
 #include <thread>
 
-#include "compile/kernel_program.h"
-#include "compile/nvrtc_compiler.h"
+#include "runtime/compile/kernel_program.h"
+#include "runtime/compile/nvrtc_compiler.h"
 #include "jitgemm/error.h"
 #include "support/device_profiles.h"
 #include "tuner/any_config.h"
@@ -147,7 +147,7 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
     for (const auto& [arch, sm] : {std::pair<std::string, int>{"sm_80", 80}, {"sm_90a", 90}})
         for (int i = 0; i < per_arch; ++i) {
             const Problem p = random_problem(rng, GetParam());
-            jobs.push_back({make_kernel_program(p, random_valid_config(rng, GetParam(), p, sm >= 90), arch), sm});
+            jobs.push_back({kernel_program(random_valid_config(rng, GetParam(), p, sm >= 90), p, arch), sm});
         }
 
     // NVRTC is thread-safe: compile on every core, as the tuner will.
@@ -173,7 +173,7 @@ TEST(NvrtcCompileErrors, RejectedProgramCarriesLogAndOptions) {
     p.lda = p.ldb = p.ldc = 64;
     RegBlockConfig broken;
     broken.tm = 3;  // validate() refuses it; the kernel's static_assert is the last line of defence
-    const KernelProgram program = make_kernel_program(p, broken, "sm_90a");
+    const KernelProgram program = kernel_program(broken, p, "sm_90a");
     try {
         compile_to_cubin(program);
         ADD_FAILURE() << "compiled";
@@ -194,7 +194,7 @@ TEST(KernelProgram, ProblemAndKnobsBecomeDefinesAndTheCubinKeyTracksThem) {
     p.lda = 100;
     p.ldb = 300;
     p.ldc = 100;
-    const KernelProgram a = make_kernel_program(p, RegBlockConfig{}, "sm_90a");
+    const KernelProgram a = kernel_program(RegBlockConfig{}, p, "sm_90a");
     auto has = [&](const KernelProgram& prog, const std::string& option) {
         return std::find(prog.options.begin(), prog.options.end(), option) != prog.options.end();
     };
@@ -206,10 +206,10 @@ TEST(KernelProgram, ProblemAndKnobsBecomeDefinesAndTheCubinKeyTracksThem) {
     EXPECT_EQ(a.kernel_symbol, "jg_regblock");
     Problem q = p;
     q.k = 301;
-    EXPECT_NE(make_kernel_program(q, RegBlockConfig{}, "sm_90a").cubin_key(), a.cubin_key());
-    EXPECT_NE(make_kernel_program(p, RegBlockConfig{}, "sm_80").cubin_key(), a.cubin_key());
-    EXPECT_NE(make_kernel_program(p, NaiveConfig{}, "sm_90a").cubin_key(), a.cubin_key());
-    EXPECT_EQ(make_kernel_program(p, RegBlockConfig{}, "sm_90a").cubin_key(), a.cubin_key());
+    EXPECT_NE(kernel_program(RegBlockConfig{}, q, "sm_90a").cubin_key(), a.cubin_key());
+    EXPECT_NE(kernel_program(RegBlockConfig{}, p, "sm_80").cubin_key(), a.cubin_key());
+    EXPECT_NE(kernel_program(NaiveConfig{}, p, "sm_90a").cubin_key(), a.cubin_key());
+    EXPECT_EQ(kernel_program(RegBlockConfig{}, p, "sm_90a").cubin_key(), a.cubin_key());
 }
 
 TEST(NvrtcTargets, SupportsTheArchitecturesJitgemmTargets) {

@@ -4,7 +4,7 @@
 
 #include <unordered_set>
 
-#include "problem/problem.h"
+#include "runtime/problem/problem.h"
 
 namespace jitgemm {
 namespace {

@@ -10,9 +10,9 @@
 
 #include "support/gpu_test_support.h"
 #include "support/random_gemm_shape.h"
-#include "device/device_info.h"
+#include "runtime/device/device_info.h"
 #include "support/tensor_core_case.h"
-#include "verify/gemm_workload.h"
+#include "tools/verify/gemm_workload.h"
 
 namespace jitgemm {
 namespace {

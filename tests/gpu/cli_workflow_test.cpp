@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "cache/tuning_cache.h"
-#include "device/device_info.h"
-#include "driver/context.h"
+#include "runtime/device/device_info.h"
+#include "runtime/driver/context.h"
 #include "support/gpu_test_support.h"
 #include "support/process.h"
 

@@ -10,11 +10,11 @@
 #include <thread>
 
 #include "dispatch/kernel_store.h"
-#include "driver/cuda_driver.h"
-#include "driver/device_copy.h"
+#include "runtime/driver/cuda_driver.h"
+#include "runtime/driver/device_copy.h"
 #include "jitgemm/error.h"
 #include "support/gpu_test_support.h"
-#include "verify/gemm_workload.h"
+#include "tools/verify/gemm_workload.h"
 
 namespace jitgemm {
 namespace {

@@ -15,7 +15,7 @@
 #include "support/gpu_test_support.h"
 #include "support/random_gemm_shape.h"
 #include "tuner/any_config.h"
-#include "verify/gemm_workload.h"
+#include "tools/verify/gemm_workload.h"
 
 namespace jitgemm {
 namespace {

@@ -8,13 +8,13 @@
 #include <limits>
 #include <random>
 
-#include "driver/cuda_driver.h"
-#include "driver/device_copy.h"
-#include "driver/driver_check.h"
+#include "runtime/driver/cuda_driver.h"
+#include "runtime/driver/device_copy.h"
+#include "runtime/driver/driver_check.h"
 #include "jitgemm/jitgemm.h"
-#include "problem/gemm_call.h"
+#include "runtime/problem/gemm_call.h"
 #include "support/gpu_test_support.h"
-#include "verify/host_reference.h"
+#include "tools/verify/host_reference.h"
 
 namespace jitgemm {
 namespace {

@@ -12,7 +12,7 @@
 #include "support/random_gemm_shape.h"
 #include "support/tensor_core_case.h"
 #include "tuner/any_config.h"
-#include "verify/gemm_workload.h"
+#include "tools/verify/gemm_workload.h"
 
 namespace jitgemm {
 namespace {

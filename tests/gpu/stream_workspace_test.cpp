@@ -1,4 +1,4 @@
-// The workspace jitgemm keeps per stream (src/driver/stream_workspace.h) for kernels that pack their operands or
+// The workspace jitgemm keeps per stream (src/runtime/workspace/stream_workspace.h) for kernels that pack their operands or
 // split K: calls on concurrent streams, and threads sharing one stream, never see each other's packed copies or
 // partial sums; a stream's workspace grows in stream order while earlier calls still run; release_workspaces()
 // frees it, and later calls allocate again. Every result is checked against the float64 reference.
@@ -8,13 +8,13 @@
 #include <thread>
 #include <vector>
 
-#include "driver/context.h"
-#include "driver/cuda_driver.h"
-#include "driver/driver_handles.h"
-#include "driver/stream_workspace.h"
+#include "runtime/driver/context.h"
+#include "runtime/driver/cuda_driver.h"
+#include "runtime/driver/driver_handles.h"
+#include "runtime/workspace/stream_workspace.h"
 #include "jitgemm/gemm.h"
 #include "support/gpu_test_support.h"
-#include "verify/gemm_workload.h"
+#include "tools/verify/gemm_workload.h"
 
 namespace jitgemm {
 namespace {

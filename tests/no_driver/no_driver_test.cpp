@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "driver/cuda_driver.h"
+#include "runtime/driver/cuda_driver.h"
 #include "jitgemm/jitgemm.h"
 
 namespace {

@@ -2,7 +2,7 @@
 // are checked against them on any machine.
 #pragma once
 
-#include "device/device_info.h"
+#include "runtime/device/device_info.h"
 
 namespace jitgemm::testing {
 

@@ -7,9 +7,9 @@
 #include <random>
 #include <string>
 
-#include "driver/context.h"
-#include "driver/cuda_driver.h"
-#include "driver/driver_check.h"
+#include "runtime/driver/context.h"
+#include "runtime/driver/cuda_driver.h"
+#include "runtime/driver/driver_check.h"
 
 // Skips the current test, with the reason, when this machine has no CUDA driver or device; otherwise makes sure
 // the calling thread has a current context.

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "manifest/shape_manifest.h"
+#include "tools/manifest/shape_manifest.h"
 
 namespace jitgemm::testing {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <random>
 
-#include "verify/gemm_workload.h"
+#include "tools/verify/gemm_workload.h"
 
 namespace jitgemm::testing {
 

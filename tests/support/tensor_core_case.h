@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "verify/gemm_workload.h"
+#include "tools/verify/gemm_workload.h"
 
 namespace jitgemm::testing {
 

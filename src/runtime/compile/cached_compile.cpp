@@ -1,0 +1,42 @@
+// Cached-or-compiled cubins.
+#include "runtime/compile/cached_compile.h"
+
+#include <ctime>
+#include <iostream>
+
+#include "runtime/compile/kernel_sources.h"
+#include "jitgemm/error.h"
+
+namespace jitgemm {
+
+cache::CubinRecord to_cubin_record(const KernelProgram& program, const Cubin& cubin) {
+    cache::CubinRecord r;
+    r.key = program.cubin_key();
+    r.arch = program.arch;
+    r.kernel_symbol = program.kernel_symbol;
+    r.config = program.config_name;
+    r.nvrtc_version = nvrtc_version();
+    r.kernel_sources_hash = kernel_sources_hash();
+    r.image = cubin.image;
+    r.created_at_unix = static_cast<std::int64_t>(std::time(nullptr));
+    return r;
+}
+
+Cubin obtain_cubin(const KernelProgram& program, const cache::CacheStack& caches, bool keep) {
+    if (auto cached = caches.find_cubin(program.cubin_key())) {
+        Cubin cubin;
+        cubin.image = std::move(cached->image);
+        return cubin;
+    }
+    Cubin cubin = compile_to_cubin(program);
+    if (keep && caches.writable() != nullptr) {
+        try {
+            caches.writable()->put_cubin(to_cubin_record(program, cubin));
+        } catch (const Error& e) {  // the kernel is still good; only its persistence failed
+            std::cerr << "jitgemm: warning: could not store a cubin in the tuning cache: " << e.what() << "\n";
+        }
+    }
+    return cubin;
+}
+
+}  // namespace jitgemm

@@ -1,0 +1,46 @@
+// KernelProgram: everything NVRTC needs to build the kernel of one (Problem, Config) for one target — the source,
+// the options with the problem's and the knobs' -D constants — and the cubin key that names its binary.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/problem/problem.h"
+
+namespace jitgemm {
+
+// Knob macros of a family as NVRTC -D definitions, e.g. {"RB_BM", 128}.
+using KnobDefines = std::vector<std::pair<std::string, long long>>;
+
+struct KernelProgram {
+    std::string file_name;      // shown in NVRTC logs: "<config>__<problem key>.cu"
+    std::string source;         // the family's header, #include-d
+    std::string kernel_symbol;  // extern "C" name of the kernel
+    std::string arch;           // "sm_90a"
+    std::vector<std::string> options;
+    std::string config_name;
+
+    // What makes the binary stale if it changes: the kernel-source hash, the config, the arch, the NVRTC version
+    // and every option (the problem is in the -D options). 16 hex digits.
+    std::string cubin_key() const;
+};
+
+// What a kernel family contributes to a program: the embedded header that holds its kernel, the kernel's extern "C"
+// symbol, the configuration's canonical name and its knob defines.
+struct FamilyKernel {
+    std::string source_header;  // "regblock.cuh"
+    std::string kernel_symbol;  // "jg_regblock"
+    std::string config_name;
+    KnobDefines knobs;
+};
+
+// The program of `kernel` specialized for `problem` (the problem's fields become -D constants beside the knobs).
+KernelProgram make_kernel_program(const Problem& problem, const FamilyKernel& kernel, const std::string& arch);
+
+// The program of a support header of kernel_sources/ that is no GEMM family — "jg_workspace.cuh" (the tuner's
+// operand fill and result comparison), "jg_ceilings.cuh" (the roofline probes). Its module holds several kernels,
+// so kernel_symbol is empty.
+KernelProgram make_support_program(const std::string& header, const std::string& arch);
+
+}  // namespace jitgemm

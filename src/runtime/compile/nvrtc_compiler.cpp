@@ -1,0 +1,124 @@
+// NVRTC compile to cubin, with the embedded kernel sources as in-memory headers.
+#include "runtime/compile/nvrtc_compiler.h"
+
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+
+#include "runtime/compile/kernel_sources.h"
+#include "jitgemm/error.h"
+
+#define JITGEMM_NVRTC_CHECK(call) ::jitgemm::check_nvrtc((call), #call, __FILE__, __LINE__)
+
+namespace jitgemm {
+namespace {
+
+void check_nvrtc(nvrtcResult result, const char* call, const char* file, int line) {
+    if (result != NVRTC_SUCCESS)
+        throw Error(ErrorCode::CompileError, "jitgemm: NVRTC call " + std::string(call) + " failed with " +
+                                                 nvrtcGetErrorString(result) + " at " + file + ":" +
+                                                 std::to_string(line));
+}
+
+struct ProgramDeleter {
+    void operator()(nvrtcProgram* program) const noexcept {
+        nvrtcDestroyProgram(program);
+        delete program;
+    }
+};
+using ProgramHandle = std::unique_ptr<nvrtcProgram, ProgramDeleter>;
+
+std::string program_log(nvrtcProgram program) {
+    std::size_t size = 0;
+    if (nvrtcGetProgramLogSize(program, &size) != NVRTC_SUCCESS || size <= 1) return {};
+    std::string log(size, '\0');
+    if (nvrtcGetProgramLog(program, log.data()) != NVRTC_SUCCESS) return {};
+    log.resize(size - 1);  // drop the terminating NUL
+    return log;
+}
+
+std::string joined(const std::vector<std::string>& options) {
+    std::string out;
+    for (const auto& o : options) out += (out.empty() ? "" : " ") + o;
+    return out;
+}
+
+std::atomic<std::uint64_t> compile_count{0};
+
+}  // namespace
+
+std::uint64_t nvrtc_compile_count() { return compile_count.load(); }
+
+Cubin compile_to_cubin(const KernelProgram& program) {
+    const auto start = std::chrono::steady_clock::now();
+    ++compile_count;
+    const auto& sources = embedded_kernel_sources();
+    // NVRTC copies header texts at creation, so NUL-terminated copies need only live until then.
+    std::vector<std::string> texts, names;
+    for (const auto& s : sources) {
+        texts.emplace_back(s.text);
+        names.emplace_back(s.name);
+    }
+    std::vector<const char*> text_ptrs, name_ptrs;
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        text_ptrs.push_back(texts[i].c_str());
+        name_ptrs.push_back(names[i].c_str());
+    }
+
+    ProgramHandle handle(new nvrtcProgram(nullptr));
+    JITGEMM_NVRTC_CHECK(nvrtcCreateProgram(handle.get(), program.source.c_str(), program.file_name.c_str(),
+                                           static_cast<int>(sources.size()), text_ptrs.data(), name_ptrs.data()));
+    std::vector<const char*> options;
+    for (const auto& o : program.options) options.push_back(o.c_str());
+    const nvrtcResult compiled = nvrtcCompileProgram(*handle, static_cast<int>(options.size()), options.data());
+    Cubin cubin;
+    cubin.log = program_log(*handle);
+    if (compiled != NVRTC_SUCCESS)
+        throw Error(ErrorCode::CompileError, "jitgemm: NVRTC could not compile " + program.file_name + " (" +
+                                                 nvrtcGetErrorString(compiled) + ")\noptions: " +
+                                                 joined(program.options) + "\nlog:\n" + cubin.log);
+    std::size_t size = 0;
+    JITGEMM_NVRTC_CHECK(nvrtcGetCUBINSize(*handle, &size));
+    cubin.image.resize(size);
+    JITGEMM_NVRTC_CHECK(nvrtcGetCUBIN(*handle, cubin.image.data()));
+    cubin.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return cubin;
+}
+
+const std::string& nvrtc_version() {
+    static const std::string version = [] {
+        int major = 0, minor = 0;
+        if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return std::string("unknown");
+        return std::to_string(major) + "." + std::to_string(minor);
+    }();
+    return version;
+}
+
+const std::vector<int>& nvrtc_supported_sms() {
+    static const std::vector<int> sms = [] {
+        int count = 0;
+        std::vector<int> out;
+        if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0) return out;
+        out.resize(static_cast<std::size_t>(count));
+        if (nvrtcGetSupportedArchs(out.data()) != NVRTC_SUCCESS) out.clear();
+        return out;
+    }();
+    return sms;
+}
+
+void require_supported_arch(const std::string& arch) {
+    // "sm_90a" -> 90
+    std::string digits;
+    for (const char c : arch)
+        if (c >= '0' && c <= '9') digits += c;
+    const int sm = digits.empty() ? -1 : std::stoi(digits);
+    const auto& supported = nvrtc_supported_sms();
+    if (std::find(supported.begin(), supported.end(), sm) == supported.end())
+        throw Error(ErrorCode::Unsupported, "jitgemm: NVRTC " + nvrtc_version() + " cannot compile for " + arch +
+                                                "; use a CUDA toolkit that supports this GPU");
+}
+
+}  // namespace jitgemm

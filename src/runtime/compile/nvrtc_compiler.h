@@ -1,0 +1,33 @@
+// NVRTC: compiles a KernelProgram straight to a cubin for its real target (no PTX, no driver JIT). A rejected
+// program throws Error(CompileError) whose message carries the NVRTC log and the options.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/compile/kernel_program.h"
+
+namespace jitgemm {
+
+struct Cubin {
+    std::string image;  // the ELF, as bytes
+    std::string log;    // NVRTC's log (warnings), possibly empty
+    double seconds = 0.0;
+};
+
+Cubin compile_to_cubin(const KernelProgram& program);
+
+// NVRTC compiles this process has run (successful or not): what "served without compiling" is checked against.
+std::uint64_t nvrtc_compile_count();
+
+// "13.0"
+const std::string& nvrtc_version();
+
+// The SM numbers this NVRTC can compile for (e.g. 75, 80, ..., 90, 100, 120).
+const std::vector<int>& nvrtc_supported_sms();
+
+// Throws Error(Unsupported) when NVRTC cannot target `arch` ("sm_90a").
+void require_supported_arch(const std::string& arch);
+
+}  // namespace jitgemm

@@ -1,0 +1,29 @@
+// Measures a device's ceilings with the probes of kernel_sources/jg_ceilings.cuh: DRAM copy bandwidth (a 2 GiB
+// device-to-device copy, bytes read plus written), the fp32 FFMA rate and the mma.sync rate of each Tensor Core input
+// type (fp16, bf16, TF32; compute capability 8.0 and later). Median of several runs each.
+#pragma once
+
+#include "cache/cache_stack.h"
+#include "runtime/device/device_info.h"
+#include "runtime/device/device_ceilings.h"
+
+namespace jitgemm {
+
+// In the current context; the probe's cubin comes from the caches when they have it. The Tensor Core rates stay at
+// their estimates on a device without mma.sync for those types.
+DeviceCeilings measure_ceilings(const DeviceInfo& device, const cache::CacheStack& caches);
+
+// Where the roofline of a device comes from.
+enum class CeilingSource { Measured, Estimated };
+
+struct KnownCeilings {
+    DeviceCeilings ceilings;
+    CeilingSource source = CeilingSource::Estimated;
+};
+
+// The device's measured ceilings from the writable cache (measured once per device and driver); when any is
+// missing and `measure` is set, measures them all now (about two seconds) and records them. Otherwise the estimate
+// from the device's clocks, generation and bus.
+KnownCeilings known_ceilings(const DeviceInfo& device, const cache::CacheStack& caches, bool measure);
+
+}  // namespace jitgemm

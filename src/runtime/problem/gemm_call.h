@@ -1,0 +1,61 @@
+// GemmCall: the caller's arguments exactly as given, checked and turned into a canonical Problem plus the device
+// pointers and scalars to launch with. All argument checking of the public API lives in make_canonical_call.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "jitgemm/types.h"
+#include "runtime/problem/problem.h"
+
+namespace jitgemm {
+
+struct GemmCall {
+    Order order = Order::ColumnMajor;
+    Transpose trans_a = Transpose::No, trans_b = Transpose::No;
+    std::int64_t m = 0, n = 0, k = 0;
+    float alpha = 1.0f;
+    const void* a = nullptr;
+    DType a_type = DType::F32;
+    std::int64_t lda = 1;
+    const void* b = nullptr;
+    DType b_type = DType::F32;
+    std::int64_t ldb = 1;
+    float beta = 0.0f;
+    void* c = nullptr;
+    DType c_type = DType::F32;
+    std::int64_t ldc = 1;
+    ComputeType compute = ComputeType::F32;
+};
+
+// What the kernel is launched with: the canonical problem and its operands (A and B already swapped for
+// row-major calls).
+struct CanonicalCall {
+    Problem problem;
+    const void* a = nullptr;
+    const void* b = nullptr;
+    void* c = nullptr;
+    float alpha = 1.0f;
+    float beta = 0.0f;
+    // Nothing to launch: m = 0 or n = 0, or C = 1 * C (k = 0 or alpha = 0 with beta = 1).
+    bool no_work = false;
+};
+
+// A stored matrix holding an operand that is rows x cols after op(): how many elements one leading-dimension
+// stride must cover (the minimum of ld, before max(1, .)) and how many strides it spans.
+struct StoredShape {
+    std::int64_t ld_extent = 0;
+    std::int64_t strides = 0;
+};
+StoredShape stored_shape(Order order, Transpose trans, std::int64_t rows, std::int64_t cols);
+
+// Why this combination of element types and compute type is not supported, or nullopt when it is. Supported:
+// f32 x f32 -> f32 with compute f32 or tf32; f16 x f16 and bf16 x bf16 -> f16, bf16 or f32 with compute f32.
+std::optional<std::string> unsupported_dtypes(DType a, DType b, DType c, ComputeType compute);
+
+// Checks every argument and throws Error(InvalidArgument) or Error(Unsupported) naming the argument, its value
+// and the rule it breaks. Reads no memory.
+CanonicalCall make_canonical_call(const GemmCall& call);
+
+}  // namespace jitgemm

@@ -1,0 +1,53 @@
+// StreamWorkspace: device scratch for one call on one stream (operands packed to an aligned copy, split-K partial
+// sums), taken from a workspace that jitgemm keeps per stream.
+//
+// Each stream (told apart by the driver's stream and context ids, which are never reused) has one workspace: the
+// largest any of its calls has needed, allocated in stream order from jitgemm's own memory pool. A call leases it
+// for as long as it enqueues work; calls on one stream take turns (their work runs in stream order anyway), calls
+// on different streams never share memory. When a call needs more, the old workspace is freed in stream order after
+// the work that used it, and a larger one is allocated in its place.
+//
+// Why keep it rather than allocate and free per call: a stream-ordered allocation and free each put work on the
+// stream, and on the H200 that cost ~0.6 us per call between the kernels (bench/NOTES.md, session 9): 1.5 % of a
+// 44 us call. release_stream_workspaces() gives the memory back.
+//
+// The pool is jitgemm's own: the device's default pool, which the CUDA runtime's cudaMallocAsync uses, is left as
+// the program set it.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "runtime/driver/cuda_driver.h"
+
+namespace jitgemm::driver {
+
+struct CachedWorkspace;
+
+class StreamWorkspace {
+public:
+    // Leases the workspace of `stream` (in the current context), at least `bytes` of it, growing it first in stream
+    // order when it is smaller. Throws Error(CudaError), or Error(Unsupported) when the device has no memory pools;
+    // the stream's workspace is then as it was.
+    StreamWorkspace(std::size_t bytes, CUstream stream);
+    // Ends the lease (the work enqueued meanwhile keeps the memory in stream order); never throws.
+    ~StreamWorkspace();
+    StreamWorkspace(const StreamWorkspace&) = delete;
+    StreamWorkspace& operator=(const StreamWorkspace&) = delete;
+
+    CUdeviceptr get() const { return ptr_; }
+
+private:
+    std::shared_ptr<CachedWorkspace> workspace_;
+    CUdeviceptr ptr_ = 0;
+};
+
+// The bytes of the workspace kept for `stream` in the current context: 0 when there is none (tests, diagnostics).
+std::size_t kept_stream_workspace_bytes(CUstream stream);
+
+// Frees the workspaces kept for the streams of the current context, after waiting for the work on them
+// (cuCtxSynchronize), and returns the memory to the device. A workspace leased at that moment by another thread is
+// left alone. Does nothing, and touches no driver, when no workspace is kept. Throws Error(CudaError).
+void release_stream_workspaces();
+
+}  // namespace jitgemm::driver

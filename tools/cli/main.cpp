@@ -1,0 +1,61 @@
+// The `jitgemm` program: dispatches to a subcommand and turns errors into messages and exit codes.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "tools/cli/commands.h"
+#include "tools/cli/exit_codes.h"
+#include "jitgemm/jitgemm.h"
+
+namespace {
+
+void print_usage(std::ostream& out) {
+    out << "jitgemm " << jitgemm::version() << " — GEMM kernels specialized and compiled at run time\n\n"
+        << "usage: jitgemm <command> [options]     (jitgemm <command> --help for its options)\n\n"
+        << "commands:\n"
+        << "  info      the GPU, its limits, and the versions of jitgemm, NVRTC and the driver\n"
+        << "  run       run, verify and time one GEMM given on the command line\n"
+        << "  tune      tune problems (flags or a shape manifest) into a cache: pre-warming, sharding, several GPUs\n"
+        << "  bench     jitgemm against cuBLAS on the same data, with roofline figures\n"
+        << "  cache     list, show, export, import, merge, doctor, prune the tuning cache; untuned problems\n"
+        << "  configs   the kernel families and the names of their configurations\n\n"
+        << "exit codes: 0 ok, 1 failed, 2 usage, 3 no CUDA driver or device\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace jitgemm::cli;
+    if (argc < 2) {
+        print_usage(std::cerr);
+        return kExitUsage;
+    }
+    const std::string command = argv[1];
+    const std::vector<std::string> args(argv + 2, argv + argc);
+    if (command == "--help" || command == "-h" || command == "help") {
+        print_usage(std::cout);
+        return kExitOk;
+    }
+    if (command == "--version") {
+        std::cout << jitgemm::version() << "\n";
+        return kExitOk;
+    }
+    try {
+        if (command == "info") return info_command(args);
+        if (command == "run") return run_command(args);
+        if (command == "configs") return configs_command(args);
+        if (command == "tune") return tune_command(args);
+        if (command == "bench") return bench_command(args);
+        if (command == "cache") return cache_command(args);
+    } catch (const jitgemm::Error& e) {
+        std::cerr << e.what() << "\n";
+        const bool no_gpu = e.code() == jitgemm::ErrorCode::NoDriver || e.code() == jitgemm::ErrorCode::NoDevice;
+        return no_gpu ? kExitNoGpu : e.code() == jitgemm::ErrorCode::InvalidArgument ? kExitUsage : kExitFailed;
+    } catch (const std::exception& e) {
+        std::cerr << "jitgemm: " << e.what() << "\n";
+        return kExitFailed;
+    }
+    std::cerr << "jitgemm: unknown command \"" << command << "\"\n\n";
+    print_usage(std::cerr);
+    return kExitUsage;
+}

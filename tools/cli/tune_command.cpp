@@ -1,0 +1,225 @@
+// `jitgemm tune`: pre-warms a tuning cache from one problem or a shape manifest — merged, ordered by
+// frequency x estimated time, optionally one shard of it, over one or several GPUs of this host (one worker each),
+// resumable (problems already tuned completely are skipped; an interrupted search continues where it stopped).
+#include <unistd.h>
+
+#include <atomic>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "cache/cache_stack.h"
+#include "tools/cli/commands.h"
+#include "tools/cli/exit_codes.h"
+#include "tools/cli/json_text.h"
+#include "tools/cli/option_parsing.h"
+#include "tools/cli/problem_options.h"
+#include "tools/cli/problem_plan.h"
+#include "tools/cli/tune_progress.h"
+#include "runtime/device/device_info.h"
+#include "runtime/compile/provenance.h"
+#include "runtime/driver/context.h"
+#include "runtime/driver/cuda_driver.h"
+#include "runtime/driver/driver_check.h"
+#include "jitgemm/jitgemm.h"
+#include "tuner/tuner.h"
+
+namespace jitgemm::cli {
+namespace {
+
+namespace po = boost::program_options;
+
+// "all" or a comma-separated list of device ordinals.
+std::vector<int> parse_devices(const std::string& text, int available) {
+    std::vector<int> devices;
+    if (text == "all") {
+        for (int d = 0; d < available; ++d) devices.push_back(d);
+        return devices;
+    }
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        std::size_t used = 0;
+        int d = -1;
+        try {
+            d = std::stoi(item, &used);
+        } catch (const std::exception&) {
+        }
+        if (used != item.size() || d < 0 || d >= available)
+            throw Error(ErrorCode::InvalidArgument, "jitgemm: --devices \"" + text + "\": \"" + item +
+                                                        "\" is not a device of this machine (0.." +
+                                                        std::to_string(available - 1) + ")");
+        devices.push_back(d);
+    }
+    if (devices.empty()) throw Error(ErrorCode::InvalidArgument, "jitgemm: --devices names no device");
+    return devices;
+}
+
+struct ProblemOutcome {
+    std::string name, key, config, status;  // status: tuned, already-tuned, no-winner, failed
+    double ms = 0.0, tflops = 0.0, seconds = 0.0;
+    int measured = 0, total = 0, compiles = 0, device = 0;
+    bool complete = false;
+    std::string detail;
+};
+
+std::string joined_names(const PlannedProblem& p) {
+    std::string names;
+    for (const auto& n : p.names) names += (names.empty() ? "" : "+") + n;
+    return names;
+}
+
+}  // namespace
+
+int tune_command(const std::vector<std::string>& args) {
+    po::options_description options;
+    add_problem_options(options);
+    options.add_options()
+        ("budget", po::value<double>()->default_value(10.0), "wall-clock seconds per problem")
+        ("cache", po::value<std::string>(), "the cache file to write (default: the user's cache; with --shard, "
+                                            "jitgemm-shard-<i>-of-<N>.sqlite in the current directory)")
+        ("devices", po::value<std::string>()->default_value("0"), "GPUs to tune on at once: all, or e.g. 0,1,3")
+        ("shard", po::value<std::string>(), "tune only shard i of N of the problems, e.g. 3/8 (0-based)")
+        ("force", "tune again problems the cache already holds a complete search for")
+        ("json", "print the results as JSON on stdout")
+        ("verbose", "log every stage of every search");
+    int exit_code = kExitOk;
+    const auto parsed = parse_options(
+        "tune",
+        "usage: jitgemm tune (--manifest FILE | --m M --n N --k K [...]) [--budget S] [--cache FILE] "
+        "[--devices LIST] [--shard i/N]\nTunes problems into the cache, so later runs serve them without compiling.",
+        options, args, exit_code);
+    if (!parsed) return exit_code;
+    const po::variables_map& vm = *parsed;
+
+    // Everything about the input is checked before the GPU is touched: nothing is tuned from a half-read manifest.
+    const std::vector<ManifestEntry> entries = problem_entries(vm);
+    check_entries(entries);
+    std::optional<std::pair<int, int>> shard;
+    if (vm.count("shard")) {
+        shard = parse_shard(vm["shard"].as<std::string>());
+        shard_of({}, shard->first, shard->second);  // checks the range
+    }
+    const double budget = vm["budget"].as<double>();
+    if (!(budget > 0)) throw Error(ErrorCode::InvalidArgument, "jitgemm: --budget must be a positive number");
+
+    const auto& cu = driver::api();
+    int available = 0;
+    JITGEMM_CU_CHECK(cu.cuDeviceGetCount(&available));
+    const std::vector<int> devices = parse_devices(vm["devices"].as<std::string>(), available);
+    const DeviceInfo& first_device = cached_device_info(devices.front());
+    for (int d : devices)
+        if (cached_device_info(d).fingerprint() != first_device.fingerprint())
+            std::cerr << "jitgemm tune: note: devices differ (" << cached_device_info(d).fingerprint() << " vs "
+                      << first_device.fingerprint() << "); each problem is tuned for the device that takes it\n";
+    std::vector<PlannedProblem> plan = plan_problems(entries, first_device);
+    if (shard) plan = shard_of(plan, shard->first, shard->second);
+
+    std::string cache_path;
+    if (vm.count("cache")) cache_path = vm["cache"].as<std::string>();
+    else if (shard)
+        cache_path = "jitgemm-shard-" + std::to_string(shard->first) + "-of-" + std::to_string(shard->second) +
+                     ".sqlite";
+    else cache_path = cache::default_cache_path();
+    const cache::CacheStack stack(cache::TuningCache::open(cache_path, cache::TuningCache::Access::ReadWrite), {});
+
+    std::cerr << "jitgemm tune: " << plan.size() << " problems (" << entries.size() << " manifest entries"
+              << (shard ? ", shard " + std::to_string(shard->first) + "/" + std::to_string(shard->second) : "")
+              << ") on " << devices.size() << (devices.size() == 1 ? " GPU" : " GPUs") << ", budget " << budget
+              << " s each, into " << cache_path << "\n";
+
+    TuneProgressDisplay display(static_cast<int>(plan.size()), static_cast<int>(devices.size()),
+                                isatty(STDERR_FILENO) != 0 && !vm.count("verbose"));
+    std::vector<ProblemOutcome> outcomes(plan.size());
+    std::atomic<std::size_t> next{0};
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    auto worker = [&](int slot, int ordinal) {
+        const CUcontext context = driver::primary_context(ordinal);
+        JITGEMM_CU_CHECK(driver::api().cuCtxSetCurrent(context));
+        const DeviceInfo& device = cached_device_info(ordinal);
+        const cache::Provenance provenance = current_provenance(device);
+        for (std::size_t i = next++; i < plan.size(); i = next++) {
+            const PlannedProblem& p = plan[i];
+            ProblemOutcome& out = outcomes[i];
+            out.name = joined_names(p);
+            out.key = p.problem.key();
+            out.device = ordinal;
+            const auto existing = stack.writable()->find_selection(device.fingerprint(), out.key, provenance);
+            if (existing && existing->search_complete && !vm.count("force")) {
+                out.status = "already-tuned";
+                out.config = existing->config;
+                out.ms = existing->time_ms;
+                out.tflops = existing->tflops;
+                out.complete = true;
+                display.finished(slot, out.name + ": already tuned (" + existing->config + ")");
+                continue;
+            }
+            display.started(slot, out.name);
+            TuneOptions tune;
+            tune.budget_seconds = budget;
+            tune.verbose = vm.count("verbose") > 0;
+            tune.compile_threads = std::max(1u, cores / static_cast<unsigned>(devices.size()));
+            tune.on_progress = [&display, slot](const TuneProgress& progress) { display.progress(slot, progress); };
+            try {
+                const TuneResult r = tune_problem(p.problem, device, context, tune, stack);
+                out.status = r.winner ? "tuned" : "no-winner";
+                out.config = r.winner ? to_string(*r.winner) : "";
+                out.ms = r.winner_ms;
+                out.tflops = r.winner ? 2.0 * p.problem.m * p.problem.n * p.problem.k / (r.winner_ms * 1e-3) / 1e12 : 0;
+                out.seconds = r.seconds;
+                out.measured = r.candidates_measured;
+                out.total = r.candidates_total;
+                out.compiles = r.compiles;
+                out.complete = r.complete;
+                out.detail = r.pruning.describe();
+            } catch (const Error& e) {
+                out.status = "failed";
+                out.detail = e.what();
+            }
+            std::ostringstream line;
+            line << out.name << " (" << p.entry.m << "x" << p.entry.n << "x" << p.entry.k << "): ";
+            if (out.status == "tuned")
+                line << out.config << " " << std::fixed << std::setprecision(3) << out.ms << " ms, "
+                     << std::setprecision(1) << out.tflops << " TFLOP/s; " << out.measured << "/" << out.total
+                     << " candidates" << (out.complete ? " (complete)" : " (budget reached)") << ", " << out.compiles
+                     << " compiles, " << out.seconds << " s";
+            else
+                line << out.status << ": " << out.detail;
+            display.finished(slot, line.str());
+        }
+    };
+    std::vector<std::thread> workers;
+    for (std::size_t w = 0; w < devices.size(); ++w)
+        workers.emplace_back([&, w] {
+            try {
+                worker(static_cast<int>(w), devices[w]);
+            } catch (const std::exception& e) {
+                std::cerr << "jitgemm tune: worker on GPU " << devices[w] << " stopped: " << e.what() << "\n";
+            }
+        });
+    for (auto& t : workers) t.join();
+    display.close();
+
+    int failed = 0;
+    for (const auto& o : outcomes) failed += (o.status == "tuned" || o.status == "already-tuned") ? 0 : 1;
+    if (vm.count("json")) {
+        std::cout << "{\"cache\": " << json_string(cache_path) << ", \"problems\": [";
+        for (std::size_t i = 0; i < outcomes.size(); ++i) {
+            const auto& o = outcomes[i];
+            std::cout << (i ? ", " : "") << "{\"name\": " << json_string(o.name) << ", \"key\": " << json_string(o.key)
+                      << ", \"status\": " << json_string(o.status.empty() ? "not-run" : o.status)
+                      << ", \"device\": " << o.device << ", \"config\": " << json_string(o.config)
+                      << ", \"time_ms\": " << o.ms << ", \"tflops\": " << o.tflops << ", \"seconds\": " << o.seconds
+                      << ", \"candidates_measured\": " << o.measured << ", \"candidates_total\": " << o.total
+                      << ", \"search_complete\": " << (o.complete ? "true" : "false") << ", \"compiles\": "
+                      << o.compiles << ", \"detail\": " << json_string(o.detail) << "}";
+        }
+        std::cout << "]}\n";
+    }
+    std::cerr << "jitgemm tune: " << (outcomes.size() - failed) << " of " << outcomes.size() << " problems tuned into "
+              << cache_path << "\n";
+    return failed == 0 ? kExitOk : kExitFailed;
+}
+
+}  // namespace jitgemm::cli

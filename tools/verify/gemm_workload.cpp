@@ -1,0 +1,214 @@
+// Random operands in their dtypes, poisoned outputs and the result check.
+#include "tools/verify/gemm_workload.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <thread>
+
+#include "runtime/driver/device_copy.h"
+#include "runtime/problem/gemm_call.h"
+#include "tools/verify/host_dtypes.h"
+
+namespace jitgemm {
+namespace {
+
+// Exact in fp32, fp16 and bf16 (1.5 * 2^13), so a padding element that was left alone reads back as exactly this
+// whatever C's type; far outside what N(0, 1) data produces.
+constexpr float kPaddingSentinel = -12288.0f;
+
+// N(0, 1) values from a counter-based generator (splitmix64 + Box-Muller), rounded to `type` so the host copy holds
+// exactly what the device will read, filled by several threads: benchmark operands reach hundreds of millions of
+// elements, which std::normal_distribution takes seconds to make.
+std::vector<float> random_normal(std::size_t count, std::mt19937_64& rng, DType type) {
+    std::vector<float> v(count);
+    const std::uint64_t seed = rng();
+    auto mix = [](std::uint64_t x) {
+        x += 0x9e3779b97f4a7c15ull;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+        return x ^ (x >> 31);
+    };
+    auto fill = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const std::uint64_t h = mix(seed ^ mix(i));
+            const double u1 = (static_cast<double>(h >> 40) + 1.0) / 16777217.0;  // (0, 1]
+            const double u2 = static_cast<double>((h >> 16) & 0xffffff) / 16777216.0;
+            const double normal = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+            v[i] = round_to(type, static_cast<float>(normal));
+        }
+    };
+    const std::size_t threads = count < (1u << 20) ? 1 : std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::thread> workers;
+    for (std::size_t t = 0; t < threads; ++t)
+        workers.emplace_back(fill, count * t / threads, count * (t + 1) / threads);
+    for (auto& w : workers) w.join();
+    return v;
+}
+
+std::size_t element_count(const StoredShape& s, std::int64_t ld) {
+    return s.strides == 0 ? 1 : static_cast<std::size_t>((s.strides - 1) * ld + s.ld_extent);
+}
+
+}  // namespace
+
+GemmShape GemmShape::with_minimum_leading_dimensions() const {
+    GemmShape s = *this;
+    if (s.lda == 0) s.lda = std::max<std::int64_t>(1, stored_shape(order, trans_a, m, k).ld_extent);
+    if (s.ldb == 0) s.ldb = std::max<std::int64_t>(1, stored_shape(order, trans_b, k, n).ld_extent);
+    if (s.ldc == 0) s.ldc = std::max<std::int64_t>(1, stored_shape(order, Transpose::No, m, n).ld_extent);
+    return s;
+}
+
+GemmCall GemmShape::call(const void* a, const void* b, void* c) const {
+    GemmCall call;
+    call.order = order;
+    call.trans_a = trans_a;
+    call.trans_b = trans_b;
+    call.m = m;
+    call.n = n;
+    call.k = k;
+    call.alpha = alpha;
+    call.a = a;
+    call.a_type = ab_type;
+    call.lda = lda;
+    call.b = b;
+    call.b_type = ab_type;
+    call.ldb = ldb;
+    call.beta = beta;
+    call.c = c;
+    call.c_type = c_type;
+    call.ldc = ldc;
+    call.compute = compute;
+    return call;
+}
+
+std::string GemmShape::describe() const {
+    std::ostringstream s;
+    s << to_string(order) << " " << to_string(trans_a) << to_string(trans_b) << " " << m << "x" << n << "x" << k
+      << " lda=" << lda << " ldb=" << ldb << " ldc=" << ldc << " alpha=" << alpha << " beta=" << beta;
+    if (alignment > 0 && alignment < 16) s << " align=" << alignment;
+    if (ab_type != DType::F32 || c_type != DType::F32) s << " " << dtype_text();
+    if (compute != ComputeType::F32) s << " " << to_string(compute);
+    return s.str();
+}
+
+std::string GemmShape::dtype_text() const {
+    return std::string(to_string(ab_type)) + "->" + std::string(to_string(c_type));
+}
+
+GemmWorkload::GemmWorkload(const GemmShape& shape, std::mt19937_64& rng)
+    : shape_(shape.with_minimum_leading_dimensions()) {
+    const GemmShape& s = shape_;
+    a_ = random_normal(element_count(stored_shape(s.order, s.trans_a, s.m, s.k), s.lda), rng, s.ab_type);
+    b_ = random_normal(element_count(stored_shape(s.order, s.trans_b, s.k, s.n), s.ldb), rng, s.ab_type);
+    const StoredShape c_shape = stored_shape(s.order, Transpose::No, s.m, s.n);
+    c_before_ = random_normal(element_count(c_shape, s.ldc), rng, s.c_type);
+    c_is_padding_.assign(c_before_.size(), true);
+    for (std::int64_t j = 0; j < s.n; ++j)
+        for (std::int64_t i = 0; i < s.m; ++i) {
+            const auto offset = static_cast<std::size_t>(element_offset(s.order, i, j, s.ldc));
+            c_is_padding_[offset] = false;
+            if (s.beta == 0.0f) c_before_[offset] = std::numeric_limits<float>::quiet_NaN();
+        }
+    for (std::size_t e = 0; e < c_before_.size(); ++e)
+        if (c_is_padding_[e]) c_before_[e] = kPaddingSentinel;
+    offset_ = s.alignment > 0 && s.alignment < 16 ? static_cast<std::size_t>(s.alignment) : 0;
+    // Stored in the dtypes' own formats; NaN encodes as a quiet NaN of C's type, so the poison survives.
+    da_ = driver::upload_bytes(encode(s.ab_type, a_), offset_);
+    db_ = driver::upload_bytes(encode(s.ab_type, b_), offset_);
+    dc_ = driver::upload_bytes(encode(s.c_type, c_before_), offset_);
+}
+
+void GemmWorkload::reset_c() const { driver::copy_bytes_to_device(dc_, encode(shape_.c_type, c_before_), offset_); }
+
+ServedBy GemmWorkload::run(Stream stream, const GemmOptions& options) const {
+    const GemmShape& s = shape_;
+    GemmOptions typed = options;
+    typed.compute = s.compute;
+    return gemm(s.order, s.trans_a, s.trans_b, s.m, s.n, s.k, s.alpha, at<void>(da_), s.ab_type, s.lda,
+                at<void>(db_), s.ab_type, s.ldb, s.beta, at<void>(dc_), s.c_type, s.ldc, stream, typed);
+}
+
+GemmCall GemmWorkload::call() const { return shape_.call(at<void>(da_), at<void>(db_), at<void>(dc_)); }
+
+HostGemm GemmWorkload::host_gemm() const {
+    const GemmShape& s = shape_;
+    HostGemm g;
+    g.order = s.order;
+    g.trans_a = s.trans_a;
+    g.trans_b = s.trans_b;
+    g.m = s.m;
+    g.n = s.n;
+    g.k = s.k;
+    g.alpha = s.alpha;
+    g.beta = s.beta;
+    g.a = a_.data();
+    g.lda = s.lda;
+    g.b = b_.data();
+    g.ldb = s.ldb;
+    g.c_before = c_before_.data();
+    g.ldc = s.ldc;
+    g.ab_type = s.ab_type;
+    g.c_type = s.c_type;
+    g.compute = s.compute;
+    return g;
+}
+
+double GemmWorkload::min_bytes() const {
+    const GemmShape& s = shape_;
+    const double c_passes = s.beta == 0.0f ? 1.0 : 2.0;
+    const double ab_bytes = size_of(s.ab_type), c_bytes = size_of(s.c_type);
+    return ab_bytes * (static_cast<double>(s.m) * s.k + static_cast<double>(s.k) * s.n) +
+           c_bytes * c_passes * s.m * s.n;
+}
+
+std::vector<std::byte> GemmWorkload::c_bytes() const { return driver::download_bytes(dc_, offset_); }
+
+GemmWorkload::Result GemmWorkload::check(std::mt19937_64& rng, std::int64_t samples) const {
+    const GemmShape& s = shape_;
+    const std::vector<float> c_after = decode(s.c_type, driver::download_bytes(dc_, offset_));
+    Result result;
+    for (std::size_t e = 0; e < std::min(c_after.size(), c_is_padding_.size()); ++e)
+        if (c_is_padding_[e] && !(c_after[e] == kPaddingSentinel)) ++result.padding_changed;
+
+    const HostGemm g = host_gemm();
+    const double work = static_cast<double>(s.m) * s.n * std::max<std::int64_t>(s.k, 1);
+    if (work <= 64.0 * 1024 * 1024) {
+        result.reference = check_against_reference(g, c_after.data());
+        result.relative_error = result.reference.relative_error();
+        return result;
+    }
+    // Large: a random sample against the reference, and every element for NaN/Inf (poison that was never written).
+    std::vector<std::pair<std::int64_t, std::int64_t>> elements;
+    std::uniform_int_distribution<std::int64_t> row(0, s.m - 1), col(0, s.n - 1);
+    for (std::int64_t e = 0; e < samples; ++e) elements.emplace_back(row(rng), col(rng));
+    elements.emplace_back(0, 0);
+    elements.emplace_back(s.m - 1, s.n - 1);
+    result.reference = check_against_reference(g, c_after.data(), elements);
+    result.relative_error = result.reference.relative_error();
+    for (std::int64_t j = 0; j < s.n; ++j)
+        for (std::int64_t i = 0; i < s.m; ++i)
+            if (!std::isfinite(c_after[static_cast<std::size_t>(element_offset(s.order, i, j, s.ldc))])) {
+                ++result.reference.failures;
+                if (result.reference.first_bad_i < 0) {
+                    result.reference.first_bad_i = i;
+                    result.reference.first_bad_j = j;
+                }
+            }
+    return result;
+}
+
+std::string GemmWorkload::Result::describe() const {
+    std::ostringstream s;
+    s << reference.checked << " elements checked, " << reference.failures << " wrong, worst error "
+      << reference.max_error_over_bound << " of the bound, relative error " << relative_error << ", "
+      << padding_changed << " padding elements changed";
+    if (reference.failures > 0)
+        s << "; first wrong C(" << reference.first_bad_i << ", " << reference.first_bad_j
+          << ") = " << reference.first_bad_value << ", reference " << reference.first_bad_reference;
+    return s.str();
+}
+
+}  // namespace jitgemm
