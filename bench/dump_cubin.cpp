@@ -2,7 +2,7 @@
 // (cuobjdump --dump-sass) and the compiler's resource use.
 //   dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG [DTYPE [COMPUTE]]
 //   e.g. dump_cubin rb.cubin sm_90a 4096 4096 4096 n n regblock_128x128x8_t8x8_v4_s2_g8
-//        dump_cubin mma.cubin sm_90a 4097 4097 4097 n n mma_128x128x32_w2x4_s3_g8 bf16
+//        dump_cubin mma.cubin sm_90a 4097 4097 4097 n n mma_sync_128x128x32_w2x4_s3_g8 bf16
 // DTYPE (f32, f16, bf16; default f32) is the type of A, B and C; COMPUTE is f32 or tf32. Leading dimensions are the
 // minimum, so odd sizes give 16-bit operands 2-byte alignment.
 #include <cstdio>
@@ -12,7 +12,7 @@
 #include "runtime/compile/kernel_program.h"
 #include "runtime/compile/nvrtc_compiler.h"
 #include "jitgemm/error.h"
-#include "tuner/any_config.h"
+#include "tuner/families/registry.h"
 
 int main(int argc, char** argv) {
     using namespace jitgemm;

@@ -57,10 +57,10 @@ if [ "$MODE" = targets ]; then
     echo "ctest exit $?" | tee -a "$log"
     grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
     stamp "compute-sanitizer memcheck on packed and split kernels"
-    for config in mma_32x32x16_w1x1_s2_g8_k3_p3 mma_64x64x32_w2x2_s3_g8_p1 mma_32x32x16_w1x1_s2_g8_p2 \
-        mma_32x32x16_w1x1_s2_g8 mma_32x32x16_w1x1_s2_g8_sk7_p3 mma_64x64x16_w2x2_s3_g8_sk13 \
-        mma_112x64x16_w1x2_s3_g8_k3_p3 mma_112x64x32_w1x4_s2_g8 mma_64x64x32_w2x2_s3_g8_k2_p3_bulk \
-        mma_112x64x16_w1x2_s3_g8_k3_p3_bulk mma_64x64x64_w2x2_s2_g8_p3_bulk; do
+    for config in mma_sync_32x32x16_w1x1_s2_g8_k3_p3 mma_sync_64x64x32_w2x2_s3_g8_p1 mma_sync_32x32x16_w1x1_s2_g8_p2 \
+        mma_sync_32x32x16_w1x1_s2_g8 mma_sync_32x32x16_w1x1_s2_g8_sk7_p3 mma_sync_64x64x16_w2x2_s3_g8_sk13 \
+        mma_sync_112x64x16_w1x2_s3_g8_k3_p3 mma_sync_112x64x32_w1x4_s2_g8 mma_sync_64x64x32_w2x2_s3_g8_k2_p3_bulk \
+        mma_sync_112x64x16_w1x2_s3_g8_k3_p3_bulk mma_sync_64x64x64_w2x2_s2_g8_p3_bulk; do
         timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --m 131 --n 77 --k 45 \
             --transa t --transb t --beta 0.5 --ldc 141 --lda 47 --iterations 1 --config "$config" --dtype bf16 2>&1 | \
             grep -E "ERROR SUMMARY|check|wrong|error" | sed "s/^/$config: /" | tee -a "$log"
@@ -70,7 +70,7 @@ if [ "$MODE" = targets ]; then
         --k 3333 --dtype bf16 --tune off --iterations 2 --no-verify > "$RES/breakdown.txt" 2>&1
     # The same with the configuration the previous session's tuning chose, to compare kernels, not searches.
     ncu --clock-control none --metrics gpu__time_duration.sum "$BUILD/jitgemm" run --order row --m 777 --n 1111 \
-        --k 3333 --dtype bf16 --config "${FIXED_CONFIG:-mma_128x64x64_w2x2_s4_g8_k2_p3_bulk}" --iterations 2 --no-verify \
+        --k 3333 --dtype bf16 --config "${FIXED_CONFIG:-mma_sync_128x64x64_w2x2_s4_g8_k2_p3_bulk}" --iterations 2 --no-verify \
         >> "$RES/breakdown.txt" 2>&1
     grep -E "jg_|gpu__time_duration|kernel " "$RES/breakdown.txt" | tee -a "$log"
     ncu --clock-control none --kernel-name jg_pack --launch-count 1 --section SpeedOfLight --section Occupancy \
@@ -94,7 +94,7 @@ if [ "$MODE" = targets ]; then
             --k 3333 --dtype bf16 --config "${pair#*:}" --iterations 2 2>&1 | grep -E "jg_|gpu__time_duration|check|wrong" | \
             tee -a "$log"
     done
-    ncu --clock-control none --kernel-name jg_mma --launch-count 1 --section SpeedOfLight --section WarpStateStats \
+    ncu --clock-control none --kernel-name jg_mma_sync --launch-count 1 --section SpeedOfLight --section WarpStateStats \
         --section MemoryWorkloadAnalysis --section Occupancy --section InstructionStats --section SourceCounters \
         --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio" "$BUILD/jitgemm" run --order row --m 777 --n 1111 \
         --k 3333 --dtype bf16 --tune off --iterations 1 --no-verify > "$RES/ncu_777_gemm.txt" 2>&1
@@ -104,7 +104,7 @@ if [ "$MODE" = targets ]; then
     if [ -n "$nsys_bin" ]; then
         stamp "nsys timeline of 777x1111x3333 bf16 ($nsys_bin)"
         timeout 120 "$nsys_bin" profile --trace cuda --force-overwrite true -o "$RES/timeline_777" "$BUILD/jitgemm" \
-            bench --m 777 --n 1111 --k 3333 --dtype bf16 --config "${FIXED_CONFIG:-mma_128x64x64_w2x2_s4_g8_k2_p3}" \
+            bench --m 777 --n 1111 --k 3333 --dtype bf16 --config "${FIXED_CONFIG:-mma_sync_128x64x64_w2x2_s4_g8_k2_p3}" \
             --iterations 20 > /dev/null 2>&1
         timeout 120 "$nsys_bin" stats --report cuda_gpu_trace --format csv -o "$RES/timeline_777" \
             "$RES/timeline_777.nsys-rep" > /dev/null 2>&1
@@ -124,10 +124,10 @@ while read -r name m n k ta tb config dtype compute; do
         >> "$RES/sass.txt" 2>&1
 done <<'EOF'
 regblock_f32_4096 4096 4096 4096 n n regblock_128x128x8_t8x8_v4_s2_g8 f32 f32
-mma_bf16_4096 4096 4096 4096 n n mma_128x128x32_w2x4_s3_g8 bf16 f32
-mma_bf16_4097_odd_ld 4097 4097 4097 n n mma_128x128x32_w2x4_s3_g8 bf16 f32
-mma_f16_4096_tt 4096 4096 4096 t t mma_128x256x32_w2x4_s4_g8 f16 f32
-mma_tf32_4096 4096 4096 4096 n n mma_128x128x32_w2x4_s3_g8 f32 tf32
+mma_bf16_4096 4096 4096 4096 n n mma_sync_128x128x32_w2x4_s3_g8 bf16 f32
+mma_bf16_4097_odd_ld 4097 4097 4097 n n mma_sync_128x128x32_w2x4_s3_g8 bf16 f32
+mma_f16_4096_tt 4096 4096 4096 t t mma_sync_128x256x32_w2x4_s4_g8 f16 f32
+mma_tf32_4096 4096 4096 4096 n n mma_sync_128x128x32_w2x4_s3_g8 f32 tf32
 EOF
 for f in "$sass_dir"/*.cubin; do
     [ -e "$f" ] || continue
@@ -156,13 +156,13 @@ naive_16x16 f32 f32
 tiled_t16 f32 f32
 regblock_128x128x8_t8x8_v4_s2_g8 f32 f32
 regblock_64x64x16_t4x4_v4_s1_g4 f32 f32
-mma_128x128x32_w2x4_s3_g8 bf16 f32
-mma_32x32x16_w1x1_s2_g8 f16 f32
-mma_64x128x64_w2x2_s4_g1 bf16 f32
-mma_128x64x32_w2x2_s5_g4 f32 tf32
-mma_32x32x16_w1x1_s2_g8_k3_p3 bf16 f32
-mma_32x32x16_w1x1_s2_g8_sk7_p3 bf16 f32
-mma_64x64x16_w2x2_s3_g8_k2 f32 tf32
+mma_sync_128x128x32_w2x4_s3_g8 bf16 f32
+mma_sync_32x32x16_w1x1_s2_g8 f16 f32
+mma_sync_64x128x64_w2x2_s4_g1 bf16 f32
+mma_sync_128x64x32_w2x2_s5_g4 f32 tf32
+mma_sync_32x32x16_w1x1_s2_g8_k3_p3 bf16 f32
+mma_sync_32x32x16_w1x1_s2_g8_sk7_p3 bf16 f32
+mma_sync_64x64x16_w2x2_s3_g8_k2 f32 tf32
 EOF
 fi
 [ "$MODE" = tests ] && { stamp "done"; exit 0; }

@@ -5,8 +5,8 @@
 // reference of the Tensor Core family too.
 #pragma once
 
-#include "jg_epilogue.cuh"
-#include "jg_problem.cuh"
+#include "common/jg_epilogue.cuh"
+#include "common/jg_problem.cuh"
 
 // ---- Tuning knobs ----
 #ifndef NAIVE_BM

@@ -1,4 +1,4 @@
-// regblock.cuh — register-blocked SGEMM (seed 001): a block computes a BM x BN tile of C, each thread a TM x TN
+// regblock.cuh — register-blocked SGEMM: a block computes a BM x BN tile of C, each thread a TM x TN
 // sub-tile held in registers as an outer product, over BK-deep tiles of op(A) and op(B) staged in shared memory.
 //
 // Per k step a thread reads TM + TN values from shared memory and does TM * TN FMAs, so shared-memory traffic per
@@ -12,9 +12,9 @@
 // other banks.
 #pragma once
 
-#include "jg_epilogue.cuh"
-#include "jg_memory.cuh"
-#include "jg_problem.cuh"
+#include "common/jg_epilogue.cuh"
+#include "common/jg_memory.cuh"
+#include "common/jg_problem.cuh"
 
 // ---- Tuning knobs ----
 #ifndef RB_BM
@@ -73,7 +73,7 @@ constexpr index_t TILES_M = ceil_div(M, BM);
 constexpr index_t TILES_N = ceil_div(N, BN);
 constexpr index_t K_TILES = ceil_div(K, BK);
 
-// The last line of defence; tuner/regblock_config.cpp states the same rules for pruning before a compile.
+// The last line of defence; tuner/families/regblock/regblock_config.cpp states the same rules for pruning before a compile.
 static_assert(TM == 1 || TM == 2 || TM % 4 == 0, "TM is 1, 2 or a multiple of 4");
 static_assert(TN == 1 || TN == 2 || TN % 4 == 0, "TN is 1, 2 or a multiple of 4");
 static_assert(BM % TM == 0 && BN % TN == 0, "the thread tile divides the block tile");

@@ -1,10 +1,10 @@
 // tiled.cuh — shared-memory tiling: a T x T block of threads computes a T x T tile of C, one element per thread,
 // staging T x T tiles of op(A) and op(B) in shared memory so each global element is read once per tile instead of
-// once per output (seed 000: traffic falls by a factor of T).
+// once per output (traffic falls by a factor of T).
 #pragma once
 
-#include "jg_epilogue.cuh"
-#include "jg_problem.cuh"
+#include "common/jg_epilogue.cuh"
+#include "common/jg_problem.cuh"
 
 // ---- Tuning knobs ----
 #ifndef TILED_T

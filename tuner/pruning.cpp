@@ -10,18 +10,6 @@ namespace {
 constexpr double kWaveEfficiencyFloor = 0.5;  // of the best candidate's
 constexpr double kModelCutoff = 2.0;          // times the best candidate's estimate
 
-// The kernel a register-blocked config becomes for this problem: its name with the vector width narrowed to what
-// the operands' alignment allows (the kernel narrows it the same way, kernel_sources/regblock.cuh).
-std::string effective_kernel(const AnyConfig& config, const Problem& p) {
-    if (const auto* r = std::get_if<RegBlockConfig>(&config)) {
-        RegBlockConfig c = *r;
-        const int widest = std::max(std::min(4, p.align_a / 4), std::min(4, p.align_b / 4));
-        c.vec = std::min(c.vec, widest);
-        return c.to_string();
-    }
-    return to_string(config);
-}
-
 }  // namespace
 
 std::string PruneReport::describe() const {
@@ -41,7 +29,7 @@ PrunedSpace prune_and_rank(const std::vector<AnyConfig>& candidates, const Probl
             ++out.report.removed[rejection->rule];
             continue;
         }
-        if (!kernels.insert(effective_kernel(c, problem)).second) {
+        if (!kernels.insert(kernel_identity(c, problem)).second) {
             ++out.report.removed[PruneRule::Duplicate];
             continue;
         }

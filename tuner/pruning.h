@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "runtime/device/device_ceilings.h"
 #include "runtime/device/device_info.h"
 #include "runtime/problem/problem.h"
-#include "tuner/any_config.h"
-#include "tuner/cost_model.h"
+#include "tuner/families/registry.h"
 
 namespace jitgemm {
 

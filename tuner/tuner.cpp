@@ -14,7 +14,7 @@
 #include "runtime/compile/kernel_program.h"
 #include "runtime/compile/nvrtc_compiler.h"
 #include "runtime/compile/cached_compile.h"
-#include "tuner/heuristic_config.h"
+#include "tuner/families/registry.h"
 #include "runtime/compile/provenance.h"
 #include "runtime/driver/cuda_driver.h"
 #include "runtime/driver/driver_check.h"
@@ -22,8 +22,7 @@
 #include "runtime/measure/event_timer.h"
 #include "runtime/measure/l2_flush.h"
 #include "tuner/compile_pool.h"
-#include "tuner/search_space.h"
-#include "tuner/tuning_workspace.h"
+#include "tuner/tuning_operands.h"
 
 namespace jitgemm {
 namespace {
@@ -76,7 +75,7 @@ public:
           flusher_(device) {}
 
     TuneResult run() {
-        prepare_workspace();
+        prepare_operands();
         const std::vector<AnyConfig> ranked = prune_and_rank_stage();
         evaluate_all(ranked);
         refine_stage();
@@ -104,20 +103,20 @@ private:
         return options_.finalists * options_.final_rounds * (best + 0.1) * 1e-3 + 0.05;
     }
 
-    // Stage 0: operands on the device, the workspace kernels, and the reference output from the naive family.
-    void prepare_workspace() {
-        const KernelProgram program = make_support_program("jg_workspace.cuh", arch_);
-        workspace_kernels_ = load_workspace_kernels(obtain_cubin(program, caches_, true).image);
-        workspace_ = std::make_unique<TuningWorkspace>(problem_, *workspace_kernels_, stream_.get(),
+    // Stage 0: the tuner's own operands on the device, the verification kernels, and the reference output from the reference family.
+    void prepare_operands() {
+        const KernelProgram program = make_support_program("support/jg_verify.cuh", arch_);
+        verification_kernels_ = load_verification_kernels(obtain_cubin(program, caches_, true).image);
+        operands_ = std::make_unique<TuningOperands>(problem_, *verification_kernels_, stream_.get(),
                                                        std::random_device{}());
-        const KernelProgram reference = kernel_program(NaiveConfig{}, problem_, arch_);
+        const KernelProgram reference = kernel_program(ReferenceConfig{}, problem_, arch_);
         const auto kernel = load_kernel(obtain_cubin(reference, caches_, true).image, reference.kernel_symbol,
-                                        launch_geometry(AnyConfig{NaiveConfig{}}, problem_), reference.config_name);
-        workspace_->reset_output(stream_.get());
-        workspace_->launch(*kernel, stream_.get());
-        workspace_->keep_output_as_reference(stream_.get());
+                                        launch_geometry(ReferenceConfig{}, problem_), reference.config_name);
+        operands_->reset_output(stream_.get());
+        operands_->launch(*kernel, stream_.get());
+        operands_->keep_output_as_reference(stream_.get());
         JITGEMM_CU_CHECK(driver::api().cuStreamSynchronize(stream_.get()));
-        log("workspace ready after " + std::to_string(elapsed()) + " s");
+        log("operands ready after " + std::to_string(elapsed()) + " s");
     }
 
     // Stages 1-3: enumerate, prune, rank; minus the candidates whose failure is already on record.
@@ -268,8 +267,8 @@ private:
             return;
         }
         try {
-            workspace_->reset_output(stream_.get());
-            workspace_->launch(k, stream_.get());
+            operands_->reset_output(stream_.get());
+            operands_->launch(k, stream_.get());
             JITGEMM_CU_CHECK(cu.cuStreamSynchronize(stream_.get()));
         } catch (const Error& e) {
             c.outcome = CandidateOutcome::LaunchFailed;
@@ -279,7 +278,7 @@ private:
             return;
         }
         const Tolerance tol = verification_tolerance(problem_);
-        if (const std::uint64_t bad = workspace_->count_mismatches(stream_.get(), tol.atol, tol.rtol)) {
+        if (const std::uint64_t bad = operands_->count_mismatches(stream_.get(), tol.atol, tol.rtol)) {
             c.outcome = CandidateOutcome::Incorrect;
             c.detail += ", " + std::to_string(bad) + " elements differ from the reference";
             return;
@@ -289,14 +288,14 @@ private:
 
     // Median of at least min_runs runs and min_milliseconds of kernel time, L2 flushed before each.
     double time_candidate(const LoadedKernel& k) {
-        workspace_->launch(k, stream_.get());  // warm-up
+        operands_->launch(k, stream_.get());  // warm-up
         std::vector<double> samples;
         double total = 0.0;
         while ((static_cast<int>(samples.size()) < options_.min_runs || total < options_.min_milliseconds) &&
                static_cast<int>(samples.size()) < options_.max_runs) {
             flusher_.flush(stream_.get());
             timer_.start(stream_.get());
-            workspace_->launch(k, stream_.get());
+            operands_->launch(k, stream_.get());
             timer_.stop(stream_.get());
             samples.push_back(timer_.elapsed_ms());
             total += samples.back();
@@ -336,7 +335,7 @@ private:
             for (std::size_t f = 0; f < finalists.size(); ++f) {
                 flusher_.flush(stream_.get());
                 timer_.start(stream_.get());
-                workspace_->launch(*finalists[f]->kernel, stream_.get());
+                operands_->launch(*finalists[f]->kernel, stream_.get());
                 timer_.stop(stream_.get());
                 samples[f].push_back(timer_.elapsed_ms());
             }
@@ -398,8 +397,8 @@ private:
     driver::StreamHandle stream_;
     L2Flusher flusher_;
     EventTimer timer_;
-    std::unique_ptr<WorkspaceKernels> workspace_kernels_;
-    std::unique_ptr<TuningWorkspace> workspace_;
+    std::unique_ptr<VerificationKernels> verification_kernels_;
+    std::unique_ptr<TuningOperands> operands_;
     std::set<std::string> settled_;  // configs an earlier search already settled
     std::deque<Candidate> passed_;  // stable addresses: finalists point into it
     Candidate* winner_ = nullptr;

@@ -19,7 +19,7 @@
 #include "runtime/device/device_info.h"
 #include "runtime/launch/loaded_kernel.h"
 #include "runtime/problem/problem.h"
-#include "tuner/any_config.h"
+#include "tuner/families/registry.h"
 #include "tuner/pruning.h"
 #include "tuner/tune_options.h"
 

@@ -9,7 +9,7 @@
 #include "runtime/device/device_info.h"
 #include "dispatch/background_tuner.h"
 #include "runtime/compile/cached_compile.h"
-#include "tuner/heuristic_config.h"
+#include "tuner/families/registry.h"
 #include "runtime/compile/provenance.h"
 #include "dispatch/tuning_policy.h"
 #include "runtime/driver/context.h"

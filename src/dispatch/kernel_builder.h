@@ -8,7 +8,7 @@
 
 #include "dispatch/kernel_store.h"
 #include "jitgemm/gemm.h"
-#include "tuner/any_config.h"
+#include "tuner/families/registry.h"
 
 namespace jitgemm {
 

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "cache/tuning_cache.h"
-#include "tuner/any_config.h"
+#include "tuner/families/registry.h"
 #include "tools/manifest/shape_manifest.h"
 #include "support/process.h"
 
@@ -129,9 +129,9 @@ TEST(CliConfigs, ListsEveryFamilyWithADefaultThatParses) {
     const auto r = run_process(kCli + " configs");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     for (const AnyConfig& c : {AnyConfig{NaiveConfig{}}, AnyConfig{TiledConfig{}}, AnyConfig{RegBlockConfig{}},
-                               AnyConfig{MmaConfig{}}}) {
+                               AnyConfig{MmaSyncConfig{}}}) {
         const std::string name = to_string(c);
-        EXPECT_NE(r.output.find(std::string(to_string(family_of(c))) + " "), std::string::npos) << r.output;
+        EXPECT_NE(r.output.find(std::string(family_name(c)) + "\n"), std::string::npos) << r.output;
         EXPECT_NE(r.output.find(name), std::string::npos) << name << " missing from\n" << r.output;
         EXPECT_TRUE(parse_config(name).has_value()) << name;
     }

@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "tuner/any_config.h"
+#include "tuner/families/registry.h"
 
 namespace jitgemm {
 namespace {
@@ -13,20 +13,20 @@ int pick(std::mt19937_64& rng, std::initializer_list<int> values) {
     return *(values.begin() + d(rng));
 }
 
-AnyConfig random_config(std::mt19937_64& rng, Family family) {
-    switch (family) {
-        case Family::Naive: {
+AnyConfig random_config(std::mt19937_64& rng, std::string_view family) {
+    {
+        if (family == NaiveConfig::kName) {
             NaiveConfig c;
             c.bm = pick(rng, {1, 8, 16, 32, 64});
             c.bn = pick(rng, {1, 4, 16, 32});
             return c;
         }
-        case Family::Tiled: {
+        if (family == TiledConfig::kName) {
             TiledConfig c;
             c.t = pick(rng, {2, 4, 8, 16, 32});
             return c;
         }
-        case Family::RegBlock: {
+        if (family == RegBlockConfig::kName) {
             RegBlockConfig c;
             c.bm = pick(rng, {16, 32, 64, 128, 256});
             c.bn = pick(rng, {16, 32, 64, 128, 256});
@@ -38,8 +38,8 @@ AnyConfig random_config(std::mt19937_64& rng, Family family) {
             c.group = pick(rng, {1, 4, 8, 16});
             return c;
         }
-        case Family::Mma: {
-            MmaConfig c;
+        if (family == MmaSyncConfig::kName) {
+            MmaSyncConfig c;
             c.bm = pick(rng, {32, 64, 128, 256});
             c.bn = pick(rng, {32, 64, 128, 256});
             c.bk = pick(rng, {16, 32, 64});
@@ -58,13 +58,13 @@ AnyConfig random_config(std::mt19937_64& rng, Family family) {
 
 TEST(ConfigNames, RoundTripOfRandomKnobsInEveryFamily) {
     std::mt19937_64 rng(std::random_device{}());
-    for (const Family family : {Family::Naive, Family::Tiled, Family::RegBlock, Family::Mma}) {
+    for (const std::string_view family : {NaiveConfig::kName, TiledConfig::kName, RegBlockConfig::kName, MmaSyncConfig::kName}) {
         for (int i = 0; i < 200; ++i) {
             const AnyConfig config = random_config(rng, family);
             const std::string name = to_string(config);
             const auto parsed = parse_config(name);
             ASSERT_TRUE(parsed.has_value()) << name;
-            EXPECT_EQ(family_of(*parsed), family) << name;
+            EXPECT_EQ(family_name(*parsed), family) << name;
             EXPECT_TRUE(*parsed == config) << name;
             EXPECT_EQ(to_string(*parsed), name);
         }
@@ -75,20 +75,20 @@ TEST(ConfigNames, CanonicalFormsOfTheDefaults) {
     EXPECT_EQ(NaiveConfig{}.to_string(), "naive_16x16");
     EXPECT_EQ(TiledConfig{}.to_string(), "tiled_t16");
     EXPECT_EQ(RegBlockConfig{}.to_string(), "regblock_128x128x8_t8x8_v4_s2_g8");
-    EXPECT_EQ(MmaConfig{}.to_string(), "mma_128x128x32_w2x4_s3_g8");  // nothing packed: no pack field
-    MmaConfig packed;
+    EXPECT_EQ(MmaSyncConfig{}.to_string(), "mma_sync_128x128x32_w2x4_s3_g8");  // nothing packed: no pack field
+    MmaSyncConfig packed;
     packed.pack = 3;
-    EXPECT_EQ(packed.to_string(), "mma_128x128x32_w2x4_s3_g8_p3");
+    EXPECT_EQ(packed.to_string(), "mma_sync_128x128x32_w2x4_s3_g8_p3");
     packed.splits = 4;
-    EXPECT_EQ(packed.to_string(), "mma_128x128x32_w2x4_s3_g8_k4_p3");  // split count before the pack mask
+    EXPECT_EQ(packed.to_string(), "mma_sync_128x128x32_w2x4_s3_g8_k4_p3");  // split count before the pack mask
     packed.splits = 1;
     packed.stream_blocks = 264;
-    EXPECT_EQ(packed.to_string(), "mma_128x128x32_w2x4_s3_g8_sk264_p3");  // stream-K blocks before the pack mask
+    EXPECT_EQ(packed.to_string(), "mma_sync_128x128x32_w2x4_s3_g8_sk264_p3");  // stream-K blocks before the pack mask
     packed.stream_blocks = 0;
     packed.splits = 2;
     packed.bulk = true;
-    EXPECT_EQ(packed.to_string(), "mma_128x128x32_w2x4_s3_g8_k2_p3_bulk");  // bulk copies last
-    const auto parsed = MmaConfig::parse("mma_128x128x32_w2x4_s3_g8_k2_p3_bulk");
+    EXPECT_EQ(packed.to_string(), "mma_sync_128x128x32_w2x4_s3_g8_k2_p3_bulk");  // bulk copies last
+    const auto parsed = MmaSyncConfig::parse("mma_sync_128x128x32_w2x4_s3_g8_k2_p3_bulk");
     ASSERT_TRUE(parsed.has_value());
     EXPECT_TRUE(*parsed == packed);
 }
@@ -99,14 +99,14 @@ TEST(ConfigNames, MalformedNamesAreRefused) {
           "tiled", "tiled_16", "tiled_t", "tiled_t16_x", "regblock_128x128_t8x8_v4_s2_g8",
           "regblock_128x128x8_t8x8_v4_s2", "regblock_128x128x8_t8x8_v4_s2_g8_extra", "regblock_128x128x8_8x8_v4_s2_g8",
           "Regblock_128x128x8_t8x8_v4_s2_g8", "regblock_128x128x8_t8x8_v4_s2_g99999999999", "mystery_1",
-          "mma", "mma_128x128x32_w2x4_s3", "mma_128x128_w2x4_s3_g8", "mma_128x128x32_2x4_s3_g8",
-          "mma_128x128x32_w2x4_s3_g8_e2", "mma_128x128x32_w2_s3_g8", "mma_128x128x32_w2x4_s3_g8_p0",
-          "mma_128x128x32_w2x4_s3_g8_p1_p2", "mma_128x128x32_w2x4_s3_g8_k1",
-          "mma_128x128x32_w2x4_s3_g8_p3_k2", "mma_128x128x32_w2x4_s3_g8_k2_k2", "mma_128x128x32_w2x4_s3_g8_k",
-          "mma_128x128x32_w2x4_s3_g8_k2_p3_x", "mma_128x128x32_w2x4_s3_g8_sk0", "mma_128x128x32_w2x4_s3_g8_sk",
-          "mma_128x128x32_w2x4_s3_g8_p3_sk132", "mma_128x128x32_w2x4_s3_g8_sk132_k2",
-          "mma_128x128x32_w2x4_s3_g8_sk132_sk132", "mma_128x128x32_w2x4_s3_g8_bulk_p3",
-          "mma_128x128x32_w2x4_s3_g8_p3_bulk_bulk", "mma_128x128x32_w2x4_s3_g8_p3_Bulk", "mma_128x128x32_w2x4_s3_g8_p3_bulk_"}) {
+          "mma", "mma_sync_128x128x32_w2x4_s3", "mma_sync_128x128_w2x4_s3_g8", "mma_sync_128x128x32_2x4_s3_g8",
+          "mma_sync_128x128x32_w2x4_s3_g8_e2", "mma_sync_128x128x32_w2_s3_g8", "mma_sync_128x128x32_w2x4_s3_g8_p0",
+          "mma_sync_128x128x32_w2x4_s3_g8_p1_p2", "mma_sync_128x128x32_w2x4_s3_g8_k1",
+          "mma_sync_128x128x32_w2x4_s3_g8_p3_k2", "mma_sync_128x128x32_w2x4_s3_g8_k2_k2", "mma_sync_128x128x32_w2x4_s3_g8_k",
+          "mma_sync_128x128x32_w2x4_s3_g8_k2_p3_x", "mma_sync_128x128x32_w2x4_s3_g8_sk0", "mma_sync_128x128x32_w2x4_s3_g8_sk",
+          "mma_sync_128x128x32_w2x4_s3_g8_p3_sk132", "mma_sync_128x128x32_w2x4_s3_g8_sk132_k2",
+          "mma_sync_128x128x32_w2x4_s3_g8_sk132_sk132", "mma_sync_128x128x32_w2x4_s3_g8_bulk_p3",
+          "mma_sync_128x128x32_w2x4_s3_g8_p3_bulk_bulk", "mma_sync_128x128x32_w2x4_s3_g8_p3_Bulk", "mma_sync_128x128x32_w2x4_s3_g8_p3_bulk_"}) {
         EXPECT_FALSE(parse_config(name).has_value()) << '"' << name << '"';
     }
 }

@@ -2,9 +2,8 @@
 // heuristic default is always a configuration the device can run.
 #include <gtest/gtest.h>
 
-#include "tuner/heuristic_config.h"
+#include "tuner/families/registry.h"
 #include "support/device_profiles.h"
-#include "tuner/any_config.h"
 #include "runtime/device/occupancy.h"
 
 namespace jitgemm {
@@ -26,8 +25,8 @@ RegBlockConfig regblock(int bm, int bn, int bk, int tm, int tn, int vec = 4, int
     return c;
 }
 
-MmaConfig mma(int bm, int bn, int bk, int wm, int wn, int stages = 3) {
-    MmaConfig c;
+MmaSyncConfig mma(int bm, int bn, int bk, int wm, int wn, int stages = 3) {
+    MmaSyncConfig c;
     c.bm = bm;
     c.bn = bn;
     c.bk = bk;
@@ -61,8 +60,8 @@ TEST(ConfigValidation, DefaultsRunOnEveryProfile) {
         EXPECT_FALSE(rule_of(NaiveConfig{}, d)) << d.name;
         EXPECT_FALSE(rule_of(TiledConfig{}, d)) << d.name;
         EXPECT_FALSE(rule_of(RegBlockConfig{}, d)) << d.name;
-        EXPECT_FALSE(rule_of(MmaConfig{}, d, typed(DType::BF16, DType::BF16))) << d.name;
-        EXPECT_FALSE(rule_of(MmaConfig{}, d, typed(DType::F32, DType::F32, ComputeType::TF32))) << d.name;
+        EXPECT_FALSE(rule_of(MmaSyncConfig{}, d, typed(DType::BF16, DType::BF16))) << d.name;
+        EXPECT_FALSE(rule_of(MmaSyncConfig{}, d, typed(DType::F32, DType::F32, ComputeType::TF32))) << d.name;
     }
 }
 
@@ -105,10 +104,10 @@ TEST(ConfigValidation, EachFamilyTakesOnlyTheTypesItComputes) {
     const DeviceInfo d = h200_profile();
     const Problem bf16 = typed(DType::BF16, DType::BF16), f16_to_f32 = typed(DType::F16, DType::F32);
     const Problem f32 = typed(), tf32 = typed(DType::F32, DType::F32, ComputeType::TF32);
-    EXPECT_FALSE(rule_of(MmaConfig{}, d, bf16));
-    EXPECT_FALSE(rule_of(MmaConfig{}, d, f16_to_f32));
-    EXPECT_FALSE(rule_of(MmaConfig{}, d, tf32));
-    EXPECT_EQ(rule_of(MmaConfig{}, d, f32), PruneRule::Dtype);  // exact fp32 never goes to the Tensor Cores
+    EXPECT_FALSE(rule_of(MmaSyncConfig{}, d, bf16));
+    EXPECT_FALSE(rule_of(MmaSyncConfig{}, d, f16_to_f32));
+    EXPECT_FALSE(rule_of(MmaSyncConfig{}, d, tf32));
+    EXPECT_EQ(rule_of(MmaSyncConfig{}, d, f32), PruneRule::Dtype);  // exact fp32 never goes to the Tensor Cores
     EXPECT_EQ(rule_of(RegBlockConfig{}, d, bf16), PruneRule::Dtype);
     EXPECT_EQ(rule_of(TiledConfig{}, d, f16_to_f32), PruneRule::Dtype);
     EXPECT_FALSE(rule_of(RegBlockConfig{}, d, tf32));  // TF32 is a permission: exact fp32 still computes it
@@ -116,7 +115,7 @@ TEST(ConfigValidation, EachFamilyTakesOnlyTheTypesItComputes) {
     DeviceInfo turing = d;
     turing.cc_major = 7;
     turing.cc_minor = 5;
-    EXPECT_EQ(rule_of(MmaConfig{}, turing, bf16), PruneRule::Dtype);
+    EXPECT_EQ(rule_of(MmaSyncConfig{}, turing, bf16), PruneRule::Dtype);
 }
 
 TEST(ConfigValidation, TensorCoreKnobsAreRejectedAsKnobs) {
@@ -166,7 +165,7 @@ TEST(ConfigValidation, TensorCoreSharedMemoryCountsTheElementSize) {
     const DeviceInfo d = h200_profile();
     const Problem bf16 = typed(DType::BF16, DType::BF16), tf32 = typed(DType::F32, DType::F32, ComputeType::TF32);
     // 4 stages x (256 + 128) x 32 x 2 B = 98304 B for bf16; twice that, 196608 B, for TF32: both fit the H200.
-    const MmaConfig c = mma(256, 128, 32, 4, 2, 4);
+    const MmaSyncConfig c = mma(256, 128, 32, 4, 2, 4);
     EXPECT_EQ(c.shared_bytes(bf16), 98304);
     EXPECT_EQ(c.shared_bytes(tf32), 196608);
     EXPECT_FALSE(rule_of(c, d, tf32));
@@ -183,8 +182,8 @@ TEST(ConfigValidation, TensorCoreRegistersGrowWithTheWarpTileAndTheRegisterPath)
     EXPECT_EQ(rule_of(mma(256, 128, 32, 1, 1), d, aligned), PruneRule::Registers);
     // 128 x 128 with 2 x 4 warps: 64 accumulators, two k steps of fragments; 2-byte aligned operands stage two
     // chunks each per stage.
-    EXPECT_EQ(MmaConfig{}.estimated_registers(aligned), 64 + 2 * (8 + 16) + 40);
-    EXPECT_EQ(MmaConfig{}.estimated_registers(odd), 64 + 2 * (8 + 16) + 40 + 4 * 2 + 4 * 2);
+    EXPECT_EQ(MmaSyncConfig{}.estimated_registers(aligned), 64 + 2 * (8 + 16) + 40);
+    EXPECT_EQ(MmaSyncConfig{}.estimated_registers(odd), 64 + 2 * (8 + 16) + 40 + 4 * 2 + 4 * 2);
 }
 
 TEST(ConfigValidation, PackedOperandsAreAlignedCopiesForTheKernel) {
@@ -192,7 +191,7 @@ TEST(ConfigValidation, PackedOperandsAreAlignedCopiesForTheKernel) {
     Problem p = typed(DType::BF16, DType::BF16, ComputeType::F32, 2);
     p.m = p.n = p.k = p.lda = p.ldb = p.ldc = 4097;
     p.trans_b = Transpose::Yes;  // B stored n x k
-    MmaConfig c;
+    MmaSyncConfig c;
     c.pack = 3;
     const Problem kernel = c.kernel_problem(p);
     EXPECT_EQ(kernel.lda, 4160);  // rows rounded up to 64 elements: each column starts on a 128-byte line
@@ -200,7 +199,7 @@ TEST(ConfigValidation, PackedOperandsAreAlignedCopiesForTheKernel) {
     EXPECT_EQ(kernel.align_a, 16);
     EXPECT_EQ(kernel.align_b, 16);
     EXPECT_EQ(kernel.align_c, 2);  // C is written in place
-    const LaunchGeometry g = c.geometry(p);
+    const LaunchGeometry g = c.launch(p);
     ASSERT_EQ(g.packs.size(), 2u);
     EXPECT_EQ(g.packs[0].rows, 4097);
     EXPECT_EQ(g.packs[0].cols, 4097);
@@ -208,7 +207,7 @@ TEST(ConfigValidation, PackedOperandsAreAlignedCopiesForTheKernel) {
     EXPECT_EQ(g.packs[0].bytes(), 4097 * 4160 * 2);
     EXPECT_EQ(g.packs[1].operand, 1);
     // Packing removes the register path's staging from the register estimate.
-    MmaConfig unpacked;
+    MmaSyncConfig unpacked;
     EXPECT_LT(c.estimated_registers(p), unpacked.estimated_registers(p));
     c.pack = 4;
     EXPECT_EQ(rule_of(c, h200_profile(), p), PruneRule::Knobs);
@@ -235,11 +234,11 @@ TEST(ConfigValidation, BulkCopiesTakeHopperAndBothOperandsPackedTileByTile) {
     p.m = p.lda = p.ldc = 1111;
     p.n = 777;
     p.k = p.ldb = 3333;
-    const auto c = MmaConfig::parse("mma_128x64x64_w2x2_s4_g8_k2_p3_bulk");
+    const auto c = MmaSyncConfig::parse("mma_sync_128x64x64_w2x2_s4_g8_k2_p3_bulk");
     ASSERT_TRUE(c.has_value());
     EXPECT_FALSE(rule_of(*c, h200_profile(), p));
     EXPECT_EQ(c->shared_bytes(p), 4 * (128 + 64) * 64 * 2 + 4 * 8);  // the stages, then a barrier per stage
-    const LaunchGeometry g = c->geometry(p);
+    const LaunchGeometry g = c->launch(p);
     ASSERT_EQ(g.packs.size(), 2u);
     // A: columns are k (3333, padded to 53 k tiles of 64 = 3392), each 1111 long (padded to 9 tiles of 128 = 1152).
     const OperandPack& a = g.packs[0];
@@ -253,37 +252,37 @@ TEST(ConfigValidation, BulkCopiesTakeHopperAndBothOperandsPackedTileByTile) {
     EXPECT_EQ(b.ld_to, 3392);
     EXPECT_EQ(b.cols_to, 832);
     // The column layout of the same configuration without bulk copies is not tiled.
-    MmaConfig plain = *c;
+    MmaSyncConfig plain = *c;
     plain.bulk = false;
-    EXPECT_FALSE(plain.geometry(p).packs[0].tiled);
-    EXPECT_EQ(plain.geometry(p).packs[0].cols_to, 3333);
+    EXPECT_FALSE(plain.launch(p).packs[0].tiled);
+    EXPECT_EQ(plain.launch(p).packs[0].cols_to, 3333);
 
     // Hopper only, 16-bit inputs only, both operands packed, no stream-K.
     EXPECT_EQ(rule_of(*c, a100_profile(), p), PruneRule::Knobs);
-    MmaConfig one = *c;
+    MmaSyncConfig one = *c;
     one.pack = 1;
     EXPECT_EQ(rule_of(one, h200_profile(), p), PruneRule::Knobs);
-    MmaConfig stream = *c;
+    MmaSyncConfig stream = *c;
     stream.splits = 1;
     stream.stream_blocks = 132;
     EXPECT_EQ(rule_of(stream, h200_profile(), p), PruneRule::Knobs);
     Problem t = typed(DType::F32, DType::F32, ComputeType::TF32, 4);
-    MmaConfig tf32 = *c;
+    MmaSyncConfig tf32 = *c;
     tf32.bk = 32;
     EXPECT_EQ(rule_of(tf32, h200_profile(), t), PruneRule::Knobs);
 }
 
 TEST(ConfigValidation, SplitKNeedsAKTileForEverySplitAndSizesItsScratch) {
     Problem p = odd_777x1111x3333();
-    MmaConfig c;
+    MmaSyncConfig c;
     c.splits = 2;
     EXPECT_FALSE(rule_of(c, h200_profile(), p));
-    const LaunchGeometry g = c.geometry(p);
+    const LaunchGeometry g = c.launch(p);
     EXPECT_EQ(g.grid, 63u * 2u);                   // the splits of a tile are blocks of their own
     EXPECT_EQ(g.scratch_zeroed_bytes, 256);        // 63 counters, padded to 256 bytes
     EXPECT_EQ(g.scratch_bytes, 256 + 63 * 2 * 128 * 128 * 4);  // then every split's fp32 tile
     EXPECT_EQ(c.k_tiles_per_split(p), 53);         // 105 k tiles dealt as 53 + 52
-    EXPECT_EQ(MmaConfig{}.geometry(p).scratch_bytes, 0);  // no split, no scratch
+    EXPECT_EQ(MmaSyncConfig{}.launch(p).scratch_bytes, 0);  // no split, no scratch
 
     c.splits = 16;
     p.k = 15 * 32;  // 15 k tiles for 16 splits: one would have none
@@ -298,10 +297,10 @@ TEST(ConfigValidation, SplitKNeedsAKTileForEverySplitAndSizesItsScratch) {
 
 TEST(ConfigValidation, StreamKExcludesSplitKAndSizesItsScratchByTheTilesABlockReaches) {
     const Problem p = odd_777x1111x3333();  // 63 tiles x 105 k tiles: 6615 in all
-    MmaConfig c;
+    MmaSyncConfig c;
     c.stream_blocks = 264;
     EXPECT_FALSE(rule_of(c, h200_profile(), p));
-    const LaunchGeometry g = c.geometry(p);
+    const LaunchGeometry g = c.launch(p);
     EXPECT_EQ(g.grid, 264u);                  // the blocks, not the tiles
     EXPECT_EQ(c.k_tiles_per_block(p), 26);    // 6615 k tiles dealt out as runs of 25 or 26
     EXPECT_EQ(c.stream_segments(p), 2);       // a run shorter than a tile's 105 reaches into two tiles at most
@@ -326,7 +325,7 @@ TEST(ConfigValidation, HeuristicSplitsKOnlyWhereTilesLeaveSmsIdle) {
     few_tiles.n = 128;
     few_tiles.k = few_tiles.ldb = 8192;
     const AnyConfig for_few = heuristic_config(few_tiles, d);
-    const auto* split = std::get_if<MmaConfig>(&for_few);
+    const auto* split = std::get_if<MmaSyncConfig>(&for_few);
     ASSERT_NE(split, nullptr);
     EXPECT_GT(split->splits, 1);
     const std::int64_t tiles = (128 / split->bm) * (128 / split->bn);
@@ -335,7 +334,7 @@ TEST(ConfigValidation, HeuristicSplitsKOnlyWhereTilesLeaveSmsIdle) {
 
     Problem many_tiles = typed(DType::BF16, DType::BF16);  // 1024^3: 64 tiles of 128 x 128, 256 of 64 x 64
     const AnyConfig for_many = heuristic_config(many_tiles, d);
-    const auto* whole = std::get_if<MmaConfig>(&for_many);
+    const auto* whole = std::get_if<MmaSyncConfig>(&for_many);
     ASSERT_NE(whole, nullptr);
     EXPECT_EQ(whole->splits, 1);
 }
@@ -372,20 +371,20 @@ TEST(HeuristicConfig, IsValidOnEveryProfileForAssortedShapes) {
             p.k = 33;
             const AnyConfig c = heuristic_config(p, d);
             EXPECT_FALSE(validate(c, p, d)) << to_string(c) << " on " << d.name;
-            EXPECT_EQ(family_of(c), Family::RegBlock);
+            EXPECT_EQ(family_name(c), RegBlockConfig::kName);
             for (const DType ab : {DType::F16, DType::BF16}) {
                 Problem half = p;
                 half.a_type = half.b_type = half.c_type = ab;
                 half.align_a = 2;  // the register path
                 const AnyConfig h = heuristic_config(half, d);
                 EXPECT_FALSE(validate(h, half, d)) << to_string(h) << " on " << d.name;
-                EXPECT_EQ(family_of(h), Family::Mma);
+                EXPECT_EQ(family_name(h), MmaSyncConfig::kName);
             }
         }
         Problem scale;
         scale.m = scale.n = 100;
         scale.k = 0;
-        EXPECT_EQ(family_of(heuristic_config(scale, d)), Family::Naive);
+        EXPECT_EQ(family_name(heuristic_config(scale, d)), NaiveConfig::kName);
     }
 }
 

@@ -13,7 +13,8 @@ namespace {
 
 TEST(EmbeddedSources, EveryKernelSourceIsEmbeddedVerbatim) {
     std::size_t on_disk = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(JITGEMM_KERNEL_SOURCE_DIR)) {
+    const std::filesystem::path root(JITGEMM_KERNEL_SOURCE_DIR);
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
         if (entry.path().extension() != ".cuh") continue;
         ++on_disk;
         std::ifstream in(entry.path(), std::ios::binary);
@@ -21,7 +22,7 @@ TEST(EmbeddedSources, EveryKernelSourceIsEmbeddedVerbatim) {
         text << in.rdbuf();
         const auto& sources = embedded_kernel_sources();
         const auto it = std::find_if(sources.begin(), sources.end(), [&](const EmbeddedSource& s) {
-            return s.name == entry.path().filename().string();
+            return s.name == entry.path().lexically_relative(root).generic_string();
         });
         ASSERT_NE(it, sources.end()) << entry.path();
         EXPECT_EQ(it->text, text.str()) << entry.path() << " differs from its embedded copy: rebuild";

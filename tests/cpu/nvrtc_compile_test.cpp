@@ -12,7 +12,7 @@
 #include "runtime/compile/nvrtc_compiler.h"
 #include "jitgemm/error.h"
 #include "support/device_profiles.h"
-#include "tuner/any_config.h"
+#include "tuner/families/registry.h"
 
 namespace jitgemm {
 namespace {
@@ -24,11 +24,11 @@ int pick(std::mt19937_64& rng, std::initializer_list<int> values) {
 
 // Element and compute types a family computes, drawn at random: fp32 for the SIMT families, every type for the
 // naive reference, and for the Tensor Core family fp16 or bf16 inputs (to any output type) or TF32.
-void random_types(std::mt19937_64& rng, Family family, Problem& p) {
+void random_types(std::mt19937_64& rng, std::string_view family, Problem& p) {
     const DType types[] = {DType::F32, DType::F16, DType::BF16};
-    if (family == Family::Tiled || family == Family::RegBlock) return;
+    if (family == TiledConfig::kName || family == RegBlockConfig::kName) return;
     const DType ab = types[pick(rng, {0, 1, 2})];
-    if (family == Family::Mma && ab == DType::F32) {
+    if (family == MmaSyncConfig::kName && ab == DType::F32) {
         p.compute = ComputeType::TF32;
         return;
     }
@@ -42,7 +42,7 @@ void random_types(std::mt19937_64& rng, Family family, Problem& p) {
     }
 }
 
-Problem random_problem(std::mt19937_64& rng, Family family) {
+Problem random_problem(std::mt19937_64& rng, std::string_view family) {
     std::uniform_int_distribution<std::int64_t> size(1, 3000);
     Problem p;
     p.m = size(rng);
@@ -65,21 +65,21 @@ Problem random_problem(std::mt19937_64& rng, Family family) {
 
 // A configuration of `family` that the H200 profile accepts for `problem`, drawn at random; with Hopper-only knobs
 // (the Tensor Core family's bulk copies) only when it is compiled for Hopper.
-AnyConfig random_valid_config(std::mt19937_64& rng, Family family, const Problem& problem, bool hopper) {
+AnyConfig random_valid_config(std::mt19937_64& rng, std::string_view family, const Problem& problem, bool hopper) {
     const DeviceInfo device = testing::h200_profile();
     for (int attempt = 0; attempt < 10000; ++attempt) {
         AnyConfig c;
-        if (family == Family::Naive) {
+        if (family == NaiveConfig::kName) {
             NaiveConfig n;
             n.bm = pick(rng, {8, 16, 32, 64});
             n.bn = pick(rng, {1, 4, 8, 16});
             c = n;
-        } else if (family == Family::Tiled) {
+        } else if (family == TiledConfig::kName) {
             TiledConfig t;
             t.t = pick(rng, {8, 16, 32});
             c = t;
-        } else if (family == Family::Mma) {
-            MmaConfig m;
+        } else if (family == MmaSyncConfig::kName) {
+            MmaSyncConfig m;
             // Powers of two, and tiles fitted to a problem (multiples of 16: 48, 80, 112, 192), which validate()
             // keeps where their operand's layout takes them.
             m.bm = pick(rng, {32, 64, 128, 256, 48, 80, 112, 192});
@@ -132,7 +132,7 @@ void expect_cubin(const Cubin& cubin, const KernelProgram& program, int sm) {
     EXPECT_NE(cubin.image.find(program.kernel_symbol), std::string::npos) << "kernel symbol in the cubin";
 }
 
-class NvrtcCompile : public ::testing::TestWithParam<Family> {};
+class NvrtcCompile : public ::testing::TestWithParam<std::string_view> {};
 
 TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
     const std::uint64_t seed = std::random_device{}();
@@ -143,7 +143,7 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
         int sm;
     };
     std::vector<Job> jobs;
-    const int per_arch = GetParam() == Family::Mma ? 10 : GetParam() == Family::RegBlock ? 6 : 3;
+    const int per_arch = GetParam() == MmaSyncConfig::kName ? 10 : GetParam() == RegBlockConfig::kName ? 6 : 3;
     for (const auto& [arch, sm] : {std::pair<std::string, int>{"sm_80", 80}, {"sm_90a", 90}})
         for (int i = 0; i < per_arch; ++i) {
             const Problem p = random_problem(rng, GetParam());
@@ -164,8 +164,8 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, NvrtcCompile,
-                         ::testing::Values(Family::Naive, Family::Tiled, Family::RegBlock, Family::Mma),
-                         [](const auto& info) { return std::string(to_string(info.param)); });
+                         ::testing::Values(NaiveConfig::kName, TiledConfig::kName, RegBlockConfig::kName, MmaSyncConfig::kName),
+                         [](const auto& info) { return std::string(info.param); });
 
 TEST(NvrtcCompileErrors, RejectedProgramCarriesLogAndOptions) {
     Problem p;

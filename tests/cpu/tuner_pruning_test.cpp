@@ -5,9 +5,9 @@
 #include <set>
 
 #include "support/device_profiles.h"
-#include "tuner/cost_model.h"
+#include "runtime/device/roofline.h"
+#include "tuner/families/registry.h"
 #include "tuner/pruning.h"
-#include "tuner/search_space.h"
 
 namespace jitgemm {
 namespace {
@@ -108,7 +108,7 @@ TEST(Pruning, HalfPrecisionAndTf32ProblemsSearchOnlyTheTensorCoreFamily) {
                     prune_and_rank(enumerate_candidates(p, device), p, device, estimate_ceilings(device));
                 ASSERT_FALSE(space.ranked.empty()) << p.key() << " on " << device.name;
                 for (const auto& r : space.ranked) {
-                    EXPECT_EQ(family_of(r.config), Family::Mma) << to_string(r.config);
+                    EXPECT_EQ(family_name(r.config), MmaSyncConfig::kName) << to_string(r.config);
                     EXPECT_FALSE(validate(r.config, p, device)) << to_string(r.config);
                 }
             }
@@ -119,7 +119,7 @@ TEST(CostModel, TensorCoreTilesThatShareMoreOfTheirOperandsRankFirstOnBigProblem
     const DeviceCeilings ceilings = estimate_ceilings(device);
     Problem big = column_major(4096, 4096, 4096, 16);
     big.a_type = big.b_type = big.c_type = DType::BF16;
-    MmaConfig wide, narrow;  // 64 x 64 warp tiles against 32 x 32: half the shared-memory bytes per FLOP
+    MmaSyncConfig wide, narrow;  // 64 x 64 warp tiles against 32 x 32: half the shared-memory bytes per FLOP
     wide.bm = wide.bn = 128;
     wide.wm = wide.wn = 2;
     narrow.bm = narrow.bn = 64;
@@ -173,7 +173,7 @@ TEST(SearchSpace, SplitKIsTriedWhereTilesAreFewAndKIsLong) {
     const DeviceInfo device = testing::h200_profile();
     const auto splits_of = [&](const Problem& p) {
         std::set<int> splits;
-        for (const AnyConfig& c : enumerate_candidates(p, device)) splits.insert(std::get<MmaConfig>(c).splits);
+        for (const AnyConfig& c : enumerate_candidates(p, device)) splits.insert(std::get<MmaSyncConfig>(c).splits);
         return splits;
     };
     EXPECT_EQ(splits_of(few_tiles), (std::set<int>{1, 2, 3, 4, 6, 8}));
@@ -181,7 +181,7 @@ TEST(SearchSpace, SplitKIsTriedWhereTilesAreFewAndKIsLong) {
     // A split winner's refinements try the neighbouring counts too, and stream-K over the same tiles: as many
     // blocks as the SMs hold at once (two of these 128 x 64 x 64 blocks, 96 KB of shared memory each), and one per
     // SM.
-    MmaConfig split;
+    MmaSyncConfig split;
     split.bn = 64;
     split.bk = 64;
     split.wn = 2;
@@ -189,7 +189,7 @@ TEST(SearchSpace, SplitKIsTriedWhereTilesAreFewAndKIsLong) {
     split.splits = 4;
     std::set<int> neighbours, stream_blocks;
     for (const AnyConfig& v : refinements(split, few_tiles, device)) {
-        const auto& m = std::get<MmaConfig>(v);
+        const auto& m = std::get<MmaSyncConfig>(v);
         if (m.stream_blocks == 0) neighbours.insert(m.splits);
         else stream_blocks.insert(m.stream_blocks);
         EXPECT_TRUE(m.stream_blocks == 0 || m.splits == 1) << to_string(v);
@@ -205,7 +205,7 @@ TEST(SearchSpace, BothOperandsPackedTakeBulkCopiesOnHopperOnly) {
     const auto count = [&](const DeviceInfo& device) {
         int packed = 0, bulk = 0;
         for (const AnyConfig& c : enumerate_candidates(odd, device)) {
-            const auto& m = std::get<MmaConfig>(c);
+            const auto& m = std::get<MmaSyncConfig>(c);
             packed += m.pack == 3;
             bulk += m.bulk;
             EXPECT_TRUE(!m.bulk || m.pack == 3) << to_string(c);
@@ -220,15 +220,15 @@ TEST(SearchSpace, BothOperandsPackedTakeBulkCopiesOnHopperOnly) {
     tf32.a_type = tf32.b_type = tf32.c_type = DType::F32;
     tf32.compute = ComputeType::TF32;
     for (const AnyConfig& c : enumerate_candidates(tf32, testing::h200_profile()))
-        EXPECT_FALSE(std::get<MmaConfig>(c).bulk) << to_string(c);
+        EXPECT_FALSE(std::get<MmaSyncConfig>(c).bulk) << to_string(c);
 
     // A bulk winner's refinements include its cp.async twin; its stream-K variants are fed by cp.async.
-    const auto winner = MmaConfig::parse("mma_128x64x64_w2x2_s4_g8_k2_p3_bulk");
+    const auto winner = MmaSyncConfig::parse("mma_sync_128x64x64_w2x2_s4_g8_k2_p3_bulk");
     ASSERT_TRUE(winner.has_value());
     bool twin = false;
     for (const AnyConfig& v : refinements(*winner, odd, testing::h200_profile())) {
-        const auto& m = std::get<MmaConfig>(v);
-        MmaConfig same = *winner;
+        const auto& m = std::get<MmaSyncConfig>(v);
+        MmaSyncConfig same = *winner;
         same.bulk = false;
         twin = twin || m == same;
         EXPECT_TRUE(m.stream_blocks == 0 || !m.bulk) << to_string(v);
@@ -246,14 +246,14 @@ TEST(CostModel, SplitKRanksFirstWhereTheTilesLeaveSmsIdle) {
     decode.a_type = decode.b_type = decode.c_type = DType::BF16;
     const PrunedSpace space = prune_and_rank(enumerate_candidates(decode, device), decode, device, ceilings);
     ASSERT_FALSE(space.ranked.empty());
-    EXPECT_GT(std::get<MmaConfig>(space.ranked.front().config).splits, 1) << to_string(space.ranked.front().config);
+    EXPECT_GT(std::get<MmaSyncConfig>(space.ranked.front().config).splits, 1) << to_string(space.ranked.front().config);
     // The split's cost: the busiest SM runs half the k tiles, plus a write and a read of the partial sums.
-    MmaConfig whole;
+    MmaSyncConfig whole;
     whole.bm = 128;
     whole.bn = 32;
     whole.wm = 4;
     whole.wn = 1;
-    MmaConfig halves = whole;
+    MmaSyncConfig halves = whole;
     halves.splits = 2;
     const CostEstimate one = estimate_cost(whole, decode, device, ceilings);
     const CostEstimate two = estimate_cost(halves, decode, device, ceilings);
@@ -276,11 +276,11 @@ TEST(SearchSpace, RefinementsVaryGroupsStagesAndVectorWidthOnly) {
     }
     EXPECT_TRUE(refinements(NaiveConfig{}, square, device).empty());
     square.a_type = square.b_type = square.c_type = DType::BF16;
-    const MmaConfig mma;  // 3 stages, group 8: groups 1, 4, 16 and stages 2, 4; no split, so no stream-K either
+    const MmaSyncConfig mma;  // 3 stages, group 8: groups 1, 4, 16 and stages 2, 4; no split, so no stream-K either
     const auto mma_variants = refinements(mma, square, device);
     EXPECT_EQ(mma_variants.size(), 5u);
     for (const auto& v : mma_variants) {
-        const auto& m = std::get<MmaConfig>(v);
+        const auto& m = std::get<MmaSyncConfig>(v);
         EXPECT_EQ(m.bm, mma.bm);
         EXPECT_EQ(m.wm, mma.wm);
         EXPECT_FALSE(v == AnyConfig{mma});

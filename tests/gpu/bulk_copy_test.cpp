@@ -20,8 +20,8 @@ namespace {
 // Tiles whose rows are k-contiguous or run along m or n (both occur across the transposes), 112-wide fitted tiles,
 // k tiles of 32 to 128, two to five stages, one block per tile or up to four splits.
 const std::vector<std::string> kBulkConfigs = {
-    "mma_128x64x64_w2x2_s4_g8_k2_p3_bulk", "mma_128x128x64_w2x4_s4_g8_k2_p3_bulk", "mma_64x64x32_w2x2_s3_g4_p3_bulk",
-    "mma_128x64x32_w4x1_s5_g8_k3_p3_bulk", "mma_64x128x128_w2x2_s2_g8_p3_bulk",    "mma_128x128x32_w2x2_s4_g8_k4_p3_bulk"};
+    "mma_sync_128x64x64_w2x2_s4_g8_k2_p3_bulk", "mma_sync_128x128x64_w2x4_s4_g8_k2_p3_bulk", "mma_sync_64x64x32_w2x2_s3_g4_p3_bulk",
+    "mma_sync_128x64x32_w4x1_s5_g8_k3_p3_bulk", "mma_sync_64x128x128_w2x2_s2_g8_p3_bulk",    "mma_sync_128x128x32_w2x2_s4_g8_k4_p3_bulk"};
 
 std::string without_bulk(const std::string& config) { return config.substr(0, config.size() - 5); }
 
@@ -43,7 +43,7 @@ TEST_P(BulkCopy, MatchesFloat64ReferenceAndTheCpAsyncKernelBitForBit) {
         GemmOptions options;
         options.config = c.random_config(rng);
         // A split needs a k tile of its own: fall back to one block per tile on short K.
-        if (depth < 4 * 128) options.config = "mma_64x64x32_w2x2_s3_g4_p3_bulk";
+        if (depth < 4 * 128) options.config = "mma_sync_64x64x32_w2x2_s3_g4_p3_bulk";
         const std::string label =
             shape.describe() + " config " + options.config + " (seed " + std::to_string(seed) + ")";
         const GemmWorkload workload(shape, rng);

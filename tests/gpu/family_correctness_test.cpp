@@ -14,7 +14,7 @@
 
 #include "support/gpu_test_support.h"
 #include "support/random_gemm_shape.h"
-#include "tuner/any_config.h"
+#include "tuner/families/registry.h"
 #include "tools/verify/gemm_workload.h"
 
 namespace jitgemm {
@@ -71,17 +71,17 @@ std::vector<GemmShape> shapes_for_run(std::mt19937_64& rng) {
 // Tensor Core configurations that reach every code path (each valid for every alignment the shapes give): tiles from 32 to 256, one to eight warps, 2 to 5 stages,
 // k depths of one to eight mma steps, every rasterization group, operands packed to an aligned copy or not.
 const std::vector<std::string> kHalfConfigs = {
-    "mma_128x128x32_w2x4_s3_g8", "mma_64x64x32_w2x2_s4_g1",  "mma_32x32x16_w1x1_s2_g8",
-    "mma_64x128x16_w1x4_s5_g8",  "mma_128x64x64_w2x2_s2_g16", "mma_128x128x32_w2x4_s3_g8_p3",
-    "mma_64x64x32_w2x2_s4_g1_p1", "mma_32x32x16_w1x1_s2_g8_p2",
+    "mma_sync_128x128x32_w2x4_s3_g8", "mma_sync_64x64x32_w2x2_s4_g1",  "mma_sync_32x32x16_w1x1_s2_g8",
+    "mma_sync_64x128x16_w1x4_s5_g8",  "mma_sync_128x64x64_w2x2_s2_g16", "mma_sync_128x128x32_w2x4_s3_g8_p3",
+    "mma_sync_64x64x32_w2x2_s4_g1_p1", "mma_sync_32x32x16_w1x1_s2_g8_p2",
     // 64 x 64 warp tiles: within the register limit only with nothing staged through registers, so packed.
-    "mma_256x128x64_w4x2_s3_g4_p3", "mma_128x256x32_w2x4_s4_g8_p3",
+    "mma_sync_256x128x64_w4x2_s3_g4_p3", "mma_sync_128x256x32_w2x4_s4_g8_p3",
     // k tiles of 128 (eight mma steps, 256-byte shared rows), packed for the same reason.
-    "mma_128x64x128_w2x2_s2_g8_p3"};
+    "mma_sync_128x64x128_w2x2_s2_g8_p3"};
 const std::vector<std::string> kTf32Configs = {
-    "mma_128x128x32_w2x4_s3_g8", "mma_64x64x16_w2x2_s4_g1",  "mma_32x32x16_w1x1_s2_g8",
-    "mma_256x128x32_w4x2_s3_g4", "mma_64x128x16_w1x4_s5_g8", "mma_128x64x32_w2x1_s2_g16",
-    "mma_64x64x16_w2x2_s3_g8_p3"};
+    "mma_sync_128x128x32_w2x4_s3_g8", "mma_sync_64x64x16_w2x2_s4_g1",  "mma_sync_32x32x16_w1x1_s2_g8",
+    "mma_sync_256x128x32_w4x2_s3_g4", "mma_sync_64x128x16_w1x4_s5_g8", "mma_sync_128x64x32_w2x1_s2_g16",
+    "mma_sync_64x64x16_w2x2_s3_g8_p3"};
 
 class FamilyCorrectness : public ::testing::TestWithParam<FamilyCase> {};
 

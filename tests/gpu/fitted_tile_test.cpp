@@ -1,6 +1,6 @@
 // Tensor Core tiles that fit the problem instead of a power of two (bm or bn 48, 80, 112, 192: 7 x 112 = 784 covers
 // n = 777 where 13 x 64 = 832 does), against the float64 host reference. Such a tile needs its operand stored
-// k-contiguous unless its rows are whole 128-byte lines (MmaConfig::validate), so each case takes the storage order
+// k-contiguous unless its rows are whole 128-byte lines (MmaSyncConfig::validate), so each case takes the storage order
 // and transposes its configuration allows, at random among them; the rest is random as elsewhere: tails around the
 // fitted multiples, odd leading dimensions (the register path and the pack), misaligned pointers, alpha and beta of
 // every kind, NaN in C with beta = 0, split-K and stream-K, odd counts of mma row blocks per warp (bn / wn = 80:
@@ -13,18 +13,18 @@
 #include "support/gpu_test_support.h"
 #include "support/random_gemm_shape.h"
 #include "support/tensor_core_case.h"
-#include "tuner/any_config.h"
+#include "tuner/families/registry.h"
 #include "tools/verify/gemm_workload.h"
 
 namespace jitgemm {
 namespace {
 
 const std::vector<std::string> kHalfFittedConfigs = {
-    "mma_64x112x64_w4x1_s4_g8",       "mma_64x112x64_w4x1_s4_g8_k2_p3", "mma_112x64x32_w1x4_s3_g8",
-    "mma_64x80x32_w2x1_s3_g4_k3",     "mma_48x48x16_w1x1_s2_g8",        "mma_192x48x32_w4x1_s3_g1",
-    "mma_64x112x32_w4x1_s3_g8_sk7_p3", "mma_128x112x64_w8x1_s3_g8_k2_p3", "mma_64x112x128_w4x1_s2_g8_k2_p3"};
-const std::vector<std::string> kTf32FittedConfigs = {"mma_64x112x32_w4x1_s3_g8", "mma_112x64x16_w1x2_s3_g8",
-                                                     "mma_64x80x32_w2x1_s3_g8_k2_p3", "mma_96x48x16_w2x1_s2_g4"};
+    "mma_sync_64x112x64_w4x1_s4_g8",       "mma_sync_64x112x64_w4x1_s4_g8_k2_p3", "mma_sync_112x64x32_w1x4_s3_g8",
+    "mma_sync_64x80x32_w2x1_s3_g4_k3",     "mma_sync_48x48x16_w1x1_s2_g8",        "mma_sync_192x48x32_w4x1_s3_g1",
+    "mma_sync_64x112x32_w4x1_s3_g8_sk7_p3", "mma_sync_128x112x64_w8x1_s3_g8_k2_p3", "mma_sync_64x112x128_w4x1_s2_g8_k2_p3"};
+const std::vector<std::string> kTf32FittedConfigs = {"mma_sync_64x112x32_w4x1_s3_g8", "mma_sync_112x64x16_w1x2_s3_g8",
+                                                     "mma_sync_64x80x32_w2x1_s3_g8_k2_p3", "mma_sync_96x48x16_w2x1_s2_g4"};
 
 // Whether the shared-tile rows of an operand stored along m or n, `extent` elements long, lay out (mma.cuh's
 // tile_layout): 16, 32 or 64 bytes, or whole 128-byte lines.
@@ -35,7 +35,7 @@ bool lays_out_along_mn(int extent, int element_bytes) {
 
 // Sets the order and transposes so that the kernel's canonical A is k-contiguous where bm needs it and its B where
 // bn does; the others stay random. Row-major calls swap A and B (and the transposes) on the way to the kernel.
-void fit_layout(const MmaConfig& config, int element_bytes, std::mt19937_64& rng, GemmShape& s) {
+void fit_layout(const MmaSyncConfig& config, int element_bytes, std::mt19937_64& rng, GemmShape& s) {
     const bool a_needs_k = !lays_out_along_mn(config.bm, element_bytes);
     const bool b_needs_k = !lays_out_along_mn(config.bn, element_bytes);
     // Canonical A is k-contiguous when transposed; canonical B when not.
@@ -83,8 +83,8 @@ TEST_P(FittedTiles, MatchFloat64ReferenceOnTheLayoutsTheyTake) {
         GemmOptions options;
         options.config = c.random_config(rng);
         const auto config = parse_config(options.config);
-        ASSERT_TRUE(config && std::holds_alternative<MmaConfig>(*config)) << options.config;
-        fit_layout(std::get<MmaConfig>(*config), element_bytes, rng, shape);
+        ASSERT_TRUE(config && std::holds_alternative<MmaSyncConfig>(*config)) << options.config;
+        fit_layout(std::get<MmaSyncConfig>(*config), element_bytes, rng, shape);
         testing::pad_leading_dimensions(rng, shape);  // for the layout just drawn
         testing::maybe_misalign_pointers(rng, shape);
         const std::string label = shape.describe() + " config " + options.config + " (seed " + std::to_string(seed) + ")";
@@ -120,7 +120,7 @@ TEST(FittedTiles, ALayoutTheTileCannotTakeIsRefusedAndLeavesCAlone) {
     const GemmWorkload workload(shape, rng);
     const auto before = workload.c_bytes();
     GemmOptions options;
-    options.config = "mma_64x112x64_w4x1_s4_g8";
+    options.config = "mma_sync_64x112x64_w4x1_s4_g8";
     try {
         workload.run(nullptr, options);
         ADD_FAILURE() << "the call ran";

@@ -55,7 +55,7 @@ TEST(Index64, LeadingDimensionPastInt32InEveryFamily) {
     ASSERT_TRUE(make_canonical_call(call).problem.needs_index64());
 
     for (const char* config :
-         {"naive_16x16", "tiled_t16", "regblock_32x32x16_t4x4_v4_s2_g8", "mma_32x32x16_w1x1_s2_g8"}) {
+         {"naive_16x16", "tiled_t16", "regblock_32x32x16_t4x4_v4_s2_g8", "mma_sync_32x32x16_w1x1_s2_g8"}) {
         std::vector<float> c_host(static_cast<std::size_t>(m * n), std::numeric_limits<float>::quiet_NaN());
         const auto c = driver::upload(c_host);
         GemmOptions options;

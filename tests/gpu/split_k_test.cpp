@@ -11,7 +11,7 @@
 #include "support/gpu_test_support.h"
 #include "support/random_gemm_shape.h"
 #include "support/tensor_core_case.h"
-#include "tuner/any_config.h"
+#include "tuner/families/registry.h"
 #include "tools/verify/gemm_workload.h"
 
 namespace jitgemm {
@@ -22,13 +22,13 @@ namespace {
 // tile for each (K >= 512 gives 8 k tiles of 64 even to a single tile), and their runs cover many tiles whole, end
 // inside tiles, or, on the smallest shapes, share one tile among many blocks.
 const std::vector<std::string> kHalfSplitConfigs = {
-    "mma_64x64x32_w2x2_s3_g8_k2",     "mma_32x32x16_w1x1_s2_g8_k8",  "mma_128x64x32_w2x2_s4_g8_k3_p3",
-    "mma_64x128x64_w2x2_s4_g4_k5",    "mma_128x128x32_w2x4_s3_g8_k16", "mma_64x64x64_w1x4_s4_g4_k4_p3",
-    "mma_64x64x32_w2x2_s3_g8_sk3",    "mma_32x32x16_w1x1_s2_g8_sk16_p3", "mma_128x64x64_w2x2_s4_g8_sk8_p3",
-    "mma_64x128x32_w2x4_s4_g4_sk7",   "mma_128x64x128_w2x2_s2_g8_k3_p3"};
-const std::vector<std::string> kTf32SplitConfigs = {"mma_64x64x16_w2x2_s3_g8_k4", "mma_128x64x32_w2x2_s3_g8_k3",
-                                                    "mma_32x32x16_w1x1_s2_g8_k7_p3", "mma_64x64x16_w2x2_s3_g8_sk16",
-                                                    "mma_128x64x32_w2x2_s3_g8_sk5_p3"};
+    "mma_sync_64x64x32_w2x2_s3_g8_k2",     "mma_sync_32x32x16_w1x1_s2_g8_k8",  "mma_sync_128x64x32_w2x2_s4_g8_k3_p3",
+    "mma_sync_64x128x64_w2x2_s4_g4_k5",    "mma_sync_128x128x32_w2x4_s3_g8_k16", "mma_sync_64x64x64_w1x4_s4_g4_k4_p3",
+    "mma_sync_64x64x32_w2x2_s3_g8_sk3",    "mma_sync_32x32x16_w1x1_s2_g8_sk16_p3", "mma_sync_128x64x64_w2x2_s4_g8_sk8_p3",
+    "mma_sync_64x128x32_w2x4_s4_g4_sk7",   "mma_sync_128x64x128_w2x2_s2_g8_k3_p3"};
+const std::vector<std::string> kTf32SplitConfigs = {"mma_sync_64x64x16_w2x2_s3_g8_k4", "mma_sync_128x64x32_w2x2_s3_g8_k3",
+                                                    "mma_sync_32x32x16_w1x1_s2_g8_k7_p3", "mma_sync_64x64x16_w2x2_s3_g8_sk16",
+                                                    "mma_sync_128x64x32_w2x2_s3_g8_sk5_p3"};
 
 // K long enough for every split count of the lists; m and n small enough that the compiles dominate, not the
 // float64 reference.

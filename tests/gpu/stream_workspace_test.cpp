@@ -22,7 +22,7 @@ namespace {
 // A packed, split-K kernel: both operands copied to the workspace, the partial sums and counters after them.
 GemmOptions packed_split() {
     GemmOptions options;
-    options.config = "mma_64x64x32_w2x2_s3_g8_k2_p3";
+    options.config = "mma_sync_64x64x32_w2x2_s3_g8_k2_p3";
     options.tuning = TunePolicy::Off;
     return options;
 }

@@ -8,7 +8,7 @@
 #include "cache/cache_stack.h"
 #include "cache/tuning_cache.h"
 #include "runtime/device/device_info.h"
-#include "tuner/heuristic_config.h"
+#include "tuner/families/registry.h"
 #include "dispatch/kernel_store.h"
 #include "runtime/compile/provenance.h"
 #include "runtime/driver/context.h"
@@ -47,7 +47,7 @@ std::pair<double, double> alternate_medians(const GemmWorkload& w, const GemmOpt
 // Tunes the shape's problem now, then checks the winner: verified, recorded with its search, served, and no slower
 // than the heuristic default (which competes in every search).
 void expect_verified_winner_no_slower_than_default(const GemmShape& shape, double budget_seconds,
-                                                   Family expected_family) {
+                                                   std::string_view expected_family) {
     std::mt19937_64 rng(testing::fresh_seed());
     const GemmWorkload w(shape, rng);
     GemmOptions tune_now;
@@ -68,7 +68,7 @@ void expect_verified_winner_no_slower_than_default(const GemmShape& shape, doubl
     EXPECT_EQ(tuned->config_name, entry->selection.config);
     const auto winner = parse_config(entry->selection.config);
     ASSERT_TRUE(winner.has_value());
-    EXPECT_EQ(family_of(*winner), expected_family) << entry->selection.config;
+    EXPECT_EQ(family_name(*winner), expected_family) << entry->selection.config;
     EXPECT_GT(entry->selection.candidates_measured, 1);
     EXPECT_GT(entry->selection.time_ms, 0.0);
     EXPECT_FALSE(cache::CacheStack::global()
@@ -92,7 +92,7 @@ TEST(Tuning, WinnerIsVerifiedRecordedAndNoSlowerThanTheHeuristicDefault) {
     shape.k = 700;
     shape.trans_b = Transpose::Yes;
     shape.beta = 0.5f;
-    expect_verified_winner_no_slower_than_default(shape, 10.0, Family::RegBlock);
+    expect_verified_winner_no_slower_than_default(shape, 10.0, RegBlockConfig::kName);
 }
 
 TEST(Tuning, Bf16WithOddLeadingDimensionsTunesTheTensorCoreFamily) {
@@ -105,7 +105,7 @@ TEST(Tuning, Bf16WithOddLeadingDimensionsTunesTheTensorCoreFamily) {
     shape.ab_type = DType::BF16;
     shape.c_type = DType::BF16;
     shape.beta = -1.5f;
-    expect_verified_winner_no_slower_than_default(shape, 6.0, Family::Mma);
+    expect_verified_winner_no_slower_than_default(shape, 6.0, MmaSyncConfig::kName);
 }
 
 TEST(Tuning, Tf32TunesTheTensorCoreFamily) {
@@ -116,7 +116,7 @@ TEST(Tuning, Tf32TunesTheTensorCoreFamily) {
     shape.k = 3000;
     shape.trans_a = Transpose::Yes;
     shape.compute = ComputeType::TF32;
-    expect_verified_winner_no_slower_than_default(shape, 6.0, Family::Mma);
+    expect_verified_winner_no_slower_than_default(shape, 6.0, MmaSyncConfig::kName);
 }
 
 TEST(Tuning, SearchRespectsItsBudgetAndSaysWhetherItWasComplete) {

@@ -1,6 +1,6 @@
 // `jitgemm bench`: jitgemm against cuBLAS on the same data in one run — both verified against the float64
 // reference, then timed alternately with the L2 flushed before every run (medians) — and each problem placed on
-// the roofline (seed 004) of its dtypes: arithmetic intensity, memory- or compute-bound against the rate that bounds
+// the roofline of its dtypes: arithmetic intensity, memory- or compute-bound against the rate that bounds
 // those types (fp32 FFMA, or the Tensor Cores for 16-bit inputs and TF32), and the share of the floor reached.
 #include <cmath>
 #include <fstream>

@@ -6,8 +6,9 @@
 
 #include "jitgemm/error.h"
 #include "runtime/problem/gemm_call.h"
-#include "tuner/cost_model.h"
+#include "tuner/families/registry.h"
 #include "runtime/device/device_ceilings.h"
+#include "runtime/device/roofline.h"
 
 namespace jitgemm::cli {
 namespace {

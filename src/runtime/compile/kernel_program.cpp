@@ -58,7 +58,8 @@ namespace jitgemm {
 
 KernelProgram make_support_program(const std::string& header, const std::string& arch) {
     KernelProgram program;
-    program.config_name = header.substr(0, header.find('.'));
+    const std::string file = header.substr(header.rfind('/') + 1);  // "support/jg_verify.cuh" -> "jg_verify"
+    program.config_name = file.substr(0, file.find('.'));
     program.file_name = program.config_name + ".cu";
     program.source = "#include \"" + header + "\"\n";
     program.arch = arch;

@@ -29,7 +29,7 @@ struct KernelProgram {
 // What a kernel family contributes to a program: the embedded header that holds its kernel, the kernel's extern "C"
 // symbol, the configuration's canonical name and its knob defines.
 struct FamilyKernel {
-    std::string source_header;  // "regblock.cuh"
+    std::string source_header;  // "regblock.cuh", "mma_sync/mma_sync.cuh"
     std::string kernel_symbol;  // "jg_regblock"
     std::string config_name;
     KnobDefines knobs;
@@ -38,8 +38,8 @@ struct FamilyKernel {
 // The program of `kernel` specialized for `problem` (the problem's fields become -D constants beside the knobs).
 KernelProgram make_kernel_program(const Problem& problem, const FamilyKernel& kernel, const std::string& arch);
 
-// The program of a support header of kernel_sources/ that is no GEMM family — "jg_workspace.cuh" (the tuner's
-// operand fill and result comparison), "jg_ceilings.cuh" (the roofline probes). Its module holds several kernels,
+// The program of a support header of kernel_sources/ that is no GEMM family — "support/jg_verify.cuh" (the tuner's
+// operand fill and result comparison), "support/jg_ceilings.cuh" (the roofline probes). Its module holds several kernels,
 // so kernel_symbol is empty.
 KernelProgram make_support_program(const std::string& header, const std::string& arch);
 

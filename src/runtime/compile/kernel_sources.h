@@ -9,7 +9,7 @@
 namespace jitgemm {
 
 struct EmbeddedSource {
-    std::string_view name;  // file name, as #include-d: "regblock.cuh"
+    std::string_view name;  // path below kernel_sources/, as #include-d: "common/jg_types.cuh"
     std::string_view text;
 };
 

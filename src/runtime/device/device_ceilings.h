@@ -1,4 +1,4 @@
-// The ceilings of the roofline (seed 004) for one device: the fp32 FFMA rate, the Tensor Core rates of mma.sync
+// The ceilings of the roofline for one device: the fp32 FFMA rate, the Tensor Core rates of mma.sync
 // (16-bit inputs and TF32) and the DRAM bandwidth. Until the CLI measures them on the device (kept in the cache),
 // they are derived from the device's clocks, its SM generation and its bus, scaled by the fraction real kernels
 // reach (the H200 copies at ~4.3 of 4.8 TB/s).

@@ -1,4 +1,4 @@
-// Occupancy arithmetic (seed 001): how many blocks of a candidate fit on one SM, limited by threads, registers and
+// Occupancy arithmetic: how many blocks of a candidate fit on one SM, limited by threads, registers and
 // shared memory, with the hardware's allocation granularity. Used to prune before compiling, when registers are
 // an estimate; after compiling, the driver's cuOccupancyMaxActiveBlocksPerMultiprocessor has the last word.
 #pragma once

@@ -1,4 +1,4 @@
-// Measures a device's ceilings with the probes of kernel_sources/jg_ceilings.cuh: DRAM copy bandwidth (a 2 GiB
+// Measures a device's ceilings with the probes of kernel_sources/support/jg_ceilings.cuh: DRAM copy bandwidth (a 2 GiB
 // device-to-device copy, bytes read plus written), the fp32 FFMA rate and the mma.sync rate of each Tensor Core input
 // type (fp16, bf16, TF32; compute capability 8.0 and later). Median of several runs each.
 #pragma once

@@ -1,4 +1,4 @@
-// Evicts the L2 cache between timed runs by overwriting a buffer twice its size (gpu.md: time from cold caches, as
+// Evicts the L2 cache between timed runs by overwriting a buffer twice its size (time from cold caches, as
 // a real workload that streams its operands would run).
 #pragma once
 

@@ -1,0 +1,32 @@
+// The device-resource rules every family's validate() applies after its own knob rules: threads per block, shared
+// memory per block (with or without opt-in), estimated registers, and at least one block per SM. Also the 1-D grid
+// every family launches.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "runtime/device/device_info.h"
+#include "runtime/problem/problem.h"
+#include "runtime/launch/launch_description.h"
+#include "tuner/families/common/rejection.h"
+
+namespace jitgemm {
+
+// `optin_shared` says whether the family's kernel uses dynamic shared memory and may opt in above the default
+// per-block limit.
+std::optional<Rejection> check_resources(const DeviceInfo& device, int threads, int registers_per_thread,
+                                         int shared_bytes, bool optin_shared);
+
+// The SIMT families' element-type rule: fp32 A, B and C (computed exactly, also where TF32 is allowed).
+std::optional<Rejection> require_fp32_inputs_and_output(const Problem& problem);
+
+// Whether the SIMT families search this problem: fp32 inputs computed exactly (a problem that allows TF32 is
+// searched on the Tensor Cores).
+bool is_simt_problem(const Problem& problem);
+
+// tiles_m * tiles_n blocks of `threads` (the Tensor Core family passes tiles and blocks per tile); throws
+// Error(Unsupported) when the block count exceeds a 1-D grid.
+LaunchGeometry tile_grid(std::int64_t tiles_m, std::int64_t tiles_n, int threads, int dynamic_shared_bytes);
+
+}  // namespace jitgemm

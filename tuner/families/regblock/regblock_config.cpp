@@ -1,0 +1,86 @@
+// The register-blocked family's rules, names and launch.
+#include "tuner/families/regblock/regblock_config.h"
+
+#include <algorithm>
+
+#include "tuner/families/common/config_text.h"
+#include "tuner/families/common/resource_limits.h"
+
+namespace jitgemm {
+namespace {
+
+bool valid_thread_tile(int t) { return t == 1 || t == 2 || (t % 4 == 0 && t <= 16); }
+
+}  // namespace
+
+int RegBlockConfig::estimated_registers() const {
+    const int staged = threads() > 0 ? (bm * bk + bn * bk) / threads() : 0;
+    return tm * tn + tm + tn + staged + 24;
+}
+
+std::optional<Rejection> RegBlockConfig::validate(const Problem& problem, const DeviceInfo& device) const {
+    if (const auto rejection = require_fp32_inputs_and_output(problem)) return rejection;
+    if (!valid_thread_tile(tm) || !valid_thread_tile(tn))
+        return Rejection{PruneRule::Knobs, "tm and tn must be 1, 2, 4, 8, 12 or 16"};
+    if (bm < 1 || bn < 1 || bk < 1 || bm > 256 || bn > 256 || bk > 64)
+        return Rejection{PruneRule::Knobs, "bm and bn must be 1..256 and bk 1..64"};
+    if (bm % tm != 0 || bn % tn != 0) return Rejection{PruneRule::Knobs, "tm must divide bm and tn divide bn"};
+    const int t = threads();
+    if (t < 32 || t > 1024 || t % 32 != 0)
+        return Rejection{PruneRule::Knobs, "(bm/tm)*(bn/tn) = " + std::to_string(t) +
+                                               " threads must be a multiple of 32 between 32 and 1024"};
+    if (vec != 1 && vec != 2 && vec != 4) return Rejection{PruneRule::Knobs, "vec must be 1, 2 or 4"};
+    if (bm % vec != 0 || bn % vec != 0 || bk % vec != 0)
+        return Rejection{PruneRule::Knobs, "vec must divide bm, bn and bk"};
+    if ((bm * bk / vec) % t != 0 || (bn * bk / vec) % t != 0)
+        return Rejection{PruneRule::Knobs, "each thread must load the same whole number of vectors of each tile"};
+    if (stages != 1 && stages != 2) return Rejection{PruneRule::Knobs, "stages must be 1 or 2"};
+    if (group < 1 || group > 64) return Rejection{PruneRule::Knobs, "group must be 1..64"};
+    return check_resources(device, t, estimated_registers(), shared_bytes(), true);
+}
+
+KnobDefines RegBlockConfig::defines() const {
+    return {{"RB_BM", bm}, {"RB_BN", bn},   {"RB_BK", bk},         {"RB_TM", tm},
+            {"RB_TN", tn}, {"RB_VEC", vec}, {"RB_STAGES", stages}, {"RB_GROUP", group}};
+}
+
+LaunchGeometry RegBlockConfig::launch(const Problem& p) const {
+    return tile_grid((p.m + bm - 1) / bm, (p.n + bn - 1) / bn, threads(), shared_bytes());
+}
+
+std::string RegBlockConfig::kernel_identity(const Problem& p) const {
+    RegBlockConfig c = *this;
+    const int widest = std::max(std::min(4, p.align_a / 4), std::min(4, p.align_b / 4));
+    c.vec = std::min(c.vec, widest);
+    return c.to_string();
+}
+
+std::string RegBlockConfig::to_string() const {
+    using config_text::format_numbers;
+    return "regblock_" + format_numbers("", {bm, bn, bk}) + "_" + format_numbers("t", {tm, tn}) + "_" +
+           format_numbers("v", {vec}) + "_" + format_numbers("s", {stages}) + "_" + format_numbers("g", {group});
+}
+
+std::optional<RegBlockConfig> RegBlockConfig::parse(std::string_view name) {
+    using config_text::parse_numbers;
+    const auto fields = config_text::family_fields(name, kName);
+    if (!fields || fields->size() != 5) return std::nullopt;
+    const auto block = parse_numbers((*fields)[0], "", 3);
+    const auto thread = parse_numbers((*fields)[1], "t", 2);
+    const auto vec = parse_numbers((*fields)[2], "v", 1);
+    const auto stages = parse_numbers((*fields)[3], "s", 1);
+    const auto group = parse_numbers((*fields)[4], "g", 1);
+    if (!block || !thread || !vec || !stages || !group) return std::nullopt;
+    RegBlockConfig c;
+    c.bm = (*block)[0];
+    c.bn = (*block)[1];
+    c.bk = (*block)[2];
+    c.tm = (*thread)[0];
+    c.tn = (*thread)[1];
+    c.vec = (*vec)[0];
+    c.stages = (*stages)[0];
+    c.group = (*group)[0];
+    return c;
+}
+
+}  // namespace jitgemm

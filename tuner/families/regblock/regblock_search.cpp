@@ -1,0 +1,83 @@
+// The register-blocked family's search space, refinements, cost estimate and untuned default.
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "tuner/families/common/resource_limits.h"
+#include "tuner/families/regblock/regblock_config.h"
+
+namespace jitgemm {
+namespace {
+
+RegBlockConfig regblock(int bm, int bn, int bk, int tm, int tn) {
+    RegBlockConfig c;
+    c.bm = bm;
+    c.bn = bn;
+    c.bk = bk;
+    c.tm = tm;
+    c.tn = tn;
+    return c;
+}
+
+}  // namespace
+
+std::vector<RegBlockConfig> RegBlockConfig::enumerate(const Problem& p, const DeviceInfo& /*device*/) {
+    if (!is_simt_problem(p)) return {};
+    std::vector<RegBlockConfig> out;
+    for (const int bm : {32, 64, 128, 256})
+        for (const int bn : {32, 64, 128, 256})
+            for (const int bk : {8, 16, 32})
+                for (const auto& [tm, tn] : {std::pair{4, 4}, {4, 8}, {8, 4}, {8, 8}, {8, 16}, {16, 8}})
+                    out.push_back(regblock(bm, bn, bk, tm, tn));
+    return out;
+}
+
+std::vector<RegBlockConfig> RegBlockConfig::refinements(const Problem& /*problem*/,
+                                                        const DeviceInfo& /*device*/) const {
+    std::vector<RegBlockConfig> out;
+    for (const int g : {1, 4, 16}) {
+        if (g == group) continue;
+        RegBlockConfig c = *this;
+        c.group = g;
+        out.push_back(c);
+    }
+    RegBlockConfig single = *this;
+    single.stages = stages == 2 ? 1 : 2;
+    out.push_back(single);
+    if (vec == 4) {  // narrower loads can pay where 4-wide ones leave threads idle
+        RegBlockConfig narrow = *this;
+        narrow.vec = 2;
+        out.push_back(narrow);
+    }
+    return out;
+}
+
+CostEstimate RegBlockConfig::estimate_cost(const Problem& p, const DeviceInfo& device,
+                                           const DeviceCeilings& ceilings) const {
+    const int va = std::min(vec, std::max(1, p.align_a / 4));
+    const int vb = std::min(vec, std::max(1, p.align_b / 4));
+    const double t = threads();
+    const double ffma = tm * tn;
+    const double fragments = std::ceil(tm / 4.0) + std::ceil(tn / 4.0);
+    const double staging = (bm / (t * va) + bn / (t * vb)) * 2.0;  // load + store per run
+    const double share = ffma / (ffma + fragments + staging + 2.0);
+    return estimate_simt_cost({bm, bn, bk, threads(), estimated_registers(), shared_bytes(), share,
+                               stages == 1 ? 1.15 : 1.0},
+                              p, device, ceilings);
+}
+
+std::optional<RegBlockConfig> RegBlockConfig::heuristic_default(const Problem& p, const DeviceInfo& device) {
+    if (!is_simt_problem(p)) return std::nullopt;
+    const std::array<RegBlockConfig, 4> ladder{regblock(128, 128, 8, 8, 8), regblock(128, 64, 16, 8, 4),
+                                               regblock(64, 64, 16, 4, 4), regblock(32, 32, 16, 4, 4)};
+    std::optional<RegBlockConfig> fallback;
+    for (const auto& c : ladder) {
+        if (c.validate(p, device)) continue;
+        fallback = c;
+        const std::int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+        if (tiles >= device.sm_count) return c;
+    }
+    return fallback;
+}
+
+}  // namespace jitgemm

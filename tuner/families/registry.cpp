@@ -1,0 +1,116 @@
+// The family-independent operations, each a visit over AnyConfig or a walk over the registered families.
+#include "tuner/families/registry.h"
+
+#include <type_traits>
+
+namespace jitgemm {
+namespace {
+
+template <typename F>
+using family_t = std::decay_t<F>;
+
+}  // namespace
+
+std::string_view family_name(const AnyConfig& config) {
+    return std::visit([](const auto& c) { return std::string_view(family_t<decltype(c)>::kName); }, config);
+}
+
+std::string_view family_source_header(const AnyConfig& config) {
+    return std::visit([](const auto& c) { return std::string_view(family_t<decltype(c)>::kSourceHeader); }, config);
+}
+
+std::string to_string(const AnyConfig& config) {
+    return std::visit([](const auto& c) { return c.to_string(); }, config);
+}
+
+std::optional<AnyConfig> parse_config(std::string_view name) {
+    std::optional<AnyConfig> out;
+    for_each_family([&](auto tag) {
+        if (out) return;
+        if (auto c = decltype(tag)::parse(name)) out = AnyConfig{*c};
+    });
+    return out;
+}
+
+std::optional<std::string_view> family_of_name(std::string_view config_name) {
+    // The longest family name that the configuration name starts with, followed by '_'.
+    std::optional<std::string_view> found;
+    for_each_family([&](auto tag) {
+        const std::string_view name = decltype(tag)::kName;
+        if (config_name.size() > name.size() && config_name.substr(0, name.size()) == name &&
+            config_name[name.size()] == '_' && (!found || found->size() < name.size()))
+            found = name;
+    });
+    return found;
+}
+
+std::optional<Rejection> validate(const AnyConfig& config, const Problem& problem, const DeviceInfo& device) {
+    return std::visit([&](const auto& c) { return c.validate(problem, device); }, config);
+}
+
+KnobDefines knob_defines(const AnyConfig& config) {
+    return std::visit([](const auto& c) { return c.defines(); }, config);
+}
+
+LaunchGeometry launch_geometry(const AnyConfig& config, const Problem& problem) {
+    return std::visit([&](const auto& c) { return c.launch(problem); }, config);
+}
+
+Problem kernel_problem(const AnyConfig& config, const Problem& problem) {
+    return std::visit([&](const auto& c) { return c.kernel_problem(problem); }, config);
+}
+
+KernelProgram kernel_program(const AnyConfig& config, const Problem& problem, const std::string& arch) {
+    return std::visit(
+        [&](const auto& c) {
+            using F = family_t<decltype(c)>;
+            const FamilyKernel kernel{std::string(F::kSourceHeader), std::string(F::kKernelSymbol), c.to_string(),
+                                      c.defines()};
+            return make_kernel_program(c.kernel_problem(problem), kernel, arch);
+        },
+        config);
+}
+
+std::string kernel_identity(const AnyConfig& config, const Problem& problem) {
+    return std::visit([&](const auto& c) { return c.kernel_identity(problem); }, config);
+}
+
+CostEstimate estimate_cost(const AnyConfig& config, const Problem& problem, const DeviceInfo& device,
+                           const DeviceCeilings& ceilings) {
+    return std::visit([&](const auto& c) { return c.estimate_cost(problem, device, ceilings); }, config);
+}
+
+std::vector<AnyConfig> enumerate_candidates(const Problem& problem, const DeviceInfo& device) {
+    std::vector<AnyConfig> out;
+    // The most specialized families first: on a tie in the cost model the earlier candidate ranks first.
+    std::vector<std::vector<AnyConfig>> per_family;
+    for_each_family([&](auto tag) {
+        std::vector<AnyConfig> mine;
+        for (auto& c : decltype(tag)::enumerate(problem, device)) mine.emplace_back(std::move(c));
+        per_family.push_back(std::move(mine));
+    });
+    for (auto it = per_family.rbegin(); it != per_family.rend(); ++it)
+        for (auto& c : *it) out.push_back(std::move(c));
+    return out;
+}
+
+std::vector<AnyConfig> refinements(const AnyConfig& winner, const Problem& problem, const DeviceInfo& device) {
+    return std::visit(
+        [&](const auto& c) {
+            std::vector<AnyConfig> out;
+            for (auto& r : c.refinements(problem, device)) out.emplace_back(std::move(r));
+            return out;
+        },
+        winner);
+}
+
+AnyConfig heuristic_config(const Problem& problem, const DeviceInfo& device) {
+    if (problem.k == 0) return ReferenceConfig{};
+    std::optional<AnyConfig> chosen;  // the last offer in registry order wins
+    for_each_family([&](auto tag) {
+        if (auto c = decltype(tag)::heuristic_default(problem, device)) chosen = AnyConfig{*c};
+    });
+    return chosen ? *chosen : AnyConfig{ReferenceConfig{}};
+}
+
+}  // namespace jitgemm
