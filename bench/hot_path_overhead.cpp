@@ -40,14 +40,11 @@ int main(int argc, char** argv) {
 
         constexpr int kBatch = 200, kBatches = 60;
         std::vector<double> gemm_us, raw_us;
-        const void* a = call.a;
-        const void* b = call.b;
-        void* c = call.c;
-        float alpha = 1.0f, beta = 0.0f;
-        void* no_scratch = nullptr;  // the sixth parameter of kernels that take scratch; this one takes none
-        void* params[] = {&a, &b, &c, &alpha, &beta, &no_scratch};
-        const auto& g = kernel->geometry;
-        if (!g.packs.empty() || g.scratch_bytes > 0)
+        // The same launch without jitgemm: the kernel's one argument, made once.
+        KernelArgs args = make_kernel_args(make_canonical_call(call).problem, call.a, call.b, call.c, 1.0f, 0.0f);
+        void* params[] = {&args};
+        const auto& g = kernel->launch;
+        if (!g.packs.empty() || g.partial_sums_bytes > 0)
             throw Error(ErrorCode::Internal, "the bare launch can only stand for a kernel without workspace, not " +
                                                  kernel->config_name);
         for (int batch = 0; batch < kBatches; ++batch) {
@@ -62,7 +59,7 @@ int main(int argc, char** argv) {
 
             start = clock::now();
             for (int i = 0; i < kBatch; ++i)
-                JITGEMM_CU_CHECK(cu.cuLaunchKernel(kernel->function, g.grid, 1, 1, g.block, 1, 1,
+                JITGEMM_CU_CHECK(cu.cuLaunchKernel(kernel->function, g.grid.x, g.grid.y, g.grid.z, g.block.x, g.block.y, g.block.z,
                                                    g.dynamic_shared_bytes, stream.get(), params, nullptr));
             stop = clock::now();
             raw_us.push_back(std::chrono::duration<double, std::micro>(stop - start).count() / kBatch);

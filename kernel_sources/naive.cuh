@@ -5,6 +5,7 @@
 // reference of the Tensor Core family too.
 #pragma once
 
+#include "common/jg_args.cuh"
 #include "common/jg_epilogue.cuh"
 #include "common/jg_problem.cuh"
 
@@ -27,8 +28,9 @@ constexpr index_t TILES_N = ceil_div(N, BN);
 }  // namespace naive
 }  // namespace jg
 
-extern "C" __global__ void __launch_bounds__(jg::naive::THREADS)
-    jg_naive(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B, jg::c_t* C, float alpha, float beta) {
+// The kernel proper, on its operands; the extern "C" entry below unpacks jg_args into it.
+static __device__ __forceinline__ void jg_naive_body(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B,
+    jg::c_t* C, float alpha, float beta) {
     using namespace jg;
     using namespace jg::naive;
     const index_t tile_m = blockIdx.x % TILES_M;
@@ -43,4 +45,10 @@ extern "C" __global__ void __launch_bounds__(jg::naive::THREADS)
 
     const float out[1] = {acc};
     epilogue_store<1>(C, c_offset(m, n), out, 1, alpha, beta);
+}
+
+extern "C" __global__ void __launch_bounds__(jg::naive::THREADS) jg_naive(const jg_args args) {
+    using namespace jg;
+    jg_naive_body(static_cast<const a_t*>(args.a), static_cast<const b_t*>(args.b),
+                  static_cast<c_t*>(args.c), args.alpha, args.beta);
 }

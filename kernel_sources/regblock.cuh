@@ -12,6 +12,7 @@
 // other banks.
 #pragma once
 
+#include "common/jg_args.cuh"
 #include "common/jg_epilogue.cuh"
 #include "common/jg_memory.cuh"
 #include "common/jg_problem.cuh"
@@ -210,8 +211,9 @@ __device__ __forceinline__ void multiply_tile(const float* As, const float* Bs, 
 }  // namespace regblock
 }  // namespace jg
 
-extern "C" __global__ void __launch_bounds__(jg::regblock::THREADS)
-    jg_regblock(const float* __restrict__ A, const float* __restrict__ B, float* C, float alpha, float beta) {
+// The kernel proper, on its operands; the extern "C" entry below unpacks jg_args into it.
+static __device__ __forceinline__ void jg_regblock_body(const float* __restrict__ A, const float* __restrict__ B,
+    float* C, float alpha, float beta) {
     using namespace jg;
     using namespace jg::regblock;
     // Dynamic shared memory: STAGES A buffers, then STAGES B buffers (the host sizes it; above 48 KB it opts in).
@@ -286,4 +288,10 @@ extern "C" __global__ void __launch_bounds__(jg::regblock::THREADS)
             epilogue_store<TMV>(C, c_offset(m, n), run, valid, alpha, beta);
         }
     }
+}
+
+extern "C" __global__ void __launch_bounds__(jg::regblock::THREADS) jg_regblock(const jg_args args) {
+    using namespace jg;
+    jg_regblock_body(static_cast<const float*>(args.a), static_cast<const float*>(args.b),
+                     static_cast<float*>(args.c), args.alpha, args.beta);
 }

@@ -3,6 +3,7 @@
 // once per output (traffic falls by a factor of T).
 #pragma once
 
+#include "common/jg_args.cuh"
 #include "common/jg_epilogue.cuh"
 #include "common/jg_problem.cuh"
 
@@ -24,8 +25,9 @@ constexpr index_t K_TILES = ceil_div(K, T);
 }  // namespace tiled
 }  // namespace jg
 
-extern "C" __global__ void __launch_bounds__(jg::tiled::THREADS)
-    jg_tiled(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B, jg::c_t* C, float alpha, float beta) {
+// The kernel proper, on its operands; the extern "C" entry below unpacks jg_args into it.
+static __device__ __forceinline__ void jg_tiled_body(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B,
+    jg::c_t* C, float alpha, float beta) {
     using namespace jg;
     using namespace jg::tiled;
     // [k][m] and [k][n]; the +1 column keeps the transposing stores below free of bank conflicts.
@@ -67,4 +69,10 @@ extern "C" __global__ void __launch_bounds__(jg::tiled::THREADS)
         const float out[1] = {acc};
         epilogue_store<1>(C, c_offset(m, n), out, 1, alpha, beta);
     }
+}
+
+extern "C" __global__ void __launch_bounds__(jg::tiled::THREADS) jg_tiled(const jg_args args) {
+    using namespace jg;
+    jg_tiled_body(static_cast<const a_t*>(args.a), static_cast<const b_t*>(args.b),
+                  static_cast<c_t*>(args.c), args.alpha, args.beta);
 }

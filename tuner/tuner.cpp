@@ -111,7 +111,7 @@ private:
                                                        std::random_device{}());
         const KernelProgram reference = kernel_program(ReferenceConfig{}, problem_, arch_);
         const auto kernel = load_kernel(obtain_cubin(reference, caches_, true).image, reference.kernel_symbol,
-                                        launch_geometry(ReferenceConfig{}, problem_), reference.config_name);
+                                        launch_description(ReferenceConfig{}, problem_), reference.config_name);
         operands_->reset_output(stream_.get());
         operands_->launch(*kernel, stream_.get());
         operands_->keep_output_as_reference(stream_.get());
@@ -244,7 +244,7 @@ private:
     void verify_and_time(Candidate& c) {
         const auto& cu = driver::api();
         try {
-            c.kernel = load_kernel(c.cubin.image, c.program.kernel_symbol, launch_geometry(c.config, problem_),
+            c.kernel = load_kernel(c.cubin.image, c.program.kernel_symbol, launch_description(c.config, problem_),
                                    c.program.config_name);
         } catch (const Error& e) {
             c.outcome = CandidateOutcome::Invalid;
@@ -259,8 +259,8 @@ private:
             return;
         }
         int blocks = 0;
-        JITGEMM_CU_CHECK(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.function, k.geometry.block,
-                                                                         k.geometry.dynamic_shared_bytes));
+        JITGEMM_CU_CHECK(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.function, static_cast<int>(k.launch.threads_per_block()),
+                                                                         k.launch.dynamic_shared_bytes));
         c.detail += ", " + std::to_string(blocks) + " blocks/SM";
         if (blocks == 0) {
             c.outcome = CandidateOutcome::Invalid;

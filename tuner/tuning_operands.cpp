@@ -118,7 +118,7 @@ std::uint64_t TuningOperands::count_mismatches(CUstream stream, float atol, floa
 }
 
 void TuningOperands::launch(const LoadedKernel& kernel, CUstream stream) const {
-    launch_kernel(kernel, stream, a_.as<void>(), b_.as<void>(), c_.as<void>(), alpha_, beta_);
+    launch_kernel(kernel, stream, make_kernel_args(problem_, a_.as<void>(), b_.as<void>(), c_.as<void>(), alpha_, beta_));
 }
 
 }  // namespace jitgemm

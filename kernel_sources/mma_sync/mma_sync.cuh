@@ -27,6 +27,7 @@
 // consecutive in m, which is the contiguous dimension of the column-major C — the epilogue stores pairs.
 #pragma once
 
+#include "common/jg_args.cuh"
 #include "common/jg_bulk_copy.cuh"
 #include "common/jg_epilogue.cuh"
 #include "common/jg_pack.cuh"
@@ -743,9 +744,9 @@ __device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_
 }  // namespace mma_sync
 }  // namespace jg
 
-extern "C" __global__ void __launch_bounds__(jg::mma_sync::THREADS)
-    jg_mma_sync(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B, jg::c_t* C, float alpha, float beta,
-           void* split_scratch) {
+// The kernel proper, on its operands; the extern "C" entry below unpacks jg_args into it.
+static __device__ __forceinline__ void jg_mma_sync_body(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B,
+    jg::c_t* C, float alpha, float beta, void* split_scratch) {
     using namespace jg;
     using namespace jg::mma_sync;
     // Dynamic shared memory: STAGES x (A tile, B tile); the host sizes it and opts in above 48 KB.
@@ -780,6 +781,12 @@ extern "C" __global__ void __launch_bounds__(jg::mma_sync::THREADS)
             SPLITS == 1 ? K_TILES : (index_t)((long long)(split + 1) * K_TILES / SPLITS) - kt_first;
         compute_tile(A, B, C, alpha, beta, split_scratch, smem, split_parts(tile, split), kt_first, k_tiles);
     }
+}
+
+extern "C" __global__ void __launch_bounds__(jg::mma_sync::THREADS) jg_mma_sync(const jg_args args) {
+    using namespace jg;
+    jg_mma_sync_body(static_cast<const a_t*>(args.a), static_cast<const b_t*>(args.b),
+                     static_cast<c_t*>(args.c), args.alpha, args.beta, args.workspace);
 }
 
 #include "mma_sync/bulk_pack.cuh"

@@ -6,6 +6,7 @@
 #include "dispatch/kernel_store.h"
 #include "dispatch/statistics.h"
 #include "runtime/driver/context.h"
+#include "runtime/launch/kernel_args.h"
 #include "runtime/workspace/stream_workspace.h"
 #include "runtime/problem/gemm_call.h"
 
@@ -51,7 +52,8 @@ ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int6
             return built.kernel;
         });
     }
-    launch_kernel(*kernel, stream, canonical.a, canonical.b, canonical.c, canonical.alpha, canonical.beta);
+    launch_kernel(*kernel, stream,
+                  make_kernel_args(canonical.problem, canonical.a, canonical.b, canonical.c, canonical.alpha, canonical.beta));
     return served_by;
 }
 

@@ -23,7 +23,7 @@ std::shared_ptr<const LoadedKernel> compile_and_load(const Problem& problem, con
                                                      const DeviceInfo& device) {
     const KernelProgram program = kernel_program(config, problem, device.arch());
     const Cubin cubin = obtain_cubin(program, cache::CacheStack::global(), true);
-    return load_kernel(cubin.image, program.kernel_symbol, launch_geometry(config, problem), program.config_name);
+    return load_kernel(cubin.image, program.kernel_symbol, launch_description(config, problem), program.config_name);
 }
 
 // The tuned entry of the cache stack, loaded; nullptr when there is none that this build can use.
@@ -38,7 +38,7 @@ std::shared_ptr<const LoadedKernel> load_tuned(const Problem& problem, const Dev
                   << " is not one this build can run\n";
         return nullptr;
     }
-    return load_kernel(entry->cubin.image, entry->cubin.kernel_symbol, launch_geometry(*config, problem),
+    return load_kernel(entry->cubin.image, entry->cubin.kernel_symbol, launch_description(*config, problem),
                        entry->selection.config);
 }
 

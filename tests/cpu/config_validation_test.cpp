@@ -199,7 +199,7 @@ TEST(ConfigValidation, PackedOperandsAreAlignedCopiesForTheKernel) {
     EXPECT_EQ(kernel.align_a, 16);
     EXPECT_EQ(kernel.align_b, 16);
     EXPECT_EQ(kernel.align_c, 2);  // C is written in place
-    const LaunchGeometry g = c.launch(p);
+    const LaunchDescription g = c.launch(p);
     ASSERT_EQ(g.packs.size(), 2u);
     EXPECT_EQ(g.packs[0].rows, 4097);
     EXPECT_EQ(g.packs[0].cols, 4097);
@@ -238,7 +238,7 @@ TEST(ConfigValidation, BulkCopiesTakeHopperAndBothOperandsPackedTileByTile) {
     ASSERT_TRUE(c.has_value());
     EXPECT_FALSE(rule_of(*c, h200_profile(), p));
     EXPECT_EQ(c->shared_bytes(p), 4 * (128 + 64) * 64 * 2 + 4 * 8);  // the stages, then a barrier per stage
-    const LaunchGeometry g = c->launch(p);
+    const LaunchDescription g = c->launch(p);
     ASSERT_EQ(g.packs.size(), 2u);
     // A: columns are k (3333, padded to 53 k tiles of 64 = 3392), each 1111 long (padded to 9 tiles of 128 = 1152).
     const OperandPack& a = g.packs[0];
@@ -277,12 +277,12 @@ TEST(ConfigValidation, SplitKNeedsAKTileForEverySplitAndSizesItsScratch) {
     MmaSyncConfig c;
     c.splits = 2;
     EXPECT_FALSE(rule_of(c, h200_profile(), p));
-    const LaunchGeometry g = c.launch(p);
-    EXPECT_EQ(g.grid, 63u * 2u);                   // the splits of a tile are blocks of their own
-    EXPECT_EQ(g.scratch_zeroed_bytes, 256);        // 63 counters, padded to 256 bytes
-    EXPECT_EQ(g.scratch_bytes, 256 + 63 * 2 * 128 * 128 * 4);  // then every split's fp32 tile
+    const LaunchDescription g = c.launch(p);
+    EXPECT_EQ(g.grid.x, 63u * 2u);                   // the splits of a tile are blocks of their own
+    EXPECT_EQ(g.partial_sums_zeroed_bytes, 256);        // 63 counters, padded to 256 bytes
+    EXPECT_EQ(g.partial_sums_bytes, 256 + 63 * 2 * 128 * 128 * 4);  // then every split's fp32 tile
     EXPECT_EQ(c.k_tiles_per_split(p), 53);         // 105 k tiles dealt as 53 + 52
-    EXPECT_EQ(MmaSyncConfig{}.launch(p).scratch_bytes, 0);  // no split, no scratch
+    EXPECT_EQ(MmaSyncConfig{}.launch(p).partial_sums_bytes, 0);  // no split, no scratch
 
     c.splits = 16;
     p.k = 15 * 32;  // 15 k tiles for 16 splits: one would have none
@@ -300,12 +300,12 @@ TEST(ConfigValidation, StreamKExcludesSplitKAndSizesItsScratchByTheTilesABlockRe
     MmaSyncConfig c;
     c.stream_blocks = 264;
     EXPECT_FALSE(rule_of(c, h200_profile(), p));
-    const LaunchGeometry g = c.launch(p);
-    EXPECT_EQ(g.grid, 264u);                  // the blocks, not the tiles
+    const LaunchDescription g = c.launch(p);
+    EXPECT_EQ(g.grid.x, 264u);                  // the blocks, not the tiles
     EXPECT_EQ(c.k_tiles_per_block(p), 26);    // 6615 k tiles dealt out as runs of 25 or 26
     EXPECT_EQ(c.stream_segments(p), 2);       // a run shorter than a tile's 105 reaches into two tiles at most
-    EXPECT_EQ(g.scratch_zeroed_bytes, 256);   // 63 counters, padded to 256 bytes
-    EXPECT_EQ(g.scratch_bytes, 256 + 264 * 2 * 128 * 128 * 4);
+    EXPECT_EQ(g.partial_sums_zeroed_bytes, 256);   // 63 counters, padded to 256 bytes
+    EXPECT_EQ(g.partial_sums_bytes, 256 + 264 * 2 * 128 * 128 * 4);
     c.stream_blocks = 6615;  // one k tile each
     EXPECT_FALSE(rule_of(c, h200_profile(), p));
     EXPECT_EQ(c.stream_segments(p), 2);

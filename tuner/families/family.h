@@ -17,7 +17,7 @@
 //   KnobDefines defines() const;                       the knobs as -D macros of its kernel
 //   Problem kernel_problem(const Problem&) const;      the problem its kernel is specialized for (packed operands
 //                                                      take their copy's leading dimension and alignment)
-//   LaunchGeometry launch(const Problem&) const;       grid, block, shared memory, packs, workspace
+//   LaunchDescription launch(const Problem&) const;       grid, block, shared memory, packs, workspace
 //   std::string kernel_identity(const Problem&) const; equal for two configurations that build the same kernel
 //                                                      for this problem (so the search measures it once)
 // The search:
@@ -64,7 +64,7 @@ JITGEMM_FAMILY_PIECE(has_validate, std::optional<Rejection>(std::declval<const F
                                        std::declval<const Problem&>(), std::declval<const DeviceInfo&>())))
 JITGEMM_FAMILY_PIECE(has_defines, KnobDefines(std::declval<const F&>().defines()))
 JITGEMM_FAMILY_PIECE(has_kernel_problem, Problem(std::declval<const F&>().kernel_problem(std::declval<const Problem&>())))
-JITGEMM_FAMILY_PIECE(has_launch, LaunchGeometry(std::declval<const F&>().launch(std::declval<const Problem&>())))
+JITGEMM_FAMILY_PIECE(has_launch, LaunchDescription(std::declval<const F&>().launch(std::declval<const Problem&>())))
 JITGEMM_FAMILY_PIECE(has_kernel_identity,
                      std::string(std::declval<const F&>().kernel_identity(std::declval<const Problem&>())))
 JITGEMM_FAMILY_PIECE(has_enumerate, std::vector<F>(F::enumerate(std::declval<const Problem&>(),

@@ -52,7 +52,7 @@ KnobDefines knob_defines(const AnyConfig& config) {
     return std::visit([](const auto& c) { return c.defines(); }, config);
 }
 
-LaunchGeometry launch_geometry(const AnyConfig& config, const Problem& problem) {
+LaunchDescription launch_description(const AnyConfig& config, const Problem& problem) {
     return std::visit([&](const auto& c) { return c.launch(problem); }, config);
 }
 

@@ -63,7 +63,7 @@ std::optional<std::string_view> family_of_name(std::string_view config_name);
 // Why `config` cannot compute `problem` on `device` (element types, knobs, the device's limits), or nullopt.
 std::optional<Rejection> validate(const AnyConfig& config, const Problem& problem, const DeviceInfo& device);
 KnobDefines knob_defines(const AnyConfig& config);
-LaunchGeometry launch_geometry(const AnyConfig& config, const Problem& problem);
+LaunchDescription launch_description(const AnyConfig& config, const Problem& problem);
 // The problem the kernel is specialized for: `problem` itself, except where the config packs operands to an aligned
 // copy first (their leading dimension and alignment are the copy's).
 Problem kernel_problem(const AnyConfig& config, const Problem& problem);

@@ -43,6 +43,7 @@ namespace jitgemm::driver {
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050) \
     X(cuLaunchKernel, 4000)                         \
     X(cuLaunchKernelEx, 11060)                      \
+    X(cuTensorMapEncodeTiled, 12000)                \
     X(cuMemAlloc, 3020)                             \
     X(cuMemFree, 3020)                              \
     X(cuMemGetInfo, 3020)                           \

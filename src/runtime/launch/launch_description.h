@@ -1,17 +1,21 @@
-// The launch of a GEMM kernel as a family describes it for one problem: grid, block and dynamic shared memory, the
-// operands to pack to an aligned copy first, and the workspace the kernel takes. The runtime launches what this says
-// (loaded_kernel.h); a family fills it in (tuner/families).
+// The launch of a GEMM kernel as a family describes it for one problem: a 3-D grid of 3-D blocks, optionally in
+// clusters, dynamic shared memory, the operands to pack to an aligned copy first, the workspace the kernel takes,
+// and the family's per-call host step. The runtime launches what this says (loaded_kernel.h); a family fills it in
+// (tuner/families).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
+
+#include "runtime/launch/launch_preparation.h"
 
 namespace jitgemm {
 
-// An operand copied to an aligned workspace before the GEMM kernel runs (kernel_sources/jg_pack.cuh): `rows`
+// An operand copied to an aligned workspace before the GEMM kernel runs (kernel_sources/common/jg_pack.cuh): `rows`
 // elements along its contiguous dimension in each of `cols` columns, from leading dimension ld_from to ld_to (the
 // copy's column length), in cols_to columns (cols, or more: the copy's are zero past cols). `tiled`: the copy's
-// chunks are laid out tile by tile for the Tensor Core family's bulk copies (kernel_sources/mma_bulk_pack.cuh, whose
+// chunks are laid out tile by tile for the mma.sync family's bulk copies (kernel_sources/mma_sync/bulk_pack.cuh, whose
 // tiles cover ld_to x cols_to), not column by column.
 struct OperandPack {
     int operand = 0;  // 0: A, 1: B (of the canonical problem)
@@ -21,17 +25,29 @@ struct OperandPack {
     std::int64_t bytes() const { return cols_to * ld_to * element_bytes; }
 };
 
-// 1-D grid of 1-D blocks; every family linearizes its tiles into blockIdx.x. `packs` lists the operands to copy to
-// aligned workspace first (none for most kernels). Every kernel takes (A, B, C, alpha, beta); the Tensor Core
-// family's takes a sixth, its scratch (split-K partial sums): `scratch_bytes` of stream-ordered workspace, of which
-// the first `scratch_zeroed_bytes` are zeroed before the launch (none when scratch_bytes is 0).
-struct LaunchGeometry {
-    std::uint32_t grid = 0;
-    std::uint32_t block = 0;
+struct Dim3 {
+    std::uint32_t x = 1, y = 1, z = 1;
+    std::uint64_t count() const { return std::uint64_t{x} * y * z; }
+    friend bool operator==(const Dim3& p, const Dim3& q) { return p.x == q.x && p.y == q.y && p.z == q.z; }
+};
+
+// Every kernel takes a KernelArgs (kernel_args.h), then whatever `preparation` adds per call. The workspace of a call
+// (from the stream's, src/runtime/workspace/stream_workspace.h) holds the kernel's partial sums — split-K's arrival
+// counters and sums: `partial_sums_bytes`, of which the first `partial_sums_zeroed_bytes` are zeroed before the
+// launch — and then each packed operand's copy.
+struct LaunchDescription {
+    Dim3 grid{0, 1, 1};
+    Dim3 block{0, 1, 1};
+    Dim3 cluster;  // blocks per cluster along each dimension; 1 x 1 x 1 is no cluster
     std::uint32_t dynamic_shared_bytes = 0;
     std::vector<OperandPack> packs;
-    std::int64_t scratch_bytes = 0;
-    std::int64_t scratch_zeroed_bytes = 0;
+    std::int64_t partial_sums_bytes = 0;
+    std::int64_t partial_sums_zeroed_bytes = 0;
+    // The family's per-call step (null for none): shared, as it may keep state across calls (encoded tensor maps).
+    std::shared_ptr<const LaunchPreparation> preparation;
+
+    std::uint32_t threads_per_block() const { return block.x * block.y * block.z; }
+    bool clustered() const { return cluster.count() > 1; }
 };
 
 }  // namespace jitgemm

@@ -26,7 +26,7 @@ unsigned pack_wave_blocks(CUfunction pack, CUdevice device) {
 }  // namespace
 
 std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const std::string& symbol,
-                                                const LaunchGeometry& geometry, const std::string& config_name) {
+                                                const LaunchDescription& launch, const std::string& config_name) {
     const auto& cu = driver::api();
     auto kernel = std::make_shared<LoadedKernel>();
     CUmodule module = nullptr;
@@ -35,8 +35,8 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const 
     CUdevice device = 0;
     JITGEMM_CU_CHECK(cu.cuCtxGetDevice(&device));
     JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->function, module, symbol.c_str()));
-    if (!geometry.packs.empty()) {
-        const char* pack = geometry.packs.front().tiled ? "jg_pack_tiles" : "jg_pack";
+    if (!launch.packs.empty()) {
+        const char* pack = launch.packs.front().tiled ? "jg_pack_tiles" : "jg_pack";
         JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->pack_function, module, pack));
         // The pack and the GEMM after it ask for the same split of each SM's memory between L1 and shared memory
         // (all to shared memory, which the GEMM needs), so the SMs need not be reconfigured between the two.
@@ -45,47 +45,61 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const 
                                                    CU_SHAREDMEM_CARVEOUT_MAX_SHARED));
         kernel->pack_wave_blocks = pack_wave_blocks(kernel->pack_function, device);
     }
-    if (geometry.dynamic_shared_bytes > 48 * 1024)
+    if (launch.dynamic_shared_bytes > 48 * 1024)
         JITGEMM_CU_CHECK(cu.cuFuncSetAttribute(kernel->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                               static_cast<int>(geometry.dynamic_shared_bytes)));
+                                               static_cast<int>(launch.dynamic_shared_bytes)));
     JITGEMM_CU_CHECK(cu.cuFuncGetAttribute(&kernel->registers, CU_FUNC_ATTRIBUTE_NUM_REGS, kernel->function));
     JITGEMM_CU_CHECK(cu.cuFuncGetAttribute(&kernel->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
                                            kernel->function));
     int cc_major = 0;
     JITGEMM_CU_CHECK(cu.cuDeviceGetAttribute(&cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
     kernel->programmatic_launch = cc_major >= 9;
-    kernel->geometry = geometry;
+    kernel->launch = launch;
     kernel->config_name = config_name;
     return kernel;
 }
 
 namespace {
 
-// The kernel's parameters: (A, B, C, alpha, beta) and, for the Tensor Core family, its scratch. The driver reads as
-// many of them as the kernel declares, so the other families ignore the sixth. after_pack: the launch follows this
+// The GEMM's launch: its KernelArgs, then what the family's preparation adds. after_pack: the launch follows this
 // kernel's pack launch in the stream, and may overlap its end where the device allows (programmatic_launch).
-void launch_gemm(const LoadedKernel& kernel, CUstream stream, const void* a, const void* b, void* c, float alpha,
-                 float beta, CUdeviceptr scratch, bool after_pack) {
-    void* scratch_pointer = reinterpret_cast<void*>(scratch);
-    void* params[] = {&a, &b, &c, &alpha, &beta, &scratch_pointer};
-    const LaunchGeometry& g = kernel.geometry;
-    if (!(after_pack && kernel.programmatic_launch)) {
-        JITGEMM_CU_CHECK(driver::api().cuLaunchKernel(kernel.function, g.grid, 1, 1, g.block, 1, 1,
-                                                      g.dynamic_shared_bytes, stream, params, nullptr));
+void launch_gemm(const LoadedKernel& kernel, CUstream stream, const KernelArgs& args, bool after_pack) {
+    const LaunchDescription& d = kernel.launch;
+    ExtraParameters extra;
+    if (d.preparation) d.preparation->prepare(args, extra);
+    void* params[1 + ExtraParameters::kMax];
+    params[0] = const_cast<KernelArgs*>(&args);
+    for (int i = 0; i < extra.count(); ++i) params[1 + i] = extra.parameter(i);
+    const bool overlap = after_pack && kernel.programmatic_launch;
+    if (!overlap && !d.clustered()) {
+        JITGEMM_CU_CHECK(driver::api().cuLaunchKernel(kernel.function, d.grid.x, d.grid.y, d.grid.z, d.block.x,
+                                                      d.block.y, d.block.z, d.dynamic_shared_bytes, stream, params,
+                                                      nullptr));
         return;
     }
-    CUlaunchAttribute overlap{};
-    overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-    overlap.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchAttribute attributes[2] = {};
+    unsigned count = 0;
+    if (overlap) {
+        attributes[count].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        attributes[count++].value.programmaticStreamSerializationAllowed = 1;
+    }
+    if (d.clustered()) {
+        attributes[count].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attributes[count].value.clusterDim.x = d.cluster.x;
+        attributes[count].value.clusterDim.y = d.cluster.y;
+        attributes[count++].value.clusterDim.z = d.cluster.z;
+    }
     CUlaunchConfig config{};
-    config.gridDimX = g.grid;
-    config.gridDimY = config.gridDimZ = 1;
-    config.blockDimX = g.block;
-    config.blockDimY = config.blockDimZ = 1;
-    config.sharedMemBytes = g.dynamic_shared_bytes;
+    config.gridDimX = d.grid.x;
+    config.gridDimY = d.grid.y;
+    config.gridDimZ = d.grid.z;
+    config.blockDimX = d.block.x;
+    config.blockDimY = d.block.y;
+    config.blockDimZ = d.block.z;
+    config.sharedMemBytes = d.dynamic_shared_bytes;
     config.hStream = stream;
-    config.attrs = &overlap;
-    config.numAttrs = 1;
+    config.attrs = attributes;
+    config.numAttrs = count;
     JITGEMM_CU_CHECK(driver::api().cuLaunchKernelEx(&config, kernel.function, params, nullptr));
 }
 
@@ -123,35 +137,36 @@ void launch_packs(const LoadedKernel& kernel, CUstream stream, PackJob first, Pa
 
 }  // namespace
 
-void launch_kernel(const LoadedKernel& kernel, CUstream stream, const void* a, const void* b, void* c, float alpha,
-                   float beta) {
-    const LaunchGeometry& g = kernel.geometry;
-    if (g.packs.empty() && g.scratch_bytes == 0) {
-        launch_gemm(kernel, stream, a, b, c, alpha, beta, 0, false);
+void launch_kernel(const LoadedKernel& kernel, CUstream stream, KernelArgs args) {
+    const LaunchDescription& d = kernel.launch;
+    if (d.packs.empty() && d.partial_sums_bytes == 0) {
+        launch_gemm(kernel, stream, args, false);
         return;
     }
-    // One stream-ordered workspace: the kernel's scratch, then each packed copy, each on its own 256-byte boundary.
+    // One share of the stream's workspace: the partial sums, then each packed copy, each on its own 256-byte boundary.
     const auto slot_bytes = [](std::int64_t bytes) { return (bytes + 255) / 256 * 256; };
-    std::int64_t total = slot_bytes(g.scratch_bytes);
-    for (const OperandPack& op : g.packs) total += slot_bytes(op.bytes());
+    std::int64_t total = slot_bytes(d.partial_sums_bytes);
+    for (const OperandPack& op : d.packs) total += slot_bytes(op.bytes());
     const driver::StreamWorkspace workspace(static_cast<std::size_t>(total), stream);
-    const CUdeviceptr scratch = g.scratch_bytes > 0 ? workspace.get() : 0;
-    if (g.scratch_zeroed_bytes > 0 && g.packs.empty())  // else the pack launch zeroes them
-        JITGEMM_CU_CHECK(driver::api().cuMemsetD32Async(scratch, 0, static_cast<std::size_t>(g.scratch_zeroed_bytes / 4),
-                                                        stream));
-    CUdeviceptr next = workspace.get() + static_cast<CUdeviceptr>(slot_bytes(g.scratch_bytes));
-    const void* operands[2] = {a, b};
-    if (!g.packs.empty()) {
+    const CUdeviceptr partial_sums = d.partial_sums_bytes > 0 ? workspace.get() : 0;
+    args.workspace = reinterpret_cast<void*>(partial_sums);
+    if (d.partial_sums_zeroed_bytes > 0 && d.packs.empty())  // else the pack launch zeroes them
+        JITGEMM_CU_CHECK(driver::api().cuMemsetD32Async(
+            partial_sums, 0, static_cast<std::size_t>(d.partial_sums_zeroed_bytes / 4), stream));
+    CUdeviceptr next = workspace.get() + static_cast<CUdeviceptr>(slot_bytes(d.partial_sums_bytes));
+    if (!d.packs.empty()) {
         PackJob jobs[2];
-        for (std::size_t i = 0; i < g.packs.size() && i < 2; ++i) {
-            const OperandPack& op = g.packs[i];
-            jobs[i] = pack_job(op, operands[op.operand], next);
-            operands[op.operand] = reinterpret_cast<const void*>(next);
+        for (std::size_t i = 0; i < d.packs.size() && i < 2; ++i) {
+            const OperandPack& op = d.packs[i];
+            jobs[i] = pack_job(op, op.operand == 0 ? args.a : args.b, next);
+            (op.operand == 0 ? args.a : args.b) = reinterpret_cast<const void*>(next);
+            (op.operand == 0 ? args.lda : args.ldb) = op.ld_to;
             next += static_cast<CUdeviceptr>(slot_bytes(op.bytes()));
         }
-        launch_packs(kernel, stream, jobs[0], jobs[1], g.packs.front().element_bytes, scratch, g.scratch_zeroed_bytes);
+        launch_packs(kernel, stream, jobs[0], jobs[1], d.packs.front().element_bytes, partial_sums,
+                     d.partial_sums_zeroed_bytes);
     }
-    launch_gemm(kernel, stream, operands[0], operands[1], c, alpha, beta, scratch, !g.packs.empty());
+    launch_gemm(kernel, stream, args, !d.packs.empty());
 }
 
 }  // namespace jitgemm

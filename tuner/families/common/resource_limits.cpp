@@ -39,14 +39,14 @@ bool is_simt_problem(const Problem& p) {
     return p.a_type == DType::F32 && p.b_type == DType::F32 && p.c_type == DType::F32 && p.compute == ComputeType::F32;
 }
 
-LaunchGeometry tile_grid(std::int64_t tiles_m, std::int64_t tiles_n, int threads, int dynamic_shared_bytes) {
+LaunchDescription tile_grid(std::int64_t tiles_m, std::int64_t tiles_n, int threads, int dynamic_shared_bytes) {
     const std::int64_t blocks = tiles_m * tiles_n;
     if (blocks > INT32_MAX)
         throw Error(ErrorCode::Unsupported, "jitgemm: the problem needs " + std::to_string(blocks) +
                                                 " blocks, more than a grid holds (2^31 - 1)");
-    LaunchGeometry g;
-    g.grid = static_cast<std::uint32_t>(blocks);
-    g.block = static_cast<std::uint32_t>(threads);
+    LaunchDescription g;
+    g.grid.x = static_cast<std::uint32_t>(blocks);
+    g.block.x = static_cast<std::uint32_t>(threads);
     g.dynamic_shared_bytes = static_cast<std::uint32_t>(dynamic_shared_bytes);
     return g;
 }

@@ -27,6 +27,6 @@ bool is_simt_problem(const Problem& problem);
 
 // tiles_m * tiles_n blocks of `threads` (the Tensor Core family passes tiles and blocks per tile); throws
 // Error(Unsupported) when the block count exceeds a 1-D grid.
-LaunchGeometry tile_grid(std::int64_t tiles_m, std::int64_t tiles_n, int threads, int dynamic_shared_bytes);
+LaunchDescription tile_grid(std::int64_t tiles_m, std::int64_t tiles_n, int threads, int dynamic_shared_bytes);
 
 }  // namespace jitgemm

@@ -175,16 +175,16 @@ Problem MmaSyncConfig::kernel_problem(const Problem& problem) const {
     return p;
 }
 
-LaunchGeometry MmaSyncConfig::launch(const Problem& p) const {
+LaunchDescription MmaSyncConfig::launch(const Problem& p) const {
     // The splits of a tile are consecutive blocks; stream-K blocks each take a run of the k tiles of all tiles.
-    LaunchGeometry g = tile_grid(blocks(p), 1, threads(), shared_bytes(p));
+    LaunchDescription g = tile_grid(blocks(p), 1, threads(), shared_bytes(p));
     if (shares_tiles()) {
         // As kernel_sources/mma_sync/mma_sync.cuh lays it out: a zeroed arrival counter per tile (padded to 256 bytes), then the
         // fp32 partial sums, a bm x bn tile of them per slot: one slot per split of every tile, or per tile that a
         // stream-K block's run reaches into (stream_segments of them per block).
-        g.scratch_zeroed_bytes = (tiles(p) * 4 + 255) / 256 * 256;
+        g.partial_sums_zeroed_bytes = (tiles(p) * 4 + 255) / 256 * 256;
         const std::int64_t slots = stream_blocks > 0 ? stream_blocks * stream_segments(p) : tiles(p) * splits;
-        g.scratch_bytes = g.scratch_zeroed_bytes + slots * std::int64_t{bm} * bn * 4;
+        g.partial_sums_bytes = g.partial_sums_zeroed_bytes + slots * std::int64_t{bm} * bn * 4;
     }
     const Problem packed = kernel_problem(p);
     for (int operand = 0; operand < 2; ++operand) {

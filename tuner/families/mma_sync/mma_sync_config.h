@@ -57,7 +57,7 @@ struct MmaSyncConfig {
 
     std::optional<Rejection> validate(const Problem& problem, const DeviceInfo& device) const;
     KnobDefines defines() const;
-    LaunchGeometry launch(const Problem& problem) const;
+    LaunchDescription launch(const Problem& problem) const;
     // The problem the kernel itself computes: packed operands with their aligned leading dimension and alignment.
     Problem kernel_problem(const Problem& problem) const;
     std::string kernel_identity(const Problem&) const { return to_string(); }

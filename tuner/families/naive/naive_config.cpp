@@ -15,7 +15,7 @@ std::optional<Rejection> NaiveConfig::validate(const Problem& /*problem: every e
 
 KnobDefines NaiveConfig::defines() const { return {{"NAIVE_BM", bm}, {"NAIVE_BN", bn}}; }
 
-LaunchGeometry NaiveConfig::launch(const Problem& p) const {
+LaunchDescription NaiveConfig::launch(const Problem& p) const {
     return tile_grid((p.m + bm - 1) / bm, (p.n + bn - 1) / bn, threads(), 0);
 }
 

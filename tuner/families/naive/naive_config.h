@@ -33,7 +33,7 @@ struct NaiveConfig {
     std::optional<Rejection> validate(const Problem& problem, const DeviceInfo& device) const;
     KnobDefines defines() const;
     Problem kernel_problem(const Problem& problem) const { return problem; }
-    LaunchGeometry launch(const Problem& problem) const;
+    LaunchDescription launch(const Problem& problem) const;
     std::string kernel_identity(const Problem&) const { return to_string(); }
 
     // Searched for fp32 problems computed exactly (the register-blocked family wins them, but a tiny problem may not

@@ -44,7 +44,7 @@ KnobDefines RegBlockConfig::defines() const {
             {"RB_TN", tn}, {"RB_VEC", vec}, {"RB_STAGES", stages}, {"RB_GROUP", group}};
 }
 
-LaunchGeometry RegBlockConfig::launch(const Problem& p) const {
+LaunchDescription RegBlockConfig::launch(const Problem& p) const {
     return tile_grid((p.m + bm - 1) / bm, (p.n + bn - 1) / bn, threads(), shared_bytes());
 }
 

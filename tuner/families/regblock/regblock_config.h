@@ -43,7 +43,7 @@ struct RegBlockConfig {
     std::optional<Rejection> validate(const Problem& problem, const DeviceInfo& device) const;
     KnobDefines defines() const;
     Problem kernel_problem(const Problem& problem) const { return problem; }
-    LaunchGeometry launch(const Problem& problem) const;
+    LaunchDescription launch(const Problem& problem) const;
     // The vector width narrowed to what the operands' alignment allows, as the kernel narrows it.
     std::string kernel_identity(const Problem& problem) const;
 

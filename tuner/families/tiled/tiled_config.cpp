@@ -14,7 +14,7 @@ std::optional<Rejection> TiledConfig::validate(const Problem& problem, const Dev
 
 KnobDefines TiledConfig::defines() const { return {{"TILED_T", t}}; }
 
-LaunchGeometry TiledConfig::launch(const Problem& p) const {
+LaunchDescription TiledConfig::launch(const Problem& p) const {
     return tile_grid((p.m + t - 1) / t, (p.n + t - 1) / t, threads(), 0);
 }
 

@@ -31,7 +31,7 @@ struct TiledConfig {
     std::optional<Rejection> validate(const Problem& problem, const DeviceInfo& device) const;
     KnobDefines defines() const;
     Problem kernel_problem(const Problem& problem) const { return problem; }
-    LaunchGeometry launch(const Problem& problem) const;
+    LaunchDescription launch(const Problem& problem) const;
     std::string kernel_identity(const Problem&) const { return to_string(); }
 
     static std::vector<TiledConfig> enumerate(const Problem& problem, const DeviceInfo& device);

@@ -1,0 +1,28 @@
+// jg_args.cuh — the one argument every GEMM family's kernel takes: the operands, the run-time sizes, the scalars, the
+// workspace, and room for batched calls and a fused epilogue's operand. Passed by value (it lands in the kernel's
+// constant parameter space); families whose launch needs more — a Hopper family's tensor maps, which must be
+// __grid_constant__ parameters of their own — take them after it.
+//
+// The host mirrors it field for field (src/runtime/launch/kernel_args.h, whose static_asserts state every offset);
+// a CPU test compiles this header with NVRTC and reads each field's offset back from the PTX, so the two cannot
+// drift apart.
+//
+// The families of this version are specialized for the exact problem (jg_problem.cuh's compile-time constants), so
+// they read only the pointers, the scalars and the workspace; the sizes are there for variants compiled with run-time
+// shapes.
+#pragma once
+
+struct jg_args {
+    const void* a;      // op(A)'s storage (an aligned copy when the host packed it)
+    const void* b;      // op(B)'s storage
+    void* c;            // C, read when beta != 0, and written
+    void* workspace;    // the kernel's share of the per-stream workspace (split-K partial sums; null when none)
+    long long m, n, k;  // the canonical column-major problem
+    long long lda, ldb, ldc;
+    long long batch;    // independent GEMMs of this shape (1)
+    long long batch_stride_a, batch_stride_b, batch_stride_c;  // elements between consecutive GEMMs' operands
+    const void* epilogue_operand;  // a fused epilogue's vector (a bias; null: none)
+    float alpha, beta;
+};
+
+static_assert(sizeof(jg_args) == 128, "jg_args is 128 bytes, as the host's KernelArgs");
