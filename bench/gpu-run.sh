@@ -9,6 +9,10 @@
 #     full:  tests, then tune and bench every row of bench/shapes/public*.csv in the sets named (default
 #            "f32 bf16 f16 tf32"; one device call may not hold them all), without the untuned runs
 #     bench: as full, without the tests
+#     compare: the previous build against this one ($OLD names its folder, holding its jitgemm, dump_cubin and
+#            hot_path_overhead): SASS of the main kernels side by side, the hot path of both, then per set in $SETS
+#            both builds tune the public rows ($BUDGET s each, fresh caches) and bench them against cuBLAS, one build
+#            after the other (bench_<set>_old.csv, bench_<set>_new.csv)
 #     targets: a short batch for issue 5's speed targets — the rows of bench/shapes/tensor_targets.csv (4096^3,
 #            and the misaligned rows that take the packed and split-K paths) tuned and against cuBLAS first, then
 #            the split-K and Tensor Core correctness tests, compute-sanitizer on packed and split kernels, and
@@ -35,6 +39,50 @@ stamp() { echo "=== $(date -u +%FT%TZ) $*" | tee -a "$log"; }
 stamp "machine ($MODE, tuning budget $BUDGET s)"
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv; \
   "$BUILD/jitgemm" info; } 2>&1 | tee -a "$log"
+
+if [ "$MODE" = compare ]; then
+    OLD=${OLD:?compare needs OLD, the folder of the previous build}
+    stamp "SASS of the main kernels, previous build (old) and this one (new)"
+    while read -r name m n k ta tb config dtype compute; do
+        old_config=$(echo "$config" | sed 's/^mma_sync_/mma_/')
+        for who in old new; do
+            bin="$BUILD/bench/dump_cubin"; c="$config"
+            [ "$who" = old ] && { bin="$OLD/dump_cubin"; c="$old_config"; }
+            "$bin" "$RES/$name.$who.cubin" sm_90a "$m" "$n" "$k" "$ta" "$tb" "$c" "$dtype" "$compute" > /dev/null 2>&1
+            { echo "--- $name $who ($c)"; cuobjdump --dump-resource-usage "$RES/$name.$who.cubin" 2>&1 | grep -E "REG"; \
+              cuobjdump --dump-sass "$RES/$name.$who.cubin" | grep -cE '^\s+/\*[0-9a-f]{4}\*/' | sed 's/^/instructions: /'; \
+              cuobjdump --dump-sass "$RES/$name.$who.cubin" | grep -oE '\b(HMMA|LDSM|LDGSTS|LDG|STG|LDL|STL|FFMA|UBLKCP)(\.[0-9A-Z]+)*' | \
+                sort | uniq -c | tr '\n' ' '; echo; } >> "$RES/sass_compare.txt" 2>&1
+            rm -f "$RES/$name.$who.cubin"
+        done
+    done <<'EOF'
+regblock_f32_4096 4096 4096 4096 n n regblock_128x128x8_t8x8_v4_s2_g8 f32 f32
+naive_f32_777 777 1111 3333 n t naive_16x16 f32 f32
+tiled_f32_777 777 1111 3333 t n tiled_t16 f32 f32
+mma_bf16_4096 4096 4096 4096 n n mma_sync_128x128x32_w2x4_s3_g8 bf16 f32
+mma_bf16_777_split 777 1111 3333 n n mma_sync_128x64x64_w2x2_s4_g8_k2_p3_bulk bf16 f32
+mma_f16_4097_tt 4097 4097 4097 t t mma_sync_128x256x32_w2x4_s4_g8_p3 f16 f32
+mma_tf32_4096 4096 4096 4096 n n mma_sync_128x128x32_w2x4_s3_g8 f32 tf32
+mma_bf16_777_streamk 777 1111 3333 n n mma_sync_64x64x16_w2x2_s3_g8_sk264 bf16 f32
+EOF
+    tee -a "$log" < "$RES/sass_compare.txt"
+    stamp "hot path, previous build then this one"
+    JITGEMM_CACHE=/tmp/jg-hot-old "$OLD/hot_path_overhead" --csv "$RES/hot_path_old.csv" 2>&1 | tee -a "$log"
+    JITGEMM_CACHE=/tmp/jg-hot-new "$BUILD/bench/hot_path_overhead" --csv "$RES/hot_path_new.csv" 2>&1 | tee -a "$log"
+    for s in $SETS; do
+        if [ "$s" = f32 ]; then manifest=bench/shapes/public.csv; else manifest=bench/shapes/public_$s.csv; fi
+        for who in old new; do
+            bin="$BUILD/jitgemm"; [ "$who" = old ] && bin="$OLD/jitgemm"
+            export JITGEMM_CACHE=/tmp/jg-compare-$who
+            "$bin" info > /dev/null 2>&1  # the ceilings, measured once per cache
+            stamp "$s, $who build: tune $manifest ($BUDGET s per problem), then bench against cuBLAS"
+            "$bin" tune --manifest "$manifest" --budget "$BUDGET" > /dev/null 2> >(tail -3 >> "$log")
+            "$bin" bench --manifest "$manifest" --tune off --csv "$RES/bench_${s}_${who}.csv" 2>&1 | tail -4 | tee -a "$log"
+        done
+    done
+    stamp "done"
+    exit 0
+fi
 
 if [ "$MODE" = targets ]; then
     export JITGEMM_CACHE=/tmp/jitgemm-bench-cache
