@@ -47,15 +47,29 @@ int delete_rows(sqlite3* db, const std::string& path, const std::string& sql, Bi
     return statement.changes();
 }
 
-// "device_fingerprint = ? AND NOT (library_version = ? AND ...)": rows of one device under another provenance.
-const std::string& stale_match() {
-    static const std::string match = "device_fingerprint = ? AND NOT (" + column_match(provenance_column_names()) + ")";
-    return match;
+// Deletes the rows of `table` (measurements or untuned) of one device whose provenance is not the current one of
+// their problem; returns how many went. Each (problem, provenance) of the device is judged once, then deleted whole.
+int delete_stale(sqlite3* db, const std::string& path, const std::string& table, const std::string& device,
+                 const CurrentProvenance& current) {
+    Statement groups(db, path, "SELECT DISTINCT problem_key, " + provenance_column_names() + " FROM " + table +
+                                   " WHERE device_fingerprint = ?");
+    groups.bind_text(device);
+    std::vector<std::pair<std::string, Provenance>> stale;
+    while (groups.step()) {
+        std::string key = groups.column_text();
+        Provenance provenance = read_provenance(groups);
+        if (!current.is_current(key, provenance)) stale.emplace_back(std::move(key), std::move(provenance));
+    }
+    int removed = 0;
+    for (const auto& [key, provenance] : stale)
+        removed += delete_rows(db, path, "DELETE FROM " + table + " WHERE " + problem_match(),
+                               [&](Statement& st) { bind_problem(st, device, key, provenance); });
+    return removed;
 }
 
 }  // namespace
 
-DoctorReport doctor(const TuningCache& cache, const std::optional<Provenance>& current,
+DoctorReport doctor(const TuningCache& cache, const std::optional<CurrentProvenance>& current,
                     const std::string& device_fingerprint) {
     const CacheConnection connection(cache);
     sqlite3* db = connection.db();
@@ -85,7 +99,7 @@ DoctorReport doctor(const TuningCache& cache, const std::optional<Provenance>& c
             r.problems.push_back("missing cubin " + s.cubin_key + " of the " + describe_selection(s) +
                                  ": it cannot be served");
         if (current && s.device_fingerprint == device_fingerprint)
-            ++(s.provenance == *current ? r.current_selections : r.stale_selections);
+            ++(current->is_current(s.problem_key, s.provenance) ? r.current_selections : r.stale_selections);
     }
     int unreferenced = 0;
     for (const std::string& key : cubin_keys) unreferenced += used.count(key) == 0 ? 1 : 0;
@@ -107,7 +121,8 @@ PruneResult prune(TuningCache& cache, const PrunePlan& plan) {
     static const std::string delete_selection = "DELETE FROM selections WHERE " + problem_match();
     static const std::string delete_search = "DELETE FROM measurements WHERE " + problem_match();
     for (const SelectionRecord& s : read_selections(db, path)) {
-        const bool stale = plan.stale && s.device_fingerprint == plan.device_fingerprint && s.provenance != plan.current;
+        const bool stale = plan.stale && s.device_fingerprint == plan.device_fingerprint &&
+                           !plan.current.is_current(s.problem_key, s.provenance);
         const bool old = plan.older_than_unix != 0 && s.tuned_at_unix < plan.older_than_unix;
         if (!stale && !old) continue;
         const auto bind = [&](Statement& st) { bind_problem(st, s.device_fingerprint, s.problem_key, s.provenance); };
@@ -116,12 +131,8 @@ PruneResult prune(TuningCache& cache, const PrunePlan& plan) {
         r.removed.push_back(describe_selection(s));
     }
     if (plan.stale) {
-        const auto bind = [&](Statement& st) {
-            st.bind_text(plan.device_fingerprint);
-            bind_provenance(st, plan.current);
-        };
-        r.measurements_removed += delete_rows(db, path, "DELETE FROM measurements WHERE " + stale_match(), bind);
-        r.untuned_removed += delete_rows(db, path, "DELETE FROM untuned WHERE " + stale_match(), bind);
+        r.measurements_removed += delete_stale(db, path, "measurements", plan.device_fingerprint, plan.current);
+        r.untuned_removed += delete_stale(db, path, "untuned", plan.device_fingerprint, plan.current);
     }
     if (plan.older_than_unix != 0) {
         const auto bind = [&](Statement& st) { st.bind_int(plan.older_than_unix); };

@@ -27,7 +27,7 @@ struct DoctorReport {
 
 // Examines `cache`. With `current` and `device_fingerprint` (a machine with a GPU), counts that device's selections
 // as current or stale; without them, those counts stay 0.
-DoctorReport doctor(const TuningCache& cache, const std::optional<Provenance>& current,
+DoctorReport doctor(const TuningCache& cache, const std::optional<CurrentProvenance>& current,
                     const std::string& device_fingerprint);
 
 // What prune removes; rules combine (a record goes when any rule names it).
@@ -35,7 +35,7 @@ struct PrunePlan {
     // Selections, measurements and untuned records of `device_fingerprint` whose provenance is not `current`: what
     // this machine will never use again. Other devices' entries are never stale here (this machine cannot judge).
     bool stale = false;
-    Provenance current;
+    CurrentProvenance current;
     std::string device_fingerprint;
     // Selections tuned before this time, with the measurements of the same search (device, problem, provenance),
     // and measurements taken before it; 0 for no such rule.

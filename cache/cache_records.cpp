@@ -30,6 +30,9 @@ std::optional<CandidateOutcome> parse_candidate_outcome(std::string_view name) {
     return std::nullopt;
 }
 
+CurrentProvenance::CurrentProvenance(Provenance same_for_every_problem)
+    : of_([p = std::move(same_for_every_problem)](const std::string&) { return std::optional<Provenance>(p); }) {}
+
 std::string describe(const Provenance& provenance) {
     return "library " + provenance.library_version + ", sources " + provenance.kernel_sources_hash + ", NVRTC " +
            provenance.nvrtc_version + ", driver " + provenance.driver_version + ", " + provenance.device_name + ", " +

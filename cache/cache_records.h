@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace jitgemm::cache {
 
@@ -13,7 +15,9 @@ namespace jitgemm::cache {
 // is never used and never deleted (it may be right for another machine or version).
 struct Provenance {
     std::string library_version;      // jitgemm::version()
-    std::string kernel_sources_hash;  // kernel_sources_hash()
+    // The source hash of the search: of the kernel families that search the problem (schema 4 on; before, of every
+    // kernel source), so that editing one family leaves the entries of problems that other families serve valid.
+    std::string kernel_sources_hash;
     std::string nvrtc_version;        // "13.0"
     std::string driver_version;       // "13.0"
     std::string device_name;          // "NVIDIA H200"
@@ -25,6 +29,29 @@ struct Provenance {
                x.device_name == y.device_name && x.sm_count == y.sm_count;
     }
     friend bool operator!=(const Provenance& x, const Provenance& y) { return !(x == y); }
+};
+
+// What the running system accepts as current, problem by problem: the provenance a search of that problem made now
+// would carry (its source hash covers the families that search the problem, so it differs between problems). Made
+// from one Provenance, every problem has that one; made from a function, nullopt says the problem is not one this
+// build knows, and no entry of it is current.
+class CurrentProvenance {
+public:
+    using OfProblem = std::function<std::optional<Provenance>(const std::string& problem_key)>;
+    CurrentProvenance() = default;  // nothing is current
+    CurrentProvenance(Provenance same_for_every_problem);  // NOLINT: implicit, a Provenance is the common case
+    explicit CurrentProvenance(OfProblem of_problem) : of_(std::move(of_problem)) {}
+
+    std::optional<Provenance> of(const std::string& problem_key) const {
+        return of_ ? of_(problem_key) : std::nullopt;
+    }
+    bool is_current(const std::string& problem_key, const Provenance& provenance) const {
+        const std::optional<Provenance> current = of(problem_key);
+        return current && *current == provenance;
+    }
+
+private:
+    OfProblem of_;
 };
 
 // One line for people: "library 0.1.0, sources 5f3a, NVRTC 13.0, driver 13.0, NVIDIA H200, 132 SMs".

@@ -37,10 +37,20 @@ std::string shape_fragment(const std::string& shape) {
     return "_m" + m + ".n" + n + ".k" + k + "_";
 }
 
-// The dtype part of a problem key is its first '_'-separated field, "f32.f32.f32.f32"; `prefix` must match whole
-// dot-separated names from its start.
+// Where a problem key's text starts after its version token ("v2_"); 0 for a key of version 1, which has none. No
+// dtype name starts with 'v', so the token cannot be mistaken for one.
+std::size_t after_version_token(const std::string& problem_key) {
+    if (problem_key.empty() || problem_key[0] != 'v') return 0;
+    std::size_t end = 1;
+    while (end < problem_key.size() && std::isdigit(static_cast<unsigned char>(problem_key[end]))) ++end;
+    return end > 1 && end < problem_key.size() && problem_key[end] == '_' ? end + 1 : 0;
+}
+
+// The dtype part of a problem key is its first '_'-separated field after the version token, "f32.f32.f32.f32";
+// `prefix` must match whole dot-separated names from its start.
 bool dtype_matches(const std::string& problem_key, const std::string& prefix) {
-    const std::string dtypes = problem_key.substr(0, problem_key.find('_'));
+    const std::size_t start = after_version_token(problem_key);
+    const std::string dtypes = problem_key.substr(start, problem_key.find('_', start) - start);
     if (dtypes.compare(0, prefix.size(), prefix) != 0) return false;
     return dtypes.size() == prefix.size() || dtypes[prefix.size()] == '.';
 }

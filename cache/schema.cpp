@@ -45,7 +45,7 @@ CREATE TABLE cubins (
 
 namespace {
 
-constexpr int kCurrentVersion = 3;
+constexpr int kCurrentVersion = 4;
 
 // ---- version 2 ----
 
@@ -134,11 +134,19 @@ std::string version_1_read_as_2() {
 
 std::string version_2_read_as_3() { return as_temp(kCeilingsAddedIn3); }
 
+// ---- version 4 ----
+// No table changes shape: what changes is what two columns hold in the rows written from now on (schema.h). The rows
+// of older files stay as they are, never current for this version (their keys are unversioned and their source
+// hashes cover every kernel source), and are neither rewritten nor deleted; `jitgemm cache prune --stale` removes them
+// when the operator decides to. The bump keeps an older jitgemm from opening such a file and misreading the rows.
+std::string migration_3_to_4() { return std::string(); }
+std::string version_3_read_as_4() { return std::string(); }
+
 // kMigrations[i] takes a file from version i + 1 to version i + 2; kReadOnlyViews[i] lets a connection read a file
 // of version i + 1 as if it were of version i + 2.
 using Step = std::string (*)();
-constexpr Step kMigrations[] = {migration_1_to_2, migration_2_to_3};
-constexpr Step kReadOnlyViews[] = {version_1_read_as_2, version_2_read_as_3};
+constexpr Step kMigrations[] = {migration_1_to_2, migration_2_to_3, migration_3_to_4};
+constexpr Step kReadOnlyViews[] = {version_1_read_as_2, version_2_read_as_3, version_3_read_as_4};
 static_assert(std::size(kMigrations) == kCurrentVersion - 1, "one migration per version step");
 static_assert(std::size(kReadOnlyViews) == kCurrentVersion - 1, "one read-only view per version step");
 

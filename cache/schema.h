@@ -5,6 +5,10 @@
 //      search_complete; rows of version 1 read as incomplete searches); measurements (every candidate's outcome,
 //      indexed by device and problem) and untuned (problems served untuned) are added.
 //   3  ceilings (measured device ceilings per device fingerprint and driver version) is added.
+//   4  no table changes shape; the rows written from version 4 on hold problem keys with a version token ("v2_...")
+//      and, in kernel_sources_hash, the source hash of the kernel families a problem's search covers (of cubins:
+//      their family's), where older rows hold unversioned keys and the hash of every kernel source. Older rows are
+//      kept, as entries of another provenance.
 //
 // A ReadWrite file is created at version 2 by the text that always made fresh version-2 files and then taken
 // through the same steps as an older file, so a fresh file and a migrated one cannot differ. Migrations run one

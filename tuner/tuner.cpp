@@ -15,7 +15,7 @@
 #include "runtime/compile/nvrtc_compiler.h"
 #include "runtime/compile/cached_compile.h"
 #include "tuner/families/registry.h"
-#include "runtime/compile/provenance.h"
+#include "tuner/search_provenance.h"
 #include "runtime/driver/cuda_driver.h"
 #include "runtime/driver/driver_check.h"
 #include "jitgemm/error.h"
@@ -68,7 +68,7 @@ public:
                                  std::chrono::duration<double>(options.budget_seconds))),
           verbose_(options.verbose || debug_log_requested()),
           arch_(device.arch()),
-          provenance_(current_provenance(device)),
+          provenance_(search_provenance(problem, device)),
           fingerprint_(device.fingerprint()),
           key_(problem.key()),
           stream_(driver::make_stream()),

@@ -10,10 +10,10 @@
 #include "dispatch/background_tuner.h"
 #include "runtime/compile/cached_compile.h"
 #include "tuner/families/registry.h"
-#include "runtime/compile/provenance.h"
 #include "dispatch/tuning_policy.h"
 #include "runtime/driver/context.h"
 #include "jitgemm/error.h"
+#include "tuner/search_provenance.h"
 #include "tuner/tuner.h"
 
 namespace jitgemm {
@@ -29,7 +29,7 @@ std::shared_ptr<const LoadedKernel> compile_and_load(const Problem& problem, con
 // The tuned entry of the cache stack, loaded; nullptr when there is none that this build can use.
 std::shared_ptr<const LoadedKernel> load_tuned(const Problem& problem, const DeviceInfo& device) {
     const auto entry = cache::CacheStack::global().find_tuned(device.fingerprint(), problem.key(),
-                                                              current_provenance(device));
+                                                              search_provenance(problem, device));
     if (!entry) return nullptr;
     const auto config = parse_config(entry->selection.config);
     if (!config || validate(*config, problem, device)) {
@@ -46,7 +46,7 @@ void record_untuned(const Problem& problem, const DeviceInfo& device) {
     cache::TuningCache* writable = cache::CacheStack::global().writable();
     if (writable == nullptr) return;
     try {
-        writable->record_untuned(device.fingerprint(), problem.key(), current_provenance(device));
+        writable->record_untuned(device.fingerprint(), problem.key(), search_provenance(problem, device));
     } catch (const Error& e) {
         std::cerr << "jitgemm: warning: could not record " << problem.key() << " as untuned: " << e.what() << "\n";
     }

@@ -51,10 +51,10 @@ const Provenance kA100Current{"0.2.0", "sources-5f3a", "13.0", "13.1", "NVIDIA A
 const std::string kF32 = "f32.f32.f32.f32";
 const std::string kF16 = "f16.f16.f32.f32";
 
-// A problem key as Problem::key() writes it.
+// A problem key as Problem::key() writes it (version 2: "v2_" first).
 std::string key(const std::string& dtypes, int m, int n, int k) {
     const auto s = [](int v) { return std::to_string(v); };
-    return dtypes + "_nn_m" + s(m) + ".n" + s(n) + ".k" + s(k) + "_ld" + s(m) + "." + s(k) + "." + s(m) +
+    return "v2_" + dtypes + "_nn_m" + s(m) + ".n" + s(n) + ".k" + s(k) + "_ld" + s(m) + "." + s(k) + "." + s(m) +
            "_a1.b0_al16.16.16";
 }
 const std::string kBig = key(kF32, 4096, 4096, 4096);
@@ -802,8 +802,8 @@ TEST(CacheTransferFilter, EmptyFilterMatchesEverything) {
 }
 
 TEST(CacheTransferFilter, DtypePrefixMatchesWholeDotSeparatedNamesOnly) {
-    const SelectionRecord f32 = of(kH200, kBig);  // "f32.f32.f32.f32_..."
-    const SelectionRecord mixed = of(kH200, kHalf);  // "f16.f16.f32.f32_..."
+    const SelectionRecord f32 = of(kH200, kBig);  // "v2_f32.f32.f32.f32_..."
+    const SelectionRecord mixed = of(kH200, kHalf);  // "v2_f16.f16.f32.f32_..."
     const auto dtype = [](const std::string& prefix) {
         SelectionFilter filter;
         filter.dtype = prefix;
@@ -825,6 +825,11 @@ TEST(CacheTransferFilter, DtypePrefixMatchesWholeDotSeparatedNamesOnly) {
     EXPECT_TRUE(dtype("f16").matches(mixed));
     EXPECT_TRUE(dtype("f16.f16.f32").matches(mixed));
     EXPECT_FALSE(dtype("f16.f32").matches(mixed));
+    // The version token is no dtype: the filter starts after it, and still reads a key of version 1, which has none.
+    EXPECT_FALSE(dtype("v2").matches(f32));
+    EXPECT_FALSE(dtype("v2_f32").matches(f32));
+    EXPECT_TRUE(dtype("f16.f16").matches(of(kH200, kHalf.substr(3))));
+    EXPECT_FALSE(dtype("f32").matches(of(kH200, kHalf.substr(3))));
 }
 
 TEST(CacheTransferFilter, ShapeMatchesTheWholeCanonicalMxNxKFragment) {

@@ -91,8 +91,8 @@ cache::SelectionRecord selection(const std::string& device, const std::string& k
 }
 
 void fill(cache::TuningCache& c) {
-    const std::string keys[] = {"f32.f32.f32.f32_nn_m4096.n4096.k4096_ld4096.4096.4096_a1.b0_al16.16.16",
-                                "f32.f32.f32.f32_nn_m1024.n1024.k1024_ld1024.1024.1024_a1.b0_al16.16.16"};
+    const std::string keys[] = {"v2_f32.f32.f32.f32_nn_m4096.n4096.k4096_ld4096.4096.4096_a1.b0_al16.16.16",
+                                "v2_f32.f32.f32.f32_nn_m1024.n1024.k1024_ld1024.1024.1024_a1.b0_al16.16.16"};
     for (const std::string device : {"NVIDIA H200/cc9.0/sm132", "NVIDIA A100-SXM4-80GB/cc8.0/sm108",
                                      "Fake GPU/cc8.6/sm16"})
         for (const std::string library : {"0.1.0", "0.0.9"})
@@ -114,7 +114,7 @@ void fill(cache::TuningCache& c) {
                 c.record_tuning(s, cubin, {m});
             }
     c.record_untuned("NVIDIA H200/cc9.0/sm132",
-                     "f32.f32.f32.f32_nt_m100.n200.k300_ld100.200.100_a1.b0_al16.16.16",
+                     "v2_f32.f32.f32.f32_nt_m100.n200.k300_ld100.200.100_a1.b0_al16.16.16",
                      selection("NVIDIA H200/cc9.0/sm132", keys[0], "0.1.0", 1).provenance);
 }
 

@@ -2,10 +2,12 @@
 // at run time), and the source hash is the one cached entries are checked against.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "jitgemm/error.h"
 #include "runtime/compile/kernel_sources.h"
 
 namespace jitgemm {
@@ -31,11 +33,31 @@ TEST(EmbeddedSources, EveryKernelSourceIsEmbeddedVerbatim) {
     EXPECT_GE(on_disk, 6u);
 }
 
-TEST(EmbeddedSources, HashIsSixteenHexDigitsAndFnvIsCorrect) {
-    EXPECT_EQ(kernel_sources_hash().size(), 16u);
-    EXPECT_EQ(kernel_sources_hash().find_first_not_of("0123456789abcdef"), std::string::npos);
-    EXPECT_EQ(fnv1a_hex(""), "cbf29ce484222325");   // the FNV-1a 64 offset basis
-    EXPECT_EQ(fnv1a_hex("a"), "af63dc4c8601ec8c");  // published test vector
+TEST(EmbeddedSources, ContentHashIsXxh3Of128Bits) {
+    EXPECT_EQ(content_hash_hex(""), "99aa06d3014798d86001c324468d497f");  // XXH3-128 of nothing (xxHash's test)
+    EXPECT_EQ(content_hash_hex("a").size(), 32u);
+    EXPECT_NE(content_hash_hex("a"), content_hash_hex("b"));
+}
+
+// A family's source hash covers its own header and every header it includes, and nothing else: the closure of the
+// mma_sync kernel holds the shared headers it includes and not another family's kernel.
+TEST(EmbeddedSources, SourceHashCoversAFamilysHeaderAndItsIncludesOnly) {
+    const auto closure = source_closure("mma_sync/mma_sync.cuh");
+    const auto has = [&](std::string_view name) {
+        return std::find(closure.begin(), closure.end(), name) != closure.end();
+    };
+    EXPECT_TRUE(has("mma_sync/mma_sync.cuh"));
+    EXPECT_TRUE(has("mma_sync/bulk_pack.cuh"));
+    EXPECT_TRUE(has("common/jg_args.cuh"));
+    EXPECT_TRUE(has("common/jg_types.cuh"));  // included through jg_problem.cuh and jg_memory.cuh
+    EXPECT_FALSE(has("regblock.cuh"));
+    EXPECT_FALSE(has("support/jg_verify.cuh"));
+    const auto regblock = source_closure("regblock.cuh");
+    EXPECT_EQ(std::find(regblock.begin(), regblock.end(), "mma_sync/mma_sync.cuh"), regblock.end());
+    EXPECT_NE(source_hash("regblock.cuh"), source_hash("mma_sync/mma_sync.cuh"));
+    EXPECT_EQ(source_hash("regblock.cuh"), source_hash("regblock.cuh"));
+    EXPECT_EQ(source_hash("regblock.cuh").size(), 32u);
+    EXPECT_THROW(source_hash("no_such_family.cuh"), Error);
 }
 
 }  // namespace

@@ -142,9 +142,9 @@ TEST(GemmArguments, HalfPrecisionAndTf32CombinationsAreAccepted) {
             const Problem p = make_canonical_call(c).problem;
             EXPECT_EQ(p.a_type, ab);
             EXPECT_EQ(p.c_type, out);
-            EXPECT_EQ(p.key().substr(0, p.key().find('_')),
-                      std::string(to_string(ab)) + "." + std::string(to_string(ab)) + "." +
-                          std::string(to_string(out)) + ".f32");
+            const std::string dtypes = std::string(to_string(ab)) + "." + std::string(to_string(ab)) + "." +
+                                       std::string(to_string(out)) + ".f32";
+            EXPECT_EQ(p.key().rfind("v2_" + dtypes + "_", 0), 0u) << p.key();  // the dtypes follow the version
         }
 }
 

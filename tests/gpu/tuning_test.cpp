@@ -20,6 +20,7 @@
 #include "runtime/problem/gemm_call.h"
 #include "support/gpu_test_support.h"
 #include "support/process.h"
+#include "tuner/search_provenance.h"
 #include "tuner/tuner.h"
 #include "tools/verify/gemm_workload.h"
 
@@ -61,7 +62,7 @@ void expect_verified_winner_no_slower_than_default(const GemmShape& shape, doubl
     const DeviceInfo& device = current_device();
     const Problem problem = make_canonical_call(w.call()).problem;
     const auto entry = cache::CacheStack::global().find_tuned(device.fingerprint(), problem.key(),
-                                                              current_provenance(device));
+                                                              search_provenance(problem, device));
     ASSERT_TRUE(entry.has_value());
     const auto tuned = find_loaded_kernel(w.call(), "");
     ASSERT_NE(tuned, nullptr);
@@ -72,7 +73,7 @@ void expect_verified_winner_no_slower_than_default(const GemmShape& shape, doubl
     EXPECT_GT(entry->selection.candidates_measured, 1);
     EXPECT_GT(entry->selection.time_ms, 0.0);
     EXPECT_FALSE(cache::CacheStack::global()
-                     .measurements(device.fingerprint(), problem.key(), current_provenance(device))
+                     .measurements(device.fingerprint(), problem.key(), search_provenance(problem, device))
                      .empty());
 
     GemmOptions heuristic;
@@ -170,7 +171,7 @@ TEST(Tuning, BackgroundPolicySwapsTheWinnerIn) {
     const DeviceInfo& device = current_device();
     const Problem problem = make_canonical_call(w.call()).problem;
     const auto entry = cache::CacheStack::global().find_tuned(device.fingerprint(), problem.key(),
-                                                              current_provenance(device));
+                                                              search_provenance(problem, device));
     ASSERT_TRUE(entry.has_value());
     const auto kernel = find_loaded_kernel(w.call(), "");
     ASSERT_NE(kernel, nullptr);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "runtime/compile/kernel_program.h"
+#include "runtime/compile/kernel_sources.h"
 
 namespace jitgemm::testing {
 
@@ -41,6 +42,7 @@ inline KernelProgram abi_probe_program(const std::string& arch) {
     KernelProgram program;
     program.file_name = "abi_probe.cu";
     program.source = kAbiProbeSource;
+    program.source_hash = content_hash_hex(kAbiProbeSource);
     program.kernel_symbol = "abi_probe";
     program.arch = arch;
     program.config_name = "abi_probe";

@@ -12,6 +12,7 @@
 #include "cache/cache_transfer.h"
 #include "cache/tuning_cache.h"
 #include "tools/cli/commands.h"
+#include "tuner/search_provenance.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/json_text.h"
 #include "tools/cli/option_parsing.h"
@@ -32,13 +33,15 @@ using cache::TuningCache;
 // The running system, when this machine has a GPU: what "current" and "stale" are judged against.
 struct RunningSystem {
     std::string fingerprint;
-    cache::Provenance provenance;
+    cache::Provenance provenance;      // for display: its sources hash differs problem by problem
+    cache::CurrentProvenance current;  // what each problem's entries must carry
 };
 
 std::optional<RunningSystem> running_system() {
     if (!driver::is_available()) return std::nullopt;
     const DeviceInfo& device = cached_device_info(0);
-    return RunningSystem{device.fingerprint(), current_provenance(device)};
+    return RunningSystem{device.fingerprint(), current_provenance(device, "(per problem)"),
+                         current_search_provenance(device)};
 }
 
 std::string cache_path(const po::variables_map& vm) {
@@ -81,7 +84,7 @@ std::string date_text(std::int64_t unix_time) {
 // "current", "stale" (this device, other provenance) or "-" (another device, or no GPU to judge by).
 std::string standing(const cache::SelectionRecord& s, const std::optional<RunningSystem>& running) {
     if (!running || s.device_fingerprint != running->fingerprint) return "-";
-    return s.provenance == running->provenance ? "current" : "stale";
+    return running->current.is_current(s.problem_key, s.provenance) ? "current" : "stale";
 }
 
 int list_command(const std::vector<std::string>& args) {
@@ -116,7 +119,7 @@ int list_command(const std::vector<std::string>& args) {
     }
     std::cout << file->path() << ": " << shown.size() << " of " << file->all_selections().size() << " selections\n";
     for (const auto& s : shown)
-        std::cout << std::left << std::setw(28) << s.device_fingerprint << " " << std::setw(70) << s.problem_key << " "
+        std::cout << std::left << std::setw(28) << s.device_fingerprint << " " << std::setw(73) << s.problem_key << " "
                   << std::setw(36) << s.config << std::right << std::fixed << std::setprecision(3) << std::setw(10)
                   << s.time_ms << " ms " << std::setprecision(1) << std::setw(7) << s.tflops << " TFLOP/s "
                   << (s.search_complete ? "complete  " : "incomplete") << " " << date_text(s.tuned_at_unix) << " "
@@ -250,7 +253,7 @@ int doctor_command(const std::vector<std::string>& args) {
     const auto file = TuningCache::open(cache_path(*vm), TuningCache::Access::ReadOnly);
     const auto running = running_system();
     const cache::DoctorReport r = cache::doctor(
-        *file, running ? std::optional<cache::Provenance>(running->provenance) : std::nullopt,
+        *file, running ? std::optional<cache::CurrentProvenance>(running->current) : std::nullopt,
         running ? running->fingerprint : std::string());
     std::cout << file->path() << ": schema " << r.schema_version << ", integrity "
               << (r.integrity_ok ? "ok" : "FAILED: " + r.integrity_detail) << "\n"
@@ -275,7 +278,7 @@ int doctor_command(const std::vector<std::string>& args) {
                 bool current_here = false, other = false;
                 for (const auto& s : all) {
                     if (s.device_fingerprint != running->fingerprint || s.problem_key != key) continue;
-                    (s.provenance == running->provenance ? current_here : other) = true;
+                    (running->current.is_current(key, s.provenance) ? current_here : other) = true;
                 }
                 const char* state = current_here ? "tuned" : other ? "stale" : "untuned";
                 (current_here ? tuned : other ? stale : untuned)++;
@@ -318,7 +321,7 @@ int prune_command(const std::vector<std::string>& args) {
         const auto running = running_system();
         if (!running) throw Error(ErrorCode::NoDevice, "jitgemm: --stale is judged against this machine's GPU, "
                                                       "and there is none: " + driver::unavailable_reason());
-        plan.current = running->provenance;
+        plan.current = running->current;
         plan.device_fingerprint = running->fingerprint;
     }
     const auto file = TuningCache::open(cache_path(*vm), TuningCache::Access::ReadWrite);
@@ -331,7 +334,7 @@ int prune_command(const std::vector<std::string>& args) {
 }
 
 // A manifest entry that reproduces `key` exactly, or nullopt when the manifest's fields cannot express it (leading
-// dimensions above the minimum, different alignments per operand).
+// dimensions above the minimum, different alignments per operand) or `key` is no key of this version.
 std::optional<ManifestEntry> entry_for_key(const std::string& key) {
     const auto p = Problem::parse_key(key);
     if (!p) return std::nullopt;
@@ -393,7 +396,8 @@ int untuned_command(const std::vector<std::string>& args) {
     write_manifest_csv(entries, out);
     if (!inexpressible.empty())
         std::cerr << "jitgemm cache untuned: " << inexpressible.size()
-                  << " problems have leading dimensions or alignments a manifest cannot state; listed as comments\n";
+                  << " problems have leading dimensions or alignments a manifest cannot state, or keys of another "
+                     "jitgemm version; listed as comments\n";
     return kExitOk;
 }
 

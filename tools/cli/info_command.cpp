@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tools/cli/commands.h"
+#include "tuner/families/registry.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/json_text.h"
 #include "tools/cli/option_parsing.h"
@@ -126,16 +127,24 @@ int info_command(const std::vector<std::string>& args) {
         cache_json << "]}";
     }
 
+    // Each family's source hash: what its cubins and the searches it takes part in are keyed by.
+    std::ostringstream hashes_text, hashes_json;
+    for_each_family([&](auto tag) {
+        using Family = decltype(tag);
+        const std::string& hash = source_hash(Family::kSourceHeader);
+        hashes_text << (hashes_json.tellp() > 0 ? ", " : "") << Family::kName << " " << hash.substr(0, 12);
+        hashes_json << (hashes_json.tellp() > 0 ? ", " : "") << "\"" << Family::kName << "\": \"" << hash << "\"";
+    });
     if (json) {
         std::cout << "{\"jitgemm_version\": \"" << version() << "\", \"nvrtc_version\": \"" << nvrtc_version()
-                  << "\", \"kernel_sources_hash\": \"" << kernel_sources_hash() << "\", \"driver_version\": "
+                  << "\", \"family_source_hashes\": {" << hashes_json.str() << "}, \"driver_version\": "
                   << (have_gpu ? "\"" + driver_version_text() + "\"" : std::string("null"))
                   << ", \"gpu_available\": " << (have_gpu ? "true" : "false") << ", \"error\": "
                   << (have_gpu ? std::string("null") : json_string(driver::unavailable_reason()))
                   << ", \"cache\": " << cache_json.str() << ", \"devices\": [" << devices.str() << "]}\n";
     } else {
         std::cout << "jitgemm " << version() << ", NVRTC " << nvrtc_version() << ", kernel sources "
-                  << kernel_sources_hash() << "\n";
+                  << hashes_text.str() << "\n";
         if (have_gpu) {
             std::cout << "CUDA driver " << driver_version_text() << ", " << count
                       << (count == 1 ? " device\n" : " devices\n")

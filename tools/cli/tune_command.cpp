@@ -18,11 +18,11 @@
 #include "tools/cli/problem_plan.h"
 #include "tools/cli/tune_progress.h"
 #include "runtime/device/device_info.h"
-#include "runtime/compile/provenance.h"
 #include "runtime/driver/context.h"
 #include "runtime/driver/cuda_driver.h"
 #include "runtime/driver/driver_check.h"
 #include "jitgemm/jitgemm.h"
+#include "tuner/search_provenance.h"
 #include "tuner/tuner.h"
 
 namespace jitgemm::cli {
@@ -138,14 +138,14 @@ int tune_command(const std::vector<std::string>& args) {
         const CUcontext context = driver::primary_context(ordinal);
         JITGEMM_CU_CHECK(driver::api().cuCtxSetCurrent(context));
         const DeviceInfo& device = cached_device_info(ordinal);
-        const cache::Provenance provenance = current_provenance(device);
         for (std::size_t i = next++; i < plan.size(); i = next++) {
             const PlannedProblem& p = plan[i];
             ProblemOutcome& out = outcomes[i];
             out.name = joined_names(p);
             out.key = p.problem.key();
             out.device = ordinal;
-            const auto existing = stack.writable()->find_selection(device.fingerprint(), out.key, provenance);
+            const auto existing = stack.writable()->find_selection(device.fingerprint(), out.key,
+                                                                    search_provenance(p.problem, device));
             if (existing && existing->search_complete && !vm.count("force")) {
                 out.status = "already-tuned";
                 out.config = existing->config;

@@ -16,7 +16,7 @@ cache::CubinRecord to_cubin_record(const KernelProgram& program, const Cubin& cu
     r.kernel_symbol = program.kernel_symbol;
     r.config = program.config_name;
     r.nvrtc_version = nvrtc_version();
-    r.kernel_sources_hash = kernel_sources_hash();
+    r.kernel_sources_hash = program.source_hash;
     r.image = cubin.image;
     r.created_at_unix = static_cast<std::int64_t>(std::time(nullptr));
     return r;

@@ -16,13 +16,14 @@ using KnobDefines = std::vector<std::pair<std::string, long long>>;
 struct KernelProgram {
     std::string file_name;      // shown in NVRTC logs: "<config>__<problem key>.cu"
     std::string source;         // the family's header, #include-d
+    std::string source_hash;    // of that header and what it includes (kernel_sources.h: source_hash)
     std::string kernel_symbol;  // extern "C" name of the kernel
     std::string arch;           // "sm_90a"
     std::vector<std::string> options;
     std::string config_name;
 
-    // What makes the binary stale if it changes: the kernel-source hash, the config, the arch, the NVRTC version
-    // and every option (the problem is in the -D options). 16 hex digits.
+    // What makes the binary stale if it changes: the source hash, the config, the arch, the NVRTC version and every
+    // option (the problem is in the -D options). 32 hex digits (XXH3-128).
     std::string cubin_key() const;
 };
 

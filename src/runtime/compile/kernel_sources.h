@@ -16,11 +16,17 @@ struct EmbeddedSource {
 // Every embedded source, in a fixed order (defined in the generated kernel_sources_embedded.cpp).
 const std::vector<EmbeddedSource>& embedded_kernel_sources();
 
-// A 64-bit FNV-1a hash, in 16 hex digits, of every source's name and text: changes whenever any kernel source does,
-// which makes cached cubins and tuning results of older sources stale.
-const std::string& kernel_sources_hash();
+// The embedded sources `header` consists of: itself and every source it includes, directly or not ("#include" lines
+// naming embedded sources), in name order.
+std::vector<std::string_view> source_closure(std::string_view header);
 
-// FNV-1a 64 of a byte string, as 16 hex digits (also used for cubin keys).
-std::string fnv1a_hex(std::string_view bytes);
+// XXH3-128 (xxHash), as 32 hex digits, of the names and texts of source_closure(header): the source hash of a kernel
+// family (its own sources and the shared headers it includes), which keys its cubins and the provenance of tuned
+// entries, so that editing one family leaves what depends only on others valid. Throws Error(Internal) for a
+// header that is not embedded. Computed once per header.
+const std::string& source_hash(std::string_view header);
+
+// XXH3-128 of any bytes, as 32 hex digits (cubin keys, content hashes).
+std::string content_hash_hex(std::string_view bytes);
 
 }  // namespace jitgemm

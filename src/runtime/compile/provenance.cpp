@@ -13,10 +13,10 @@ std::string driver_version_text() {
     return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
 }
 
-cache::Provenance current_provenance(const DeviceInfo& device) {
+cache::Provenance current_provenance(const DeviceInfo& device, const std::string& sources_hash) {
     cache::Provenance p;
     p.library_version = std::string(version());
-    p.kernel_sources_hash = kernel_sources_hash();
+    p.kernel_sources_hash = sources_hash;
     p.nvrtc_version = nvrtc_version();
     p.driver_version = driver_version_text();
     p.device_name = device.name;

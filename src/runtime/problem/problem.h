@@ -12,6 +12,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "jitgemm/types.h"
 
@@ -20,6 +22,8 @@ namespace jitgemm {
 // How beta enters the epilogue. Zero is special in BLAS: C is not read at all.
 enum class BetaMode : std::uint8_t { Zero = 0, One = 1, General = 2 };
 
+// Every field is a row of kProblemFields (problem_fields.h), which drives the key, equality, the hash and the kernel's
+// -D constants: a field is added there, not to each of them.
 struct Problem {
     std::int64_t m = 0, n = 0, k = 0;
     std::int64_t lda = 1, ldb = 1, ldc = 1;  // in elements, column-major
@@ -36,11 +40,15 @@ struct Problem {
     // True when some offset of the kernel, with the slack of one tile past each edge, does not fit in int32.
     bool needs_index64() const;
 
-    // Canonical text of every field, e.g. "f32.f32.f32.f32_nt_m4096.n4096.k4096_ld4096.4096.4096_a1.b0_al16.16.16".
-    // Stable across versions: it is stored in the tuning cache.
+    // Canonical text of every field after a version token, e.g.
+    // "v2_f32.f32.f32.f32_nt_m4096.n4096.k4096_ld4096.4096.4096_a1.b0_al16.16.16". It is stored in the tuning cache,
+    // so the text of one version never changes; a new layout is a new version (problem_fields.h).
     std::string key() const;
-    // The inverse of key(); nullopt for text that is not a key.
+    // The inverse of key(); nullopt for text that is not a canonical key of the current version.
     static std::optional<Problem> parse_key(std::string_view key);
+
+    // The kernel's -D constants: one per field (its integer value; enums by their codes), then JG_INDEX64.
+    std::vector<std::pair<std::string, long long>> defines() const;
 
     friend bool operator==(const Problem& x, const Problem& y);
     friend bool operator!=(const Problem& x, const Problem& y) { return !(x == y); }
