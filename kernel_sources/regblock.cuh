@@ -100,7 +100,7 @@ __device__ __forceinline__ void load_a(const float* __restrict__ A, index_t m0, 
             const int valid = (K % BK != 0 && gk >= K) ? 0
                               : (M % BM == 0) ? VA
                               : (int)(M - gm < VA ? (M - gm > 0 ? M - gm : 0) : VA);
-            if (valid > 0) load_run<VA>(A + a_offset(gm, gk), valid, r[i]);
+            if (valid > 0) load_run<VA, true>(A + a_offset(gm, gk), valid, r[i]);
             else
 #pragma unroll
                 for (int v = 0; v < VA; ++v) r[i][v] = 0.0f;
@@ -110,7 +110,7 @@ __device__ __forceinline__ void load_a(const float* __restrict__ A, index_t m0, 
             const int valid = (M % BM != 0 && gm >= M) ? 0
                               : (K % BK == 0) ? VA
                               : (int)(K - gk < VA ? (K - gk > 0 ? K - gk : 0) : VA);
-            if (valid > 0) load_run<VA>(A + a_offset(gm, gk), valid, r[i]);
+            if (valid > 0) load_run<VA, true>(A + a_offset(gm, gk), valid, r[i]);
             else
 #pragma unroll
                 for (int v = 0; v < VA; ++v) r[i][v] = 0.0f;
@@ -130,7 +130,7 @@ __device__ __forceinline__ void load_b(const float* __restrict__ B, index_t k0, 
             const int valid = (K % BK != 0 && gk >= K) ? 0
                               : (N % BN == 0) ? VB
                               : (int)(N - gn < VB ? (N - gn > 0 ? N - gn : 0) : VB);
-            if (valid > 0) load_run<VB>(B + b_offset(gk, gn), valid, r[i]);
+            if (valid > 0) load_run<VB, true>(B + b_offset(gk, gn), valid, r[i]);
             else
 #pragma unroll
                 for (int v = 0; v < VB; ++v) r[i][v] = 0.0f;
@@ -140,7 +140,7 @@ __device__ __forceinline__ void load_b(const float* __restrict__ B, index_t k0, 
             const int valid = (N % BN != 0 && gn >= N) ? 0
                               : (K % BK == 0) ? VB
                               : (int)(K - gk < VB ? (K - gk > 0 ? K - gk : 0) : VB);
-            if (valid > 0) load_run<VB>(B + b_offset(gk, gn), valid, r[i]);
+            if (valid > 0) load_run<VB, true>(B + b_offset(gk, gn), valid, r[i]);
             else
 #pragma unroll
                 for (int v = 0; v < VB; ++v) r[i][v] = 0.0f;

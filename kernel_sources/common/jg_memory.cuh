@@ -7,24 +7,35 @@
 
 namespace jg {
 
+// A value of global memory that no thread writes while the kernel runs (an operand, A or B), through the read-only
+// (non-coherent) data path. Kernels take their operands from one jg_args argument, where restrict-qualified kernel
+// parameters used to tell the compiler this; through the argument it cannot see it, so the operand loads say it.
+template <typename T>
+__device__ __forceinline__ T load_read_only(const T* p) {
+    return __ldg(p);
+}
+
 // Loads V consecutive floats from p, of which the first `valid` exist (0 <= valid); the rest read as zero.
 // The full case is one vector instruction: callers guarantee p is aligned to V * 4 bytes whenever valid >= V.
-template <int V>
+// READ_ONLY: p is an operand of global memory that nothing writes during the kernel (load_read_only).
+template <int V, bool READ_ONLY = false>
 __device__ __forceinline__ void load_run(const float* __restrict__ p, int valid, float (&out)[V]) {
     static_assert(V == 1 || V == 2 || V == 4, "runs are 1, 2 or 4 floats");
     if (valid >= V) {
         if constexpr (V == 4) {
-            const float4 v = *reinterpret_cast<const float4*>(p);
+            const float4* q = reinterpret_cast<const float4*>(p);
+            const float4 v = READ_ONLY ? load_read_only(q) : *q;
             out[0] = v.x; out[1] = v.y; out[2] = v.z; out[3] = v.w;
         } else if constexpr (V == 2) {
-            const float2 v = *reinterpret_cast<const float2*>(p);
+            const float2* q = reinterpret_cast<const float2*>(p);
+            const float2 v = READ_ONLY ? load_read_only(q) : *q;
             out[0] = v.x; out[1] = v.y;
         } else {
-            out[0] = *p;
+            out[0] = READ_ONLY ? load_read_only(p) : *p;
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < V; ++i) out[i] = i < valid ? p[i] : 0.0f;
+        for (int i = 0; i < V; ++i) out[i] = i < valid ? (READ_ONLY ? load_read_only(p + i) : p[i]) : 0.0f;
     }
 }
 

@@ -399,7 +399,7 @@ __device__ __forceinline__ void fetch_stage(const T* __restrict__ X, index_t mn0
             chunk_source<IS_A>(mn0, k0, q / plan::ROW_CHUNKS, q % plan::ROW_CHUNKS, offset, valid);
 #pragma unroll
             for (int v = 0; v < 8; ++v)
-                if (v < valid) e[v] = bits[offset + v];
+                if (v < valid) e[v] = load_read_only(bits + offset + v);
         }
         staged.chunk[i] = make_uint4(e[0] | (unsigned)e[1] << 16, e[2] | (unsigned)e[3] << 16,
                                      e[4] | (unsigned)e[5] << 16, e[6] | (unsigned)e[7] << 16);

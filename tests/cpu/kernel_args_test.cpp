@@ -13,6 +13,7 @@
 #include "runtime/compile/nvrtc_compiler.h"
 #include "runtime/launch/kernel_args.h"
 #include "support/abi_probe.h"
+#include "tuner/families/registry.h"
 
 namespace jitgemm {
 namespace {
@@ -77,6 +78,62 @@ TEST(KernelArgs, AbiProbeCompilesForSm90a) {
     const Cubin cubin = compile_to_cubin(testing::abi_probe_program("sm_90a"));
     EXPECT_GT(cubin.image.size(), 0u);
     EXPECT_EQ(cubin.image.substr(0, 4), std::string("\x7f" "ELF"));
+}
+
+// The PTX of a family's kernel for a problem, with every embedded source as a header.
+std::string kernel_ptx(const AnyConfig& config, const Problem& problem) {
+    const KernelProgram program = kernel_program(config, problem, "sm_90a");
+    std::vector<std::string> texts, names;
+    for (const auto& s : embedded_kernel_sources()) {
+        texts.emplace_back(s.text);
+        names.emplace_back(s.name);
+    }
+    std::vector<const char*> text_ptrs, name_ptrs;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        text_ptrs.push_back(texts[i].c_str());
+        name_ptrs.push_back(names[i].c_str());
+    }
+    nvrtcProgram handle = nullptr;
+    EXPECT_EQ(nvrtcCreateProgram(&handle, program.source.c_str(), "kernel.cu", static_cast<int>(texts.size()),
+                                 text_ptrs.data(), name_ptrs.data()),
+              NVRTC_SUCCESS);
+    std::vector<std::string> options{"--gpu-architecture=compute_90a"};  // PTX instead of the real target's cubin
+    for (const auto& o : program.options)
+        if (o.rfind("--gpu-architecture", 0) != 0) options.push_back(o);
+    std::vector<const char*> option_ptrs;
+    for (const auto& o : options) option_ptrs.push_back(o.c_str());
+    EXPECT_EQ(nvrtcCompileProgram(handle, static_cast<int>(option_ptrs.size()), option_ptrs.data()), NVRTC_SUCCESS);
+    std::size_t size = 0;
+    nvrtcGetPTXSize(handle, &size);
+    std::string ptx(size, '\0');
+    nvrtcGetPTX(handle, ptx.data());
+    nvrtcDestroyProgram(&handle);
+    return ptx;
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+// Operands come through jg_args, where restrict-qualified kernel parameters used to tell the compiler that nothing
+// writes them during the kernel: their loads must still take the read-only path (ld.global.nc). Session 11's SASS
+// comparison on the H200 found the register-blocked family's and the mma.sync register path's loads had lost it.
+TEST(KernelArgs, OperandLoadsTakeTheReadOnlyPath) {
+    Problem fp32;
+    fp32.m = fp32.n = fp32.k = fp32.lda = fp32.ldb = fp32.ldc = 4096;
+    fp32.alpha_one = true;
+    const std::string regblock = kernel_ptx(RegBlockConfig{}, fp32);
+    EXPECT_GE(count_of(regblock, "ld.global.nc"), 4u);
+    EXPECT_EQ(count_of(regblock, "ld.global.nc"), count_of(regblock, "ld.global."));  // beta = 0: C is not read
+
+    Problem odd = fp32;  // 2-byte aligned bf16 operands: the register path's element loads
+    odd.a_type = odd.b_type = odd.c_type = DType::BF16;
+    odd.m = 777;
+    odd.lda = 777;
+    odd.align_a = odd.align_b = odd.align_c = 2;
+    EXPECT_GE(count_of(kernel_ptx(MmaSyncConfig{}, odd), "ld.global.nc"), 16u);
 }
 
 TEST(KernelArgs, ArgumentsOfACallCarryItsProblem) {
