@@ -18,7 +18,7 @@
 //
 // Split-K (MMA_SYNC_SPLITK > 1) gives each tile of C to several blocks, each over its own share of K, for problems with too
 // few tiles to fill the GPU and a long K (777 x 1111 x 3333: 63 tiles of 128 x 128 for 132 SMs); the partial sums
-// meet in a scratch buffer the host provides (arrive_last, split_partials). Stream-K (MMA_SYNC_STREAMK blocks, usually a
+// meet in the workspace the host provides (common/jg_split_k.cuh). Stream-K (MMA_SYNC_STREAMK blocks, usually a
 // multiple of the SM count) evens the work out further: the k tiles of all tiles, taken tile after tile, are dealt
 // out in equal runs, one per block, so every SM gets the same share even when tiles x splits is not a multiple of
 // the SMs; a run that starts or ends inside a tile leaves a partial sum there, met the same way.
@@ -32,6 +32,9 @@
 #include "common/jg_epilogue.cuh"
 #include "common/jg_pack.cuh"
 #include "common/jg_problem.cuh"
+#include "common/jg_ptx.cuh"
+#include "common/jg_split_k.cuh"
+#include "common/jg_swizzle.cuh"
 
 // ---- Tuning knobs ----
 #ifndef MMA_SYNC_BM
@@ -56,10 +59,10 @@
 #define MMA_SYNC_GROUP 8    // tile rows per rasterization group (see tile_of_block)
 #endif
 #ifndef MMA_SYNC_SPLITK
-#define MMA_SYNC_SPLITK 1   // blocks per tile of C, each over its own share of K (split-K: arrive_last below)
+#define MMA_SYNC_SPLITK 1   // blocks per tile of C, each over its own share of K (split-K: common/jg_split_k.cuh)
 #endif
 #ifndef MMA_SYNC_STREAMK
-#define MMA_SYNC_STREAMK 0  // stream-K: this many blocks deal out all tiles' k tiles evenly (0: off; see tile_parts)
+#define MMA_SYNC_STREAMK 0  // stream-K: this many blocks deal out all tiles' k tiles evenly (0: off; jg_split_k.cuh)
 #endif
 #ifndef MMA_SYNC_BULK
 #define MMA_SYNC_BULK 0     // 1: both operands packed tile by tile, one bulk copy per tile (sm_90; bulk_pack.cuh)
@@ -107,45 +110,9 @@ constexpr bool B_KCONTIG = !TRANS_B;
 
 // ---- shared-memory tile layout ----
 
-// A ROWS x COLS tile, COLS contiguous, stored as 16-byte chunks. Chunk c of row r goes to position c ^ f(r) within
-// its aligned group of eight (eight chunks span the 32 banks once): f(r) = r for ldmatrix, whose eight row
-// addresses per matrix then hit eight different groups of banks; f(r) = 2r for the TF32 scalar reads, whose 32
-// lanes touch four consecutive rows at two chunks each. Rows narrower than 128 bytes are swizzled by their
-// 128-byte line instead, which spreads eight consecutive rows the same way.
+// The swizzled layout of common/jg_swizzle.cuh for this family's element size.
 template <int ROWS, int COLS, int STEP>
-struct tile_layout {
-    static constexpr int ROW_CHUNKS = COLS / CH;
-    static constexpr int CHUNKS = ROWS * ROW_CHUNKS;
-    static constexpr int BYTES = ROWS * COLS * ES;
-    static_assert(ROW_CHUNKS >= 8 || STEP == 1, "the scalar-read swizzle needs rows of at least 128 bytes");
-    static_assert(ROW_CHUNKS == 1 || ROW_CHUNKS == 2 || ROW_CHUNKS == 4 || ROW_CHUNKS % 8 == 0,
-                  "rows of 16, 32 or 64 bytes, or whole 128-byte lines");
-    static_assert(CHUNKS % 8 == 0, "the narrow-row swizzle permutes whole groups of eight chunks");
-
-    static __device__ __forceinline__ unsigned chunk_offset(int row, int chunk) {
-        if constexpr (ROW_CHUNKS >= 8) {
-            return (unsigned)(row * ROW_CHUNKS + (chunk ^ ((row * STEP) & 7))) * 16u;
-        } else {
-            const int linear = row * ROW_CHUNKS + chunk;
-            return (unsigned)(linear ^ ((linear >> 3) & 7)) * 16u;
-        }
-    }
-    // The inverse: the row and chunk stored at chunk position `position` of the tile (both swizzles change only
-    // the low three bits of row * ROW_CHUNKS + chunk, by a value that the higher bits decide, so each undoes itself).
-    static __device__ __forceinline__ void chunk_at(unsigned position, unsigned& row, unsigned& chunk) {
-        if constexpr (ROW_CHUNKS >= 8) {
-            row = position / ROW_CHUNKS;
-            chunk = (position % ROW_CHUNKS) ^ ((row * STEP) & 7u);
-        } else {
-            const unsigned linear = position ^ ((position >> 3) & 7u);
-            row = linear / ROW_CHUNKS;
-            chunk = linear % ROW_CHUNKS;
-        }
-    }
-    static __device__ __forceinline__ unsigned element_offset(int row, int col) {
-        return chunk_offset(row, col / CH) + (unsigned)((col % CH) * ES);
-    }
-};
+using tile_layout = swizzled_tile<ROWS, COLS, STEP, ES>;
 
 typedef tile_layout<A_KCONTIG ? BM : BK, A_KCONTIG ? BK : BM, (TF32 && !A_KCONTIG) ? 2 : 1> a_layout;
 typedef tile_layout<B_KCONTIG ? BN : BK, B_KCONTIG ? BK : BN, (TF32 && !B_KCONTIG) ? 2 : 1> b_layout;
@@ -157,94 +124,11 @@ constexpr index_t TILES_M = ceil_div(M, BM);
 constexpr index_t TILES_N = ceil_div(N, BN);
 constexpr index_t K_TILES = ceil_div(K, BK);
 
-// Split-K scratch (MmaSyncConfig::launch sizes it the same way): one arrival counter per tile, zeroed by the host
-// before the launch, padded to 256 bytes; then per tile and split the partial sums of every thread, FN x FM float4
-// each, stored so that consecutive threads touch consecutive float4 (coalesced, no index arithmetic beyond tid).
-constexpr long long SPLIT_COUNTER_BYTES = ((long long)TILES_M * TILES_N * 4 + 255) / 256 * 256;
-constexpr long long SPLIT_PARTIAL_VECTORS = (long long)FN * FM * THREADS;  // float4 per tile and split
+// Tiles shared by several blocks (split-K, stream-K), and how their partial sums meet: common/jg_split_k.cuh.
+typedef shared_k_tiles<(long long)TILES_M * TILES_N, K_TILES, SPLITS, STREAM_BLOCKS, FN, FM, THREADS> k_shares;
+typedef k_shares::parts tile_parts;
 
-// Stream-K (MmaSyncConfig::launch sizes the scratch the same way): block b owns the k tiles [begin(b), begin(b + 1))
-// of the sequence that runs through tile 0's K_TILES k tiles, then tile 1's, and so on. Its run crosses at most
-// STREAM_SEGMENTS tiles, and its partial sums for the j-th of them go to slot b * STREAM_SEGMENTS + j.
-constexpr long long STREAM_UNITS = (long long)TILES_M * TILES_N * K_TILES;
-static_assert(STREAM_BLOCKS == 0 || STREAM_BLOCKS <= STREAM_UNITS, "every stream-K block has at least one k tile");
-constexpr long long STREAM_RUN = STREAM_BLOCKS == 0 ? 0 : (STREAM_UNITS + STREAM_BLOCKS - 1) / STREAM_BLOCKS;
-constexpr long long STREAM_SEGMENTS = STREAM_BLOCKS == 0 ? 1 : (STREAM_RUN + K_TILES - 1) / K_TILES + 1;
-
-__device__ __forceinline__ long long stream_begin(long long block) {
-    return block * STREAM_UNITS / (STREAM_BLOCKS > 0 ? STREAM_BLOCKS : 1);
-}
-// The block whose run holds k tile `unit` of the sequence: the last b with stream_begin(b) <= unit.
-__device__ __forceinline__ long long stream_owner(long long unit) {
-    return ((unit + 1) * STREAM_BLOCKS + STREAM_UNITS - 1) / STREAM_UNITS - 1;  // STREAM_UNITS > 0: K, M, N > 0
-}
-
-// The blocks that share one tile of C, in k order, and this block's place among them: the SPLITS consecutive
-// blocks of the tile under split-K, the blocks whose runs reach into the tile under stream-K.
-struct tile_parts {
-    long long tile;
-    int count;  // 1: this block computes the whole tile
-    int mine;   // this block's part, 0 to count - 1
-    long long first_block;  // stream-K: the block of part 0
-
-    // The scratch slot of part p's partial sums.
-    __device__ __forceinline__ long long slot(int p) const {
-        if constexpr (STREAM_BLOCKS == 0) {
-            return tile * SPLITS + p;
-        } else {
-            const long long block = first_block + p;
-            return block * STREAM_SEGMENTS + (tile - stream_begin(block) / K_TILES);
-        }
-    }
-};
-
-__device__ __forceinline__ tile_parts split_parts(long long tile, int split) {
-    return tile_parts{tile, SPLITS, split, 0};
-}
-
-__device__ __forceinline__ tile_parts stream_parts(long long tile, long long block) {
-    const long long first = stream_owner(tile * K_TILES), last = stream_owner(tile * K_TILES + K_TILES - 1);
-    return tile_parts{tile, (int)(last - first + 1), (int)(block - first), first};
-}
-
-// ---- PTX wrappers ----
-
-__device__ __forceinline__ unsigned shared_address(const void* p) {
-    unsigned address;
-    asm("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(address) : "l"(p));
-    return address;
-}
-
-// Copies `bytes` (0 to W) of the W bytes at src to shared memory and zero-fills the rest.
-template <int W>
-__device__ __forceinline__ void cp_async(unsigned dst, const void* src, int bytes) {
-    if constexpr (W == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
-    else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(dst), "l"(src), "n"(W), "r"(bytes)
-                     : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-template <int PENDING>
-__device__ __forceinline__ void cp_async_wait() {
-    asm volatile("cp.async.wait_group %0;" ::"n"(PENDING) : "memory");
-}
-
-__device__ __forceinline__ void ldmatrix_x4(unsigned address, unsigned (&r)[4]) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(address));
-}
-__device__ __forceinline__ void ldmatrix_x4_trans(unsigned address, unsigned (&r)[4]) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(address));
-}
-__device__ __forceinline__ unsigned load_shared_u32(unsigned address) {
-    unsigned v;
-    asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(address));
-    return v;
-}
+// ---- the Tensor Core instruction ----
 
 // d += a * b for one 16 x 8 tile of the MMA (rows: n, columns: m).
 __device__ __forceinline__ void mma_tile(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
@@ -518,80 +402,6 @@ __device__ __forceinline__ float4 fragment_sums(const float (&acc)[FN][FM][4], i
     return make_float4(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3]);
 }
 
-// Split-K and stream-K: the blocks that share a tile (tile_parts) each leave their partial sums in the scratch and
-// count themselves in with an atomic; the last to arrive adds the partials up and alone runs the epilogue. It adds
-// them in part order, its own among them, so the result does not depend on which block came last (tuned runs are
-// bitwise repeatable). No block waits on another, so there is no residency assumption to deadlock on.
-struct split_partials {
-    float4* base;  // this thread's first float4 of slot 0
-    tile_parts parts;
-
-    // This thread's fragments of mma row block i, summed over the parts in order; `acc` holds this block's own.
-    // Under split-K the loads of all parts are issued before the first sum is used and before any store to C:
-    // loaded fragment by fragment between the epilogue's stores (which loads cannot be moved across), each cost a
-    // full round trip to L2, and the tile's last block kept its SM busy for FN x FM of them while its partners' SMs
-    // sat idle; a row at a time it is FN, within the registers the main loop's accumulators held. Under stream-K
-    // the count of parts is known only at run time: one part's row at a time, this block's own taken from its
-    // accumulators (the same values it stored), which saves a round trip and keeps the registers within bounds.
-    __device__ __forceinline__ void sum_row(int i, float4 (&row)[FM], const float (&acc)[FN][FM][4]) const {
-        if constexpr (STREAM_BLOCKS > 0) {
-            for (int p = 0; p < parts.count; ++p) {
-                float4 x[FM];
-                if (p == parts.mine) {
-#pragma unroll
-                    for (int j = 0; j < FM; ++j) x[j] = fragment_sums(acc, i, j);
-                } else {
-                    const float4* slot = base + parts.slot(p) * SPLIT_PARTIAL_VECTORS;
-#pragma unroll
-                    for (int j = 0; j < FM; ++j) x[j] = __ldcg(slot + (i * FM + j) * THREADS);
-                }
-#pragma unroll
-                for (int j = 0; j < FM; ++j)
-                    row[j] = p == 0 ? x[j]
-                                    : make_float4(row[j].x + x[j].x, row[j].y + x[j].y, row[j].z + x[j].z,
-                                                  row[j].w + x[j].w);
-            }
-        } else {
-            float4 x[SPLITS][FM];
-#pragma unroll
-            for (int s = 0; s < SPLITS; ++s)
-#pragma unroll
-                for (int j = 0; j < FM; ++j)
-                    x[s][j] = __ldcg(base + parts.slot(s) * SPLIT_PARTIAL_VECTORS + (i * FM + j) * THREADS);
-#pragma unroll
-            for (int j = 0; j < FM; ++j) {
-                row[j] = x[0][j];
-#pragma unroll
-                for (int s = 1; s < SPLITS; ++s)
-                    row[j] = make_float4(row[j].x + x[s][j].x, row[j].y + x[s][j].y, row[j].z + x[s][j].z,
-                                         row[j].w + x[s][j].w);
-            }
-        }
-    }
-};
-
-// Stores this block's partial sums and counts it in; true in the last block of the tile to arrive.
-__device__ __forceinline__ bool arrive_last(void* scratch, unsigned char* smem, const tile_parts& parts, int tid,
-                                            const float (&acc)[FN][FM][4], split_partials& partials) {
-    unsigned* const counters = static_cast<unsigned*>(scratch);
-    partials.base = reinterpret_cast<float4*>(static_cast<unsigned char*>(scratch) + SPLIT_COUNTER_BYTES) + tid;
-    partials.parts = parts;
-    float4* const mine = partials.base + parts.slot(parts.mine) * SPLIT_PARTIAL_VECTORS;
-#pragma unroll
-    for (int i = 0; i < FN; ++i)
-#pragma unroll
-        for (int j = 0; j < FM; ++j)
-            __stcg(mine + (i * FM + j) * THREADS, fragment_sums(acc, i, j));
-    __threadfence();  // this thread's partials reach L2 before the count that announces them
-    __syncthreads();  // every thread's have; and every warp is past the main loop, so shared memory is free
-    volatile unsigned* const last = reinterpret_cast<volatile unsigned*>(smem);
-    if (tid == 0) *last = atomicAdd(counters + parts.tile, 1u) == (unsigned)(parts.count - 1);
-    __syncthreads();
-    const bool is_last = *last;
-    if (is_last) __threadfence();  // the other blocks' partials, announced by their counts, are read after this
-    return is_last;
-}
-
 // The epilogue of this thread's fragments, a row block at a time: fragment_row(i, v) gives the four sums of
 // fragment (i, j) in v[j] (n rows i*16 + g and + 8, m columns j*8 + 2*t4 and + 1); the pairs are consecutive in m,
 // one column of C each.
@@ -627,7 +437,7 @@ namespace jg {
 namespace mma_sync {
 
 // One block's share of one tile of C: its k tiles kt_first + [0, k_tiles), then the epilogue, or, when other blocks
-// share the tile, its partial sums met with theirs (arrive_last: the last to arrive runs the epilogue).
+// share the tile, its partial sums met with theirs (common/jg_split_k.cuh: the last to arrive runs the epilogue).
 __device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_t* __restrict__ B, c_t* C, float alpha,
                                              float beta, void* split_scratch, unsigned char* smem,
                                              const tile_parts& parts, index_t kt_first, index_t k_tiles) {
@@ -728,10 +538,11 @@ __device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_
     }
     if constexpr (SPLITS > 1 || STREAM_BLOCKS > 0) {
         if (parts.count > 1) {
-            split_partials partials;
-            if (!arrive_last(split_scratch, smem, parts, tid, acc, partials)) return;
+            const auto own = [&](int i, int j) { return fragment_sums(acc, i, j); };
+            k_shares::partials partials;
+            if (!k_shares::arrive_last(split_scratch, smem, parts, tid, own, partials)) return;
             store_tile(C, m0, n0, m_warp, n_warp, lane, alpha, beta,
-                       [&](int i, float4(&row)[FM]) { partials.sum_row(i, row, acc); });
+                       [&](int i, float4(&row)[FM]) { partials.sum_row(i, row, own); });
             return;
         }
     }
@@ -759,14 +570,15 @@ static __device__ __forceinline__ void jg_mma_sync_body(const jg::a_t* __restric
     asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
     if constexpr (STREAM_BLOCKS > 0) {
-        const long long end = stream_begin((long long)blockIdx.x + 1);
+        const long long end = k_shares::stream_begin((long long)blockIdx.x + 1);
 #pragma unroll 1
-        for (long long unit = stream_begin(blockIdx.x); unit < end;) {
+        for (long long unit = k_shares::stream_begin(blockIdx.x); unit < end;) {
             const long long tile = unit / K_TILES;
             const index_t kt_first = (index_t)(unit - tile * K_TILES);
             const index_t k_tiles = (index_t)(K_TILES - kt_first < end - unit ? K_TILES - kt_first : end - unit);
             __syncthreads();  // the previous tile's last reads of shared memory (its arrival flag) are done
-            compute_tile(A, B, C, alpha, beta, split_scratch, smem, stream_parts(tile, blockIdx.x), kt_first, k_tiles);
+            compute_tile(A, B, C, alpha, beta, split_scratch, smem, k_shares::stream_parts(tile, blockIdx.x), kt_first,
+                         k_tiles);
             unit += k_tiles;
         }
     } else {
@@ -779,7 +591,7 @@ static __device__ __forceinline__ void jg_mma_sync_body(const jg::a_t* __restric
         const index_t kt_first = SPLITS == 1 ? 0 : (index_t)((long long)split * K_TILES / SPLITS);
         const index_t k_tiles =
             SPLITS == 1 ? K_TILES : (index_t)((long long)(split + 1) * K_TILES / SPLITS) - kt_first;
-        compute_tile(A, B, C, alpha, beta, split_scratch, smem, split_parts(tile, split), kt_first, k_tiles);
+        compute_tile(A, B, C, alpha, beta, split_scratch, smem, k_shares::split_parts(tile, split), kt_first, k_tiles);
     }
 }
 
