@@ -439,7 +439,7 @@ namespace mma_sync {
 // One block's share of one tile of C: its k tiles kt_first + [0, k_tiles), then the epilogue, or, when other blocks
 // share the tile, its partial sums met with theirs (common/jg_split_k.cuh: the last to arrive runs the epilogue).
 __device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_t* __restrict__ B, c_t* C, float alpha,
-                                             float beta, void* split_scratch, unsigned char* smem,
+                                             float beta, void* workspace, unsigned char* smem,
                                              const tile_parts& parts, index_t kt_first, index_t k_tiles) {
     const unsigned smem_base = shared_address(smem);
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -540,7 +540,7 @@ __device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_
         if (parts.count > 1) {
             const auto own = [&](int i, int j) { return fragment_sums(acc, i, j); };
             k_shares::partials partials;
-            if (!k_shares::arrive_last(split_scratch, smem, parts, tid, own, partials)) return;
+            if (!k_shares::arrive_last(workspace, smem, parts, tid, own, partials)) return;
             store_tile(C, m0, n0, m_warp, n_warp, lane, alpha, beta,
                        [&](int i, float4(&row)[FM]) { partials.sum_row(i, row, own); });
             return;
@@ -557,7 +557,7 @@ __device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_
 
 // The kernel proper, on its operands; the extern "C" entry below unpacks jg_args into it.
 static __device__ __forceinline__ void jg_mma_sync_body(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B,
-    jg::c_t* C, float alpha, float beta, void* split_scratch) {
+    jg::c_t* C, float alpha, float beta, void* workspace) {
     using namespace jg;
     using namespace jg::mma_sync;
     // Dynamic shared memory: STAGES x (A tile, B tile); the host sizes it and opts in above 48 KB.
@@ -577,7 +577,7 @@ static __device__ __forceinline__ void jg_mma_sync_body(const jg::a_t* __restric
             const index_t kt_first = (index_t)(unit - tile * K_TILES);
             const index_t k_tiles = (index_t)(K_TILES - kt_first < end - unit ? K_TILES - kt_first : end - unit);
             __syncthreads();  // the previous tile's last reads of shared memory (its arrival flag) are done
-            compute_tile(A, B, C, alpha, beta, split_scratch, smem, k_shares::stream_parts(tile, blockIdx.x), kt_first,
+            compute_tile(A, B, C, alpha, beta, workspace, smem, k_shares::stream_parts(tile, blockIdx.x), kt_first,
                          k_tiles);
             unit += k_tiles;
         }
@@ -591,7 +591,7 @@ static __device__ __forceinline__ void jg_mma_sync_body(const jg::a_t* __restric
         const index_t kt_first = SPLITS == 1 ? 0 : (index_t)((long long)split * K_TILES / SPLITS);
         const index_t k_tiles =
             SPLITS == 1 ? K_TILES : (index_t)((long long)(split + 1) * K_TILES / SPLITS) - kt_first;
-        compute_tile(A, B, C, alpha, beta, split_scratch, smem, k_shares::split_parts(tile, split), kt_first, k_tiles);
+        compute_tile(A, B, C, alpha, beta, workspace, smem, k_shares::split_parts(tile, split), kt_first, k_tiles);
     }
 }
 

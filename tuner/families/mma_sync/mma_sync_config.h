@@ -82,7 +82,7 @@ struct MmaSyncConfig {
     // K tiles (of bk) of the largest split: the kernel deals them out so that shares differ by at most one.
     std::int64_t k_tiles_per_split(const Problem& problem) const;
     std::int64_t tiles(const Problem& problem) const;  // tiles of C
-    // Whether blocks share tiles of C and meet in scratch: split-K or stream-K.
+    // Whether blocks share tiles of C and meet in the workspace: split-K or stream-K.
     bool shares_tiles() const { return splits > 1 || stream_blocks > 0; }
     // Blocks in the grid, and the k tiles (of bk) of the busiest: a tile's split, or a stream-K block's run.
     std::int64_t blocks(const Problem& problem) const;

@@ -60,7 +60,7 @@ CostEstimate MmaSyncConfig::estimate_cost(const Problem& problem, const DeviceIn
     const double block_flops = 2.0 * c.bm * c.bn * double(c.k_tiles_per_block(p) * c.bk);
     e.compute_seconds = double(blocks_on_busiest_sm) * block_flops / (per_sm_flops * latency_hiding) * pipeline *
                         register_path;
-    // Split-K and stream-K: every block's partial sums (about one tile's worth per block) go to scratch and back
+    // Split-K and stream-K: every block's partial sums (about one tile's worth per block) go to the workspace and back
     // through L2, after a memset of the counters.
     const double split_seconds =
         c.shares_tiles() ? 2.0 * double(blocks) * c.bm * c.bn * 4.0 / ceilings.l2_bytes_per_s + cost::kMemsetSeconds : 0.0;
