@@ -95,7 +95,7 @@ TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
     std::vector<std::string> chosen;
     for (GemmShape& s : cases) {
         chosen.push_back(family.configs[std::uniform_int_distribution<std::size_t>(0, family.configs.size() - 1)(rng)]);
-        s.ab_type = family.ab_type;
+        s.a_type = s.b_type = family.ab_type;
         s.c_type = family.c_types[std::uniform_int_distribution<std::size_t>(0, family.c_types.size() - 1)(rng)];
         s.compute = family.compute;
         testing::maybe_misalign_pointers(rng, s);

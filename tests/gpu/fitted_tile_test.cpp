@@ -115,7 +115,7 @@ TEST(FittedTiles, ALayoutTheTileCannotTakeIsRefusedAndLeavesCAlone) {
     shape.n = 777;
     shape.k = 300;
     shape.trans_b = Transpose::Yes;  // column-major: B stored n x k, n-contiguous
-    shape.ab_type = shape.c_type = DType::BF16;
+    shape.a_type = shape.b_type = shape.c_type = DType::BF16;
     shape = shape.with_minimum_leading_dimensions();
     const GemmWorkload workload(shape, rng);
     const auto before = workload.c_bytes();

@@ -34,7 +34,7 @@ GemmShape misaligned(std::int64_t m, std::int64_t n, std::int64_t k) {
     shape.m = m;
     shape.n = n;
     shape.k = k;
-    shape.ab_type = DType::BF16;
+    shape.a_type = shape.b_type = DType::BF16;
     shape.c_type = DType::BF16;
     return shape;
 }

@@ -103,7 +103,7 @@ TEST(Tuning, Bf16WithOddLeadingDimensionsTunesTheTensorCoreFamily) {
     shape.m = 1000;
     shape.n = 1501;
     shape.k = 1001;
-    shape.ab_type = DType::BF16;
+    shape.a_type = shape.b_type = DType::BF16;
     shape.c_type = DType::BF16;
     shape.beta = -1.5f;
     expect_verified_winner_no_slower_than_default(shape, 6.0, MmaSyncConfig::kName);

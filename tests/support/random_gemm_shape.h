@@ -46,7 +46,7 @@ inline GemmShape random_gemm_shape(std::mt19937_64& rng, std::int64_t m, std::in
 // pack's and the vector paths' handling of a misaligned first and last column is what it reaches.
 inline void maybe_misalign_pointers(std::mt19937_64& rng, GemmShape& s) {
     if (std::uniform_int_distribution<int>(0, 1)(rng) == 0) return;
-    const int widest = std::max(size_of(s.ab_type), size_of(s.c_type));
+    const int widest = std::max(size_of(s.a_type), size_of(s.c_type));
     const int choices[] = {2, 4, 8};
     int pick = 0;
     do pick = choices[std::uniform_int_distribution<int>(0, 2)(rng)];

@@ -26,7 +26,7 @@ struct TensorCoreCase {
         return (*configs)[std::uniform_int_distribution<std::size_t>(0, configs->size() - 1)(rng)];
     }
     void set_types(GemmShape& s) const {
-        s.ab_type = ab_type;
+        s.a_type = s.b_type = ab_type;
         s.c_type = c_type;
         s.compute = compute;
     }

@@ -124,8 +124,8 @@ int bench_command(const std::vector<std::string>& args) {
         row.compute = std::string(to_string(s.compute));
         row.flops = w.flops();
         row.bytes = w.min_bytes();
-        row.peak_flops = roof.matrix_flops(s.ab_type, s.compute);
-        row.ridge = roof.ridge(s.ab_type, s.compute);
+        row.peak_flops = roof.matrix_flops(s.a_type, s.compute);
+        row.ridge = roof.ridge(s.a_type, s.compute);
         row.served_by = std::string(to_string(w.run(stream.get(), gemm_options)));
         JITGEMM_CU_CHECK(cu.cuStreamSynchronize(stream.get()));
         const GemmWorkload::Result jit_check = w.check(rng);
@@ -136,7 +136,7 @@ int bench_command(const std::vector<std::string>& args) {
         const GemmCall call = w.call();
         auto run_cublas = [&] {  // the same operands, dtypes and compute type as jitgemm's call
             cublas.gemm(s.order, s.trans_a, s.trans_b, s.m, s.n, s.k, s.alpha, call.a, s.lda, call.b, s.ldb, s.beta,
-                        call.c, s.ldc, s.ab_type, s.c_type, s.compute);
+                        call.c, s.ldc, s.a_type, s.c_type, s.compute);
         };
         w.reset_c();
         run_cublas();

@@ -130,7 +130,7 @@ GemmShape workload_shape(const ManifestEntry& e) {
     s.alpha = static_cast<float>(e.alpha);
     s.beta = static_cast<float>(e.beta);
     s.alignment = e.alignment;
-    s.ab_type = e.a_type;  // check_supported has made B the same
+    s.a_type = s.b_type = e.a_type;  // check_supported has made B the same
     s.c_type = e.c_type;
     s.compute = e.compute;
     return s;

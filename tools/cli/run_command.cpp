@@ -89,17 +89,17 @@ int run_command(const std::vector<std::string>& args) {
         shape.trans_a = parse_enum<Transpose>(vm, "transa", parse_transpose, "n, t");
         shape.trans_b = parse_enum<Transpose>(vm, "transb", parse_transpose, "n, t");
         gemm_options.tuning = parse_enum<TunePolicy>(vm, "tune", parse_tune_policy, "now, background, off");
-        shape.ab_type = parse_enum<DType>(vm, "dtype", parse_dtype, "f32, f16, bf16");
+        shape.a_type = shape.b_type = parse_enum<DType>(vm, "dtype", parse_dtype, "f32, f16, bf16");
         shape.c_type = vm.count("out-dtype") ? parse_enum<DType>(vm, "out-dtype", parse_dtype, "f32, f16, bf16")
-                                             : shape.ab_type;
+                                             : shape.a_type;
         shape.compute = parse_enum<ComputeType>(vm, "compute", parse_compute_type, "f32, tf32");
     } catch (const po::error& e) {
         std::cerr << "jitgemm run: " << e.what() << "\n";
         return kExitUsage;
     }
     // Before the GPU: a combination jitgemm does not serve is a usage error on any machine.
-    if (const auto why = unsupported_dtypes(shape.ab_type, shape.ab_type, shape.c_type, shape.compute)) {
-        std::cerr << "jitgemm run: --dtype " << to_string(shape.ab_type) << " --out-dtype " << to_string(shape.c_type)
+    if (const auto why = unsupported_dtypes(shape.a_type, shape.a_type, shape.c_type, shape.compute)) {
+        std::cerr << "jitgemm run: --dtype " << to_string(shape.a_type) << " --out-dtype " << to_string(shape.c_type)
                   << " --compute " << to_string(shape.compute) << " is not supported: " << *why << "\n";
         return kExitUsage;
     }

@@ -63,24 +63,10 @@ GemmShape GemmShape::with_minimum_leading_dimensions() const {
 
 GemmCall GemmShape::call(const void* a, const void* b, void* c) const {
     GemmCall call;
-    call.order = order;
-    call.trans_a = trans_a;
-    call.trans_b = trans_b;
-    call.m = m;
-    call.n = n;
-    call.k = k;
-    call.alpha = alpha;
+    static_cast<GemmDescription&>(call) = *this;
     call.a = a;
-    call.a_type = ab_type;
-    call.lda = lda;
     call.b = b;
-    call.b_type = ab_type;
-    call.ldb = ldb;
-    call.beta = beta;
     call.c = c;
-    call.c_type = c_type;
-    call.ldc = ldc;
-    call.compute = compute;
     return call;
 }
 
@@ -89,20 +75,20 @@ std::string GemmShape::describe() const {
     s << to_string(order) << " " << to_string(trans_a) << to_string(trans_b) << " " << m << "x" << n << "x" << k
       << " lda=" << lda << " ldb=" << ldb << " ldc=" << ldc << " alpha=" << alpha << " beta=" << beta;
     if (alignment > 0 && alignment < 16) s << " align=" << alignment;
-    if (ab_type != DType::F32 || c_type != DType::F32) s << " " << dtype_text();
+    if (a_type != DType::F32 || c_type != DType::F32) s << " " << dtype_text();
     if (compute != ComputeType::F32) s << " " << to_string(compute);
     return s.str();
 }
 
 std::string GemmShape::dtype_text() const {
-    return std::string(to_string(ab_type)) + "->" + std::string(to_string(c_type));
+    return std::string(to_string(a_type)) + "->" + std::string(to_string(c_type));
 }
 
 GemmWorkload::GemmWorkload(const GemmShape& shape, std::mt19937_64& rng)
     : shape_(shape.with_minimum_leading_dimensions()) {
     const GemmShape& s = shape_;
-    a_ = random_normal(element_count(stored_shape(s.order, s.trans_a, s.m, s.k), s.lda), rng, s.ab_type);
-    b_ = random_normal(element_count(stored_shape(s.order, s.trans_b, s.k, s.n), s.ldb), rng, s.ab_type);
+    a_ = random_normal(element_count(stored_shape(s.order, s.trans_a, s.m, s.k), s.lda), rng, s.a_type);
+    b_ = random_normal(element_count(stored_shape(s.order, s.trans_b, s.k, s.n), s.ldb), rng, s.b_type);
     const StoredShape c_shape = stored_shape(s.order, Transpose::No, s.m, s.n);
     c_before_ = random_normal(element_count(c_shape, s.ldc), rng, s.c_type);
     c_is_padding_.assign(c_before_.size(), true);
@@ -116,8 +102,8 @@ GemmWorkload::GemmWorkload(const GemmShape& shape, std::mt19937_64& rng)
         if (c_is_padding_[e]) c_before_[e] = kPaddingSentinel;
     offset_ = s.alignment > 0 && s.alignment < 16 ? static_cast<std::size_t>(s.alignment) : 0;
     // Stored in the dtypes' own formats; NaN encodes as a quiet NaN of C's type, so the poison survives.
-    da_ = driver::upload_bytes(encode(s.ab_type, a_), offset_);
-    db_ = driver::upload_bytes(encode(s.ab_type, b_), offset_);
+    da_ = driver::upload_bytes(encode(s.a_type, a_), offset_);
+    db_ = driver::upload_bytes(encode(s.b_type, b_), offset_);
     dc_ = driver::upload_bytes(encode(s.c_type, c_before_), offset_);
 }
 
@@ -127,39 +113,25 @@ ServedBy GemmWorkload::run(Stream stream, const GemmOptions& options) const {
     const GemmShape& s = shape_;
     GemmOptions typed = options;
     typed.compute = s.compute;
-    return gemm(s.order, s.trans_a, s.trans_b, s.m, s.n, s.k, s.alpha, at<void>(da_), s.ab_type, s.lda,
-                at<void>(db_), s.ab_type, s.ldb, s.beta, at<void>(dc_), s.c_type, s.ldc, stream, typed);
+    return gemm(s.order, s.trans_a, s.trans_b, s.m, s.n, s.k, s.alpha, at<void>(da_), s.a_type, s.lda,
+                at<void>(db_), s.b_type, s.ldb, s.beta, at<void>(dc_), s.c_type, s.ldc, stream, typed);
 }
 
 GemmCall GemmWorkload::call() const { return shape_.call(at<void>(da_), at<void>(db_), at<void>(dc_)); }
 
 HostGemm GemmWorkload::host_gemm() const {
-    const GemmShape& s = shape_;
     HostGemm g;
-    g.order = s.order;
-    g.trans_a = s.trans_a;
-    g.trans_b = s.trans_b;
-    g.m = s.m;
-    g.n = s.n;
-    g.k = s.k;
-    g.alpha = s.alpha;
-    g.beta = s.beta;
+    static_cast<GemmDescription&>(g) = shape_;
     g.a = a_.data();
-    g.lda = s.lda;
     g.b = b_.data();
-    g.ldb = s.ldb;
     g.c_before = c_before_.data();
-    g.ldc = s.ldc;
-    g.ab_type = s.ab_type;
-    g.c_type = s.c_type;
-    g.compute = s.compute;
     return g;
 }
 
 double GemmWorkload::min_bytes() const {
     const GemmShape& s = shape_;
     const double c_passes = s.beta == 0.0f ? 1.0 : 2.0;
-    const double ab_bytes = size_of(s.ab_type), c_bytes = size_of(s.c_type);
+    const double ab_bytes = size_of(s.a_type), c_bytes = size_of(s.c_type);
     return ab_bytes * (static_cast<double>(s.m) * s.k + static_cast<double>(s.k) * s.n) +
            c_bytes * c_passes * s.m * s.n;
 }

@@ -18,18 +18,17 @@
 
 namespace jitgemm {
 
-struct GemmShape {
-    Order order = Order::ColumnMajor;
-    Transpose trans_a = Transpose::No, trans_b = Transpose::No;
-    std::int64_t m = 1, n = 1, k = 1;
-    std::int64_t lda = 0, ldb = 0, ldc = 0;  // 0: the minimum for the shape
-    float alpha = 1.0f, beta = 0.0f;
+// A workload's GEMM: the caller's description (1 x 1 x 1 by default; leading dimensions 0 stand for the minimum of
+// the shape) and where its operands lie. A and B have one element type.
+struct GemmShape : GemmDescription {
     // Byte alignment of the three pointers: 0 or 16 as the allocator gives them; 2 (16-bit types), 4 or 8 to test
     // narrower classes.
     int alignment = 0;
-    DType ab_type = DType::F32;  // A and B
-    DType c_type = DType::F32;
-    ComputeType compute = ComputeType::F32;
+
+    GemmShape() {
+        m = n = k = 1;
+        lda = ldb = ldc = 0;
+    }
 
     // The shape with every 0 leading dimension replaced by its minimum.
     GemmShape with_minimum_leading_dimensions() const;

@@ -51,7 +51,7 @@ double output_roundoff(DType c_type) {
 
 double element_error_bound(const HostGemm& g, const ReferenceValue& ref) {
     double bound = fp32_error_bound(g.k, ref.magnitude);
-    if (g.compute == ComputeType::TF32 && g.ab_type == DType::F32)
+    if (g.compute == ComputeType::TF32 && g.a_type == DType::F32)
         bound += (2.0 * kTf32Roundoff + kTf32Roundoff * kTf32Roundoff) * ref.magnitude;
     // The fp32 result, itself off by up to `bound`, is rounded once more into C's type.
     bound += output_roundoff(g.c_type) * (std::fabs(ref.value) + bound);

@@ -7,26 +7,17 @@
 #include <vector>
 
 #include "jitgemm/types.h"
+#include "runtime/problem/gemm_call.h"
 
 namespace jitgemm {
 
-// A GEMM on host copies of its operands, described as the caller described it.
-struct HostGemm {
-    Order order = Order::ColumnMajor;
-    Transpose trans_a = Transpose::No, trans_b = Transpose::No;
-    std::int64_t m = 0, n = 0, k = 0;
-    double alpha = 1.0, beta = 0.0;
+// A GEMM on host copies of its operands, described as the caller described it. The host copies hold values exact in
+// the description's types; with compute TF32 the device may round fp32 A and B further, which the bound allows for
+// (the reference uses the values as stored).
+struct HostGemm : GemmDescription {
     const float* a = nullptr;
-    std::int64_t lda = 1;
     const float* b = nullptr;
-    std::int64_t ldb = 1;
     const float* c_before = nullptr;  // C as it was before the call (unused when beta == 0)
-    std::int64_t ldc = 1;
-    // The call's types. The host copies hold values exact in ab_type and c_type; with compute TF32 the device may
-    // round fp32 A and B further, which the bound allows for (the reference uses the values as stored).
-    DType ab_type = DType::F32;
-    DType c_type = DType::F32;
-    ComputeType compute = ComputeType::F32;
 };
 
 // Offset of element (row, col) of a stored matrix with leading dimension ld.

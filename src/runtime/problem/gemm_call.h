@@ -11,22 +11,25 @@
 
 namespace jitgemm {
 
-struct GemmCall {
+// One GEMM as its caller states it, in BLAS terms, without its data: what the API's arguments, the tools' workloads
+// (tools/verify/gemm_workload.h) and the host reference (tools/verify/host_reference.h) all describe, each adding its
+// operands. make_canonical_call turns it, with device pointers, into the canonical Problem; a new field of a call is
+// one member here.
+struct GemmDescription {
     Order order = Order::ColumnMajor;
     Transpose trans_a = Transpose::No, trans_b = Transpose::No;
     std::int64_t m = 0, n = 0, k = 0;
-    float alpha = 1.0f;
-    const void* a = nullptr;
-    DType a_type = DType::F32;
-    std::int64_t lda = 1;
-    const void* b = nullptr;
-    DType b_type = DType::F32;
-    std::int64_t ldb = 1;
-    float beta = 0.0f;
-    void* c = nullptr;
-    DType c_type = DType::F32;
-    std::int64_t ldc = 1;
+    std::int64_t lda = 1, ldb = 1, ldc = 1;  // in elements, in `order`
+    float alpha = 1.0f, beta = 0.0f;
+    DType a_type = DType::F32, b_type = DType::F32, c_type = DType::F32;
     ComputeType compute = ComputeType::F32;
+};
+
+// The API's call: the description and the device operands.
+struct GemmCall : GemmDescription {
+    const void* a = nullptr;
+    const void* b = nullptr;
+    void* c = nullptr;
 };
 
 // What the kernel is launched with: the canonical problem and its operands (A and B already swapped for
