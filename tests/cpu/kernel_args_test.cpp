@@ -18,10 +18,38 @@
 namespace jitgemm {
 namespace {
 
-std::string embedded(const std::string& name) {
-    for (const auto& s : embedded_kernel_sources())
-        if (s.name == name) return std::string(s.text);
-    return {};
+// NVRTC's PTX of `source`, with every embedded kernel source as a header, for compute_90a (a virtual target, so
+// the result is PTX rather than the real target's cubin). `options` are added to the target.
+std::string ptx_of(const std::string& source, const std::vector<std::string>& options) {
+    std::vector<std::string> texts, names;
+    for (const auto& s : embedded_kernel_sources()) {
+        texts.emplace_back(s.text);
+        names.emplace_back(s.name);
+    }
+    std::vector<const char*> text_ptrs, name_ptrs;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        text_ptrs.push_back(texts[i].c_str());
+        name_ptrs.push_back(names[i].c_str());
+    }
+    nvrtcProgram handle = nullptr;
+    EXPECT_EQ(nvrtcCreateProgram(&handle, source.c_str(), "probe.cu", static_cast<int>(texts.size()),
+                                 text_ptrs.data(), name_ptrs.data()),
+              NVRTC_SUCCESS);
+    std::vector<const char*> option_ptrs{"--gpu-architecture=compute_90a"};
+    for (const auto& o : options) option_ptrs.push_back(o.c_str());
+    const nvrtcResult compiled =
+        nvrtcCompileProgram(handle, static_cast<int>(option_ptrs.size()), option_ptrs.data());
+    std::size_t log_size = 0;
+    nvrtcGetProgramLogSize(handle, &log_size);
+    std::string log(log_size, '\0');
+    nvrtcGetProgramLog(handle, log.data());
+    EXPECT_EQ(compiled, NVRTC_SUCCESS) << log;
+    std::size_t size = 0;
+    nvrtcGetPTXSize(handle, &size);
+    std::string ptx(size, '\0');
+    nvrtcGetPTX(handle, ptx.data());
+    nvrtcDestroyProgram(&handle);
+    return ptx;
 }
 
 // The PTX of one probe kernel per field of kKernelArgsFields, each storing the distance in bytes from the start of
@@ -33,24 +61,7 @@ std::string probe_ptx() {
                   "(const jg_args args, unsigned long long* out) { *out = (unsigned long long)(reinterpret_cast<const "
                   "char*>(&args." +
                   f.name + ") - reinterpret_cast<const char*>(&args)); }\n";
-    const std::string header = embedded("common/jg_args.cuh");
-    const char* headers[] = {header.c_str()};
-    const char* names[] = {"common/jg_args.cuh"};
-    nvrtcProgram program = nullptr;
-    EXPECT_EQ(nvrtcCreateProgram(&program, source.c_str(), "probe.cu", 1, headers, names), NVRTC_SUCCESS);
-    const char* options[] = {"--gpu-architecture=compute_80", "-std=c++17"};
-    const nvrtcResult compiled = nvrtcCompileProgram(program, 2, options);
-    std::size_t log_size = 0;
-    nvrtcGetProgramLogSize(program, &log_size);
-    std::string log(log_size, '\0');
-    nvrtcGetProgramLog(program, log.data());
-    EXPECT_EQ(compiled, NVRTC_SUCCESS) << log;
-    std::size_t ptx_size = 0;
-    nvrtcGetPTXSize(program, &ptx_size);
-    std::string ptx(ptx_size, '\0');
-    nvrtcGetPTX(program, ptx.data());
-    nvrtcDestroyProgram(&program);
-    return ptx;
+    return ptx_of(source, {"-std=c++17"});
 }
 
 TEST(KernelArgs, DeviceLayoutOfJgArgsIsTheHostsKernelArgs) {
@@ -80,35 +91,13 @@ TEST(KernelArgs, AbiProbeCompilesForSm90a) {
     EXPECT_EQ(cubin.image.substr(0, 4), std::string("\x7f" "ELF"));
 }
 
-// The PTX of a family's kernel for a problem, with every embedded source as a header.
+// The PTX of a family's kernel for a problem.
 std::string kernel_ptx(const AnyConfig& config, const Problem& problem) {
     const KernelProgram program = kernel_program(config, problem, "sm_90a");
-    std::vector<std::string> texts, names;
-    for (const auto& s : embedded_kernel_sources()) {
-        texts.emplace_back(s.text);
-        names.emplace_back(s.name);
-    }
-    std::vector<const char*> text_ptrs, name_ptrs;
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-        text_ptrs.push_back(texts[i].c_str());
-        name_ptrs.push_back(names[i].c_str());
-    }
-    nvrtcProgram handle = nullptr;
-    EXPECT_EQ(nvrtcCreateProgram(&handle, program.source.c_str(), "kernel.cu", static_cast<int>(texts.size()),
-                                 text_ptrs.data(), name_ptrs.data()),
-              NVRTC_SUCCESS);
-    std::vector<std::string> options{"--gpu-architecture=compute_90a"};  // PTX instead of the real target's cubin
+    std::vector<std::string> options;  // the program's, but its real target
     for (const auto& o : program.options)
         if (o.rfind("--gpu-architecture", 0) != 0) options.push_back(o);
-    std::vector<const char*> option_ptrs;
-    for (const auto& o : options) option_ptrs.push_back(o.c_str());
-    EXPECT_EQ(nvrtcCompileProgram(handle, static_cast<int>(option_ptrs.size()), option_ptrs.data()), NVRTC_SUCCESS);
-    std::size_t size = 0;
-    nvrtcGetPTXSize(handle, &size);
-    std::string ptx(size, '\0');
-    nvrtcGetPTX(handle, ptx.data());
-    nvrtcDestroyProgram(&handle);
-    return ptx;
+    return ptx_of(program.source, options);
 }
 
 std::size_t count_of(const std::string& text, const std::string& what) {

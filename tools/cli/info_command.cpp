@@ -132,7 +132,7 @@ int info_command(const std::vector<std::string>& args) {
     for_each_family([&](auto tag) {
         using Family = decltype(tag);
         const std::string& hash = source_hash(Family::kSourceHeader);
-        hashes_text << (hashes_json.tellp() > 0 ? ", " : "") << Family::kName << " " << hash.substr(0, 12);
+        hashes_text << (hashes_text.tellp() > 0 ? ", " : "") << Family::kName << " " << hash.substr(0, 12);
         hashes_json << (hashes_json.tellp() > 0 ? ", " : "") << "\"" << Family::kName << "\": \"" << hash << "\"";
     });
     if (json) {

@@ -15,10 +15,6 @@ std::string_view family_name(const AnyConfig& config) {
     return std::visit([](const auto& c) { return std::string_view(family_t<decltype(c)>::kName); }, config);
 }
 
-std::string_view family_source_header(const AnyConfig& config) {
-    return std::visit([](const auto& c) { return std::string_view(family_t<decltype(c)>::kSourceHeader); }, config);
-}
-
 std::string to_string(const AnyConfig& config) {
     return std::visit([](const auto& c) { return c.to_string(); }, config);
 }
@@ -30,18 +26,6 @@ std::optional<AnyConfig> parse_config(std::string_view name) {
         if (auto c = decltype(tag)::parse(name)) out = AnyConfig{*c};
     });
     return out;
-}
-
-std::optional<std::string_view> family_of_name(std::string_view config_name) {
-    // The longest family name that the configuration name starts with, followed by '_'.
-    std::optional<std::string_view> found;
-    for_each_family([&](auto tag) {
-        const std::string_view name = decltype(tag)::kName;
-        if (config_name.size() > name.size() && config_name.substr(0, name.size()) == name &&
-            config_name[name.size()] == '_' && (!found || found->size() < name.size()))
-            found = name;
-    });
-    return found;
 }
 
 std::optional<Rejection> validate(const AnyConfig& config, const Problem& problem, const DeviceInfo& device) {

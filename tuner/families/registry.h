@@ -52,13 +52,9 @@ void for_each_family(Visit&& visit) {
 }
 
 std::string_view family_name(const AnyConfig& config);
-// The embedded header of the configuration's family's kernel ("regblock.cuh").
-std::string_view family_source_header(const AnyConfig& config);
 std::string to_string(const AnyConfig& config);
 // Any family's canonical name; nullopt when no family parses it.
 std::optional<AnyConfig> parse_config(std::string_view name);
-// The family of a configuration name (its first fields), whether or not the name parses; nullopt for none.
-std::optional<std::string_view> family_of_name(std::string_view config_name);
 
 // Why `config` cannot compute `problem` on `device` (element types, knobs, the device's limits), or nullopt.
 std::optional<Rejection> validate(const AnyConfig& config, const Problem& problem, const DeviceInfo& device);
