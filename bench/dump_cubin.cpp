@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <string>
 
 #include "runtime/compile/kernel_program.h"
 #include "runtime/compile/nvrtc_compiler.h"
@@ -53,6 +54,10 @@ int main(int argc, char** argv) {
         std::ofstream(argv[1], std::ios::binary) << cubin.image;
         std::printf("%s: %zu bytes, %.2f s (%s)\n", argv[1], cubin.image.size(), cubin.seconds,
                     program.file_name.c_str());
+        // The NVRTC options, so that the same program can be compiled again from a changed copy of the sources.
+        std::printf("options:");
+        for (const std::string& option : program.options) std::printf(" %s", option.c_str());
+        std::printf("\n");
     } catch (const Error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 1;

@@ -47,7 +47,8 @@ static __device__ __forceinline__ void jg_naive_body(const jg::a_t* __restrict__
     epilogue_store<1>(C, c_offset(m, n), out, 1, alpha, beta);
 }
 
-extern "C" __global__ void __launch_bounds__(jg::naive::THREADS) jg_naive(const jg_args args) {
+extern "C" __global__ void __launch_bounds__(jg::naive::THREADS)
+    jg_naive(const __grid_constant__ jg_args args) {
     using namespace jg;
     jg_naive_body(static_cast<const a_t*>(args.a), static_cast<const b_t*>(args.b),
                   static_cast<c_t*>(args.c), args.alpha, args.beta);

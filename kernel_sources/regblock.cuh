@@ -290,7 +290,8 @@ static __device__ __forceinline__ void jg_regblock_body(const float* __restrict_
     }
 }
 
-extern "C" __global__ void __launch_bounds__(jg::regblock::THREADS) jg_regblock(const jg_args args) {
+extern "C" __global__ void __launch_bounds__(jg::regblock::THREADS)
+    jg_regblock(const __grid_constant__ jg_args args) {
     using namespace jg;
     jg_regblock_body(static_cast<const float*>(args.a), static_cast<const float*>(args.b),
                      static_cast<float*>(args.c), args.alpha, args.beta);

@@ -71,7 +71,8 @@ static __device__ __forceinline__ void jg_tiled_body(const jg::a_t* __restrict__
     }
 }
 
-extern "C" __global__ void __launch_bounds__(jg::tiled::THREADS) jg_tiled(const jg_args args) {
+extern "C" __global__ void __launch_bounds__(jg::tiled::THREADS)
+    jg_tiled(const __grid_constant__ jg_args args) {
     using namespace jg;
     jg_tiled_body(static_cast<const a_t*>(args.a), static_cast<const b_t*>(args.b),
                   static_cast<c_t*>(args.c), args.alpha, args.beta);

@@ -15,6 +15,19 @@ __device__ __forceinline__ T load_read_only(const T* p) {
     return __ldg(p);
 }
 
+// The first `valid` (at most N) of N consecutive 16-bit elements at p, through the read-only path, into out (the
+// rest are left as they are): one load per element, each at an immediate offset from p. load_read_only of a 16-bit
+// type is inline assembly that takes the finished address, so each load paid for its own 64-bit address (a LEA
+// apiece: the mma.sync register path's main loop grew from 123 to 169 instructions, 64x64x16 bf16).
+template <int N, int I = 0>
+__device__ __forceinline__ void load_read_only_elements(const unsigned short* p, int valid,
+                                                        unsigned short (&out)[N]) {
+    if constexpr (I < N) {
+        if (I < valid) asm("ld.global.nc.u16 %0, [%1+%2];" : "=h"(out[I]) : "l"(p), "n"(I * 2));
+        load_read_only_elements<N, I + 1>(p, valid, out);
+    }
+}
+
 // Loads V consecutive floats from p, of which the first `valid` exist (0 <= valid); the rest read as zero.
 // The full case is one vector instruction: callers guarantee p is aligned to V * 4 bytes whenever valid >= V.
 // READ_ONLY: p is an operand of global memory that nothing writes during the kernel (load_read_only).

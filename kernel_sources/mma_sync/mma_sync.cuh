@@ -281,9 +281,7 @@ __device__ __forceinline__ void fetch_stage(const T* __restrict__ X, index_t mn0
             index_t offset;
             int valid;
             chunk_source<IS_A>(mn0, k0, q / plan::ROW_CHUNKS, q % plan::ROW_CHUNKS, offset, valid);
-#pragma unroll
-            for (int v = 0; v < 8; ++v)
-                if (v < valid) e[v] = load_read_only(bits + offset + v);
+            load_read_only_elements(bits + offset, valid, e);
         }
         staged.chunk[i] = make_uint4(e[0] | (unsigned)e[1] << 16, e[2] | (unsigned)e[3] << 16,
                                      e[4] | (unsigned)e[5] << 16, e[6] | (unsigned)e[7] << 16);
@@ -595,7 +593,8 @@ static __device__ __forceinline__ void jg_mma_sync_body(const jg::a_t* __restric
     }
 }
 
-extern "C" __global__ void __launch_bounds__(jg::mma_sync::THREADS) jg_mma_sync(const jg_args args) {
+extern "C" __global__ void __launch_bounds__(jg::mma_sync::THREADS)
+    jg_mma_sync(const __grid_constant__ jg_args args) {
     using namespace jg;
     jg_mma_sync_body(static_cast<const a_t*>(args.a), static_cast<const b_t*>(args.b),
                      static_cast<c_t*>(args.c), args.alpha, args.beta, args.workspace);

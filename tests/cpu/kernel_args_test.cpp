@@ -108,7 +108,8 @@ std::size_t count_of(const std::string& text, const std::string& what) {
 
 // Operands come through jg_args, where restrict-qualified kernel parameters used to tell the compiler that nothing
 // writes them during the kernel: their loads must still take the read-only path (ld.global.nc). Session 11's SASS
-// comparison on the H200 found the register-blocked family's and the mma.sync register path's loads had lost it.
+// comparison on the H200 found the register-blocked family's and the mma.sync register path's loads had lost it;
+// session 12's found the latter's main loop 37% longer, from one address computation per element load.
 TEST(KernelArgs, OperandLoadsTakeTheReadOnlyPath) {
     Problem fp32;
     fp32.m = fp32.n = fp32.k = fp32.lda = fp32.ldb = fp32.ldc = 4096;
@@ -122,7 +123,26 @@ TEST(KernelArgs, OperandLoadsTakeTheReadOnlyPath) {
     odd.m = 777;
     odd.lda = 777;
     odd.align_a = odd.align_b = odd.align_c = 2;
-    EXPECT_GE(count_of(kernel_ptx(MmaSyncConfig{}, odd), "ld.global.nc"), 16u);
+    const std::string register_path = kernel_ptx(MmaSyncConfig{}, odd);
+    EXPECT_GE(count_of(register_path, "ld.global.nc"), 16u);
+    // A chunk's eight element loads share one address, each at its own immediate offset (jg_memory.cuh,
+    // load_read_only_elements), rather than one computed address per element.
+    EXPECT_TRUE(std::regex_search(register_path, std::regex(R"(ld\.global\.nc\.u16\s+%rs\d+, \[%rd\d+\+14\])")));
+}
+
+// Every family's kernel declares its jg_args __grid_constant__ (jg_args.cuh says why: without it NVVM copied the
+// struct and the mma.sync main loop grew by 12 instructions). The PTX looks the same either way, so the declaration
+// is read from the family's embedded source.
+TEST(KernelArgs, EveryFamilyKernelTakesItsArgumentsAsGridConstant) {
+    for_each_family([](auto tag) {
+        using Family = decltype(tag);
+        std::string text;
+        for (const auto& s : embedded_kernel_sources())
+            if (std::string(s.name) == Family::kSourceHeader) text = s.text;
+        ASSERT_FALSE(text.empty()) << Family::kSourceHeader;
+        const std::regex declaration(std::string(Family::kKernelSymbol) + R"(\s*\(\s*const __grid_constant__ jg_args )");
+        EXPECT_TRUE(std::regex_search(text, declaration)) << Family::kName << ": " << Family::kSourceHeader;
+    });
 }
 
 TEST(KernelArgs, ArgumentsOfACallCarryItsProblem) {

@@ -14,7 +14,8 @@ inline constexpr char kAbiProbeSource[] = R"(#include "common/jg_args.cuh"
 struct alignas(64) probe_tensor_map { unsigned char bytes[128]; };
 // out = args.c: per block (linear index) its cluster rank and cluster size; then, from 4096 bytes in, what block 0
 // received: the tensor map's 128 bytes, then m, n, k, lda and the bits of alpha and beta.
-extern "C" __global__ void abi_probe(const jg_args args, const __grid_constant__ probe_tensor_map map) {
+extern "C" __global__ void abi_probe(const __grid_constant__ jg_args args,
+                                     const __grid_constant__ probe_tensor_map map) {
     unsigned rank, size;
     asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
     asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(size));
