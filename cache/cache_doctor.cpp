@@ -1,9 +1,12 @@
 // The doctor's checks and the prune rules, run on the cache's own connection.
 #include "cache/cache_doctor.h"
 
+#include <map>
 #include <set>
 
 #include "cache/cache_connection.h"
+#include "cache/cubin_check.h"
+#include "cache/record_sanity.h"
 #include "cache/record_columns.h"
 #include "cache/schema.h"
 #include "cache/sqlite_handles.h"
@@ -90,14 +93,35 @@ DoctorReport doctor(const TuningCache& cache, const std::optional<CurrentProvena
     r.measurements = count_rows(db, path, "measurements");
     r.untuned = count_rows(db, path, "untuned");
 
-    const std::vector<std::string> cubin_keys = read_texts(db, path, "SELECT key FROM cubins");
-    const std::set<std::string> present(cubin_keys.begin(), cubin_keys.end());
+    // Every blob is checked as it would be before it reaches the driver (cache/cubin_check.h), one row at a time.
+    std::map<std::string, std::string> cubin_configs;  // key -> configuration
+    std::vector<std::string> cubin_keys;
+    {
+        static const std::string sql = "SELECT " + cubin_columns() + " FROM cubins ORDER BY key";
+        Statement statement(db, path, sql);
+        while (statement.step()) {
+            const CubinRecord cubin = read_cubin(statement);
+            cubin_keys.push_back(cubin.key);
+            cubin_configs[cubin.key] = cubin.config;
+            if (const auto defect = cubin_record_defect(cubin)) {
+                ++r.damaged_cubins;
+                r.damage.push_back("damaged cubin " + cubin.key + " (" + cubin.config + "): " + *defect +
+                                   "; it is never loaded, and compiling or merging a sound copy replaces it");
+            }
+        }
+    }
     std::set<std::string> used;
     for (const SelectionRecord& s : read_selections(db, path)) {
         used.insert(s.cubin_key);
-        if (present.count(s.cubin_key) == 0)
+        const auto cubin = cubin_configs.find(s.cubin_key);
+        if (cubin == cubin_configs.end())
             r.problems.push_back("missing cubin " + s.cubin_key + " of the " + describe_selection(s) +
                                  ": it cannot be served");
+        else if (cubin->second != s.config)
+            r.damage.push_back("the " + describe_selection(s) + " names cubin " + s.cubin_key + ", which is of " +
+                               cubin->second + "; it is never served");
+        if (const auto defect = selection_defect(s))
+            r.damage.push_back("the " + describe_selection(s) + " is impossible: " + *defect);
         if (current && s.device_fingerprint == device_fingerprint)
             ++(current->is_current(s.problem_key, s.provenance) ? r.current_selections : r.stale_selections);
     }

@@ -1,5 +1,6 @@
 // Checking and pruning a tuning-cache file. The doctor only reads: SQLite's integrity check, what the file holds,
-// which of the running machine's entries are current or stale, and records that contradict each other. Pruning
+// every cubin's bytes (as they are checked before loading), which of the running machine's entries are current or
+// stale, and records that contradict each other. Pruning
 // deletes only what explicit rules name, in one transaction, and can be run dry first.
 #pragma once
 
@@ -23,6 +24,12 @@ struct DoctorReport {
     // Findings for people, one line each: a selection whose cubin is missing (it can never be served), cubins that
     // no selection uses (harmless; `prune --unreferenced-cubins` removes them).
     std::vector<std::string> problems;
+    // What is wrong with the data itself, one line each: cubins that fail cache/cubin_check.h (damaged_cubins counts
+    // them), selections whose cubin is of another configuration, selections with impossible values. None of these is
+    // ever served; a file with any is not healthy.
+    int damaged_cubins = 0;
+    std::vector<std::string> damage;
+    bool healthy() const { return integrity_ok && damage.empty(); }
 };
 
 // Examines `cache`. With `current` and `device_fingerprint` (a machine with a GPU), counts that device's selections

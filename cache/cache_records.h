@@ -98,6 +98,9 @@ struct CubinRecord {
     std::string kernel_sources_hash;
     std::string image;          // the ELF bytes
     std::int64_t created_at_unix = 0;
+    // content_hash_hex(image) when the row was written (cache/cubin_check.h); empty in rows written before schema
+    // version 5. The cache sets it on every write.
+    std::string image_hash;
 };
 
 // One candidate's evaluation for one problem.

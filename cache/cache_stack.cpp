@@ -49,12 +49,14 @@ std::optional<CacheStack::TunedEntry> CacheStack::find_tuned(const std::string& 
     return std::nullopt;
 }
 
-std::optional<CubinRecord> CacheStack::find_cubin(const std::string& key) const {
-    if (writable_)
-        if (auto found = writable_->find_cubin(key)) return found;
-    for (const auto& bundle : bundles_)
-        if (auto found = bundle->find_cubin(key)) return found;
-    return std::nullopt;
+std::vector<CacheStack::FoundCubin> CacheStack::find_cubins(const std::string& key) const {
+    std::vector<FoundCubin> found;
+    auto add = [&](const TuningCache& file) {
+        if (auto cubin = file.find_cubin(key)) found.push_back({std::move(*cubin), file.path()});
+    };
+    if (writable_) add(*writable_);
+    for (const auto& bundle : bundles_) add(*bundle);
+    return found;
 }
 
 std::vector<MeasurementRecord> CacheStack::measurements(const std::string& device_fingerprint,

@@ -30,7 +30,13 @@ public:
     // The first file holding both a selection for (device, problem, provenance) and its cubin.
     std::optional<TunedEntry> find_tuned(const std::string& device_fingerprint, const std::string& problem_key,
                                          const Provenance& current) const;
-    std::optional<CubinRecord> find_cubin(const std::string& key) const;
+    // Every stored cubin of `key`, writable cache first, then the bundles in order, each with the file it came
+    // from. Unchecked: the caller verifies them against the program it wants (runtime/compile/cubin_verification.h).
+    struct FoundCubin {
+        CubinRecord cubin;
+        std::string source_path;
+    };
+    std::vector<FoundCubin> find_cubins(const std::string& key) const;
     // Measurements of every file.
     std::vector<MeasurementRecord> measurements(const std::string& device_fingerprint, const std::string& problem_key,
                                                 const Provenance& current) const;

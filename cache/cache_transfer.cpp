@@ -9,6 +9,7 @@
 #include "cache/cache_connection.h"
 #include "cache/cache_contents.h"
 #include "cache/partial_file.h"
+#include "cache/record_sanity.h"
 #include "cache/record_columns.h"
 #include "cache/record_writes.h"
 #include "cache/sqlite_handles.h"
@@ -137,6 +138,11 @@ void merge_ceiling(sqlite3* db, const std::string& path, const CeilingRecord& c,
     ++(stored ? report.ceilings_replaced : report.ceilings_added);
 }
 
+void reject(TransferReport& report, int& count, const std::string& what, const std::string& why) {
+    ++count;
+    report.rejections.push_back(what + ": " + why);
+}
+
 // Writes `contents` into the cache of `connection` by the rules cache_transfer.h gives for merge_into, inside one
 // transaction: all of it or, on an error, none.
 TransferReport merge_contents(const CacheConnection& connection, const CacheContents& contents) {
@@ -144,10 +150,35 @@ TransferReport merge_contents(const CacheConnection& connection, const CacheCont
     const std::string& path = connection.path();
     TransferReport report;
     Transaction transaction(db, path);
-    for (const CubinRecord& cubin : contents.cubins)
-        if (insert_cubin(db, path, cubin)) ++report.cubins_added;
-    merge_measurements(db, path, contents.measurements, report);
+    std::map<std::string, std::string> cubin_configs;  // key -> configuration, of the cubins copied or present
+    for (const CubinRecord& cubin : contents.cubins) {
+        const CubinWrite write = insert_cubin(db, path, cubin);
+        if (write.result == CubinWrite::Rejected) {
+            reject(report, report.cubins_rejected, "cubin " + cubin.key + " (" + cubin.config + ")", write.defect);
+            continue;
+        }
+        cubin_configs[cubin.key] = cubin.config;
+        if (write.result == CubinWrite::Added) ++report.cubins_added;
+        if (write.result == CubinWrite::Repaired) ++report.cubins_repaired;
+    }
+    std::vector<MeasurementRecord> measurements;
+    for (const MeasurementRecord& m : contents.measurements) {
+        if (auto defect = measurement_defect(m))
+            reject(report, report.measurements_rejected, "measurement of " + m.config + " for " + m.problem_key,
+                   *defect);
+        else
+            measurements.push_back(m);
+    }
+    merge_measurements(db, path, measurements, report);
     for (const SelectionRecord& s : contents.selections) {
+        const auto cubin = cubin_configs.find(s.cubin_key);
+        std::optional<std::string> defect = selection_defect(s);
+        if (!defect && cubin == cubin_configs.end()) defect = "its cubin " + s.cubin_key + " was refused";
+        if (!defect && cubin->second != s.config) defect = "its cubin " + s.cubin_key + " is of " + cubin->second;
+        if (defect) {
+            reject(report, report.selections_rejected, "selection " + s.config + " for " + s.problem_key, *defect);
+            continue;
+        }
         switch (compare_with_stored(db, path, s)) {
             case StoredSelection::None:
                 replace_selection(db, path, s);
@@ -163,7 +194,12 @@ TransferReport merge_contents(const CacheConnection& connection, const CacheCont
         }
     }
     for (const UntunedRecord& u : contents.untuned) merge_untuned(db, path, u, report);
-    for (const CeilingRecord& c : contents.ceilings) merge_ceiling(db, path, c, report);
+    for (const CeilingRecord& c : contents.ceilings) {
+        if (auto defect = ceiling_defect(c))
+            reject(report, report.ceilings_rejected, "ceiling " + c.name + " of " + c.device_fingerprint, *defect);
+        else
+            merge_ceiling(db, path, c, report);
+    }
     transaction.commit();
     return report;
 }
@@ -185,7 +221,13 @@ std::string TransferReport::describe() const {
            std::to_string(measurements_added) + " measurements (" + std::to_string(measurements_duplicate) +
            " duplicates); " + std::to_string(untuned_added) + " untuned problems added, " +
            std::to_string(untuned_updated) + " updated; " + std::to_string(ceilings_added) + " ceilings added, " +
-           std::to_string(ceilings_replaced) + " replaced";
+           std::to_string(ceilings_replaced) + " replaced" +
+           (cubins_repaired > 0 ? "; " + std::to_string(cubins_repaired) + " damaged cubins repaired" : "") +
+           (rejections.empty()
+                ? ""
+                : "; refused as untrustworthy: " + std::to_string(cubins_rejected) + " cubins, " +
+                      std::to_string(selections_rejected) + " selections, " + std::to_string(measurements_rejected) +
+                      " measurements, " + std::to_string(ceilings_rejected) + " ceilings");
 }
 
 TransferReport export_bundle(const TuningCache& source, const std::string& bundle_path,

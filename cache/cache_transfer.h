@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cache/cache_records.h"
 #include "cache/tuning_cache.h"
@@ -29,8 +30,13 @@ struct TransferReport {
     int cubins_added = 0, measurements_added = 0, measurements_duplicate = 0;
     int untuned_added = 0, untuned_updated = 0, ceilings_added = 0;
     int ceilings_replaced = 0;  // the source's measurement of the ceiling was newer
+    int cubins_repaired = 0;    // the target's cubin of the key failed its checks; the source's sound one replaced it
+    // Records of the source not copied because they cannot be trusted (cache/cubin_check.h, cache/record_sanity.h);
+    // a selection whose cubin was refused is refused with it.
+    int cubins_rejected = 0, selections_rejected = 0, measurements_rejected = 0, ceilings_rejected = 0;
+    std::vector<std::string> rejections;  // one line per refused record: what it was and why
     // One line: "12 selections added, 1 replaced, 0 kept; 13 cubins; 480 measurements (0 duplicates); 2 untuned
-    // problems added, 0 updated; 4 ceilings added, 0 replaced".
+    // problems added, 0 updated; 4 ceilings added, 0 replaced", then what was repaired and refused, when anything was.
     std::string describe() const;
 };
 
@@ -48,12 +54,16 @@ struct TransferReport {
 TransferReport export_bundle(const TuningCache& source, const std::string& bundle_path, const SelectionFilter& filter);
 
 // Brings everything of `source` into `target` in one transaction:
-//  - every cubin, by key (an equal key is an identical binary: present ones are left as they are);
+//  - every cubin, by key (an equal key is an identical binary: present ones are left as they are), except that a
+//    cubin failing cache/cubin_check.h's checks is never copied, and a target's cubin failing them is replaced by the
+//    source's sound one;
 //  - every measurement: one equal in every field (device, problem, config, outcome, time, detail, provenance and
 //    measured_at) to one already in the target is counted as a duplicate and skipped, so the target ends with as
 //    many copies of each measurement as the larger of the two holds and merging twice changes nothing;
 //  - every selection, by record_tuning's keep-the-better rule per (device, problem, provenance); entries of other
-//    devices or provenances are never touched, and a replaced selection's cubin and measurements stay;
+//    devices or provenances are never touched, and a replaced selection's cubin and measurements stay. A selection
+//    whose values are impossible (cache/record_sanity.h), whose cubin was refused, or whose cubin is of another
+//    configuration is not copied; neither are impossible measurements and ceilings;
 //  - untuned records, per (device, problem, provenance): calls is the larger of the two counts (not their sum: the
 //    same bundle is often merged more than once, or carries counts that came from the target, and a sum would count
 //    those calls again; the price is that calls seen independently by both are under-counted), first_seen the

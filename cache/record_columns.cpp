@@ -111,7 +111,7 @@ SelectionRecord read_selection(Statement& statement) {
 
 const std::string& cubin_columns() {
     static const std::string columns =
-        "key, arch, kernel_symbol, config, nvrtc_version, kernel_sources_hash, image, created_at";
+        "key, arch, kernel_symbol, config, nvrtc_version, kernel_sources_hash, image, created_at, image_hash";
     return columns;
 }
 
@@ -123,7 +123,8 @@ void bind_cubin(Statement& statement, const CubinRecord& cubin) {
         .bind_text(cubin.nvrtc_version)
         .bind_text(cubin.kernel_sources_hash)
         .bind_blob(cubin.image)
-        .bind_int(cubin.created_at_unix);
+        .bind_int(cubin.created_at_unix)
+        .bind_text(cubin.image_hash);
 }
 
 CubinRecord read_cubin(Statement& statement) {
@@ -136,6 +137,7 @@ CubinRecord read_cubin(Statement& statement) {
     cubin.kernel_sources_hash = statement.column_text();
     cubin.image = statement.column_blob();
     cubin.created_at_unix = statement.column_int();
+    cubin.image_hash = statement.column_text();
     return cubin;
 }
 

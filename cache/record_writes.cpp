@@ -1,18 +1,25 @@
 // The shared writes of the records.
 #include "cache/record_writes.h"
 
+#include "cache/cubin_check.h"
 #include "cache/record_columns.h"
 #include "cache/sqlite_handles.h"
 
 namespace jitgemm::cache {
 
-bool insert_cubin(sqlite3* db, const std::string& path, const CubinRecord& cubin) {
+CubinWrite insert_cubin(sqlite3* db, const std::string& path, const CubinRecord& cubin) {
+    if (auto defect = cubin_record_defect(cubin)) return {CubinWrite::Rejected, std::move(*defect)};
+    static const std::string find = "SELECT " + cubin_columns() + " FROM cubins WHERE key = ?";
+    Statement stored(db, path, find);
+    stored.bind_text(cubin.key);
+    const bool present = stored.step();
+    if (present && !cubin_record_defect(read_cubin(stored))) return {CubinWrite::Present, {}};
     static const std::string sql =
-        "INSERT OR IGNORE INTO cubins (" + cubin_columns() + ") VALUES (" + placeholders(cubin_columns()) + ")";
+        "INSERT OR REPLACE INTO cubins (" + cubin_columns() + ") VALUES (" + placeholders(cubin_columns()) + ")";
     Statement statement(db, path, sql);
-    bind_cubin(statement, cubin);
+    bind_cubin(statement, with_image_hash(cubin));
     statement.run();
-    return statement.changes() == 1;
+    return {present ? CubinWrite::Repaired : CubinWrite::Added, {}};
 }
 
 void insert_measurements(sqlite3* db, const std::string& path, const std::vector<MeasurementRecord>& measurements) {

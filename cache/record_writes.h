@@ -11,8 +11,14 @@ struct sqlite3;
 
 namespace jitgemm::cache {
 
-// Stores `cubin` unless its key is present (an equal key means an identical binary). True when it was stored.
-bool insert_cubin(sqlite3* db, const std::string& path, const CubinRecord& cubin);
+// Stores `cubin` with its content hash unless a sound cubin of the same key is present (an equal key means an
+// identical binary). A cubin that fails cubin_record_defect is not stored (Rejected, with the reason); a stored row
+// of the same key that fails it is replaced (Repaired), so a good cubin always wins over a bad one.
+struct CubinWrite {
+    enum Result { Added, Present, Repaired, Rejected } result = Added;
+    std::string defect;  // Rejected: why
+};
+CubinWrite insert_cubin(sqlite3* db, const std::string& path, const CubinRecord& cubin);
 
 // Appends the measurements, in order.
 void insert_measurements(sqlite3* db, const std::string& path, const std::vector<MeasurementRecord>& measurements);

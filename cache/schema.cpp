@@ -45,7 +45,7 @@ CREATE TABLE cubins (
 
 namespace {
 
-constexpr int kCurrentVersion = 4;
+constexpr int kCurrentVersion = 5;
 
 // ---- version 2 ----
 
@@ -142,11 +142,23 @@ std::string version_2_read_as_3() { return as_temp(kCeilingsAddedIn3); }
 std::string migration_3_to_4() { return std::string(); }
 std::string version_3_read_as_4() { return std::string(); }
 
+// ---- version 5 ----
+// Cubins gain the content hash of their image, checked before the image may reach the driver (cache/cubin_check.h).
+// The rows of older files keep an empty hash: a hash computed now would only vouch for bytes nobody checked when
+// they were written. They are still checked as ELF images of their kernel, and a row rewritten by a merge or a
+// repair gets its hash then.
+constexpr char kCubinHashAddedIn5[] = "ALTER TABLE cubins ADD COLUMN image_hash TEXT NOT NULL DEFAULT ''";
+std::string migration_4_to_5() { return statements({kCubinHashAddedIn5}); }
+std::string version_4_read_as_5() {
+    return "CREATE TEMP VIEW cubins AS SELECT *, '' AS image_hash FROM main.cubins;\n";
+}
+
 // kMigrations[i] takes a file from version i + 1 to version i + 2; kReadOnlyViews[i] lets a connection read a file
 // of version i + 1 as if it were of version i + 2.
 using Step = std::string (*)();
-constexpr Step kMigrations[] = {migration_1_to_2, migration_2_to_3, migration_3_to_4};
-constexpr Step kReadOnlyViews[] = {version_1_read_as_2, version_2_read_as_3, version_3_read_as_4};
+constexpr Step kMigrations[] = {migration_1_to_2, migration_2_to_3, migration_3_to_4, migration_4_to_5};
+constexpr Step kReadOnlyViews[] = {version_1_read_as_2, version_2_read_as_3, version_3_read_as_4,
+                                   version_4_read_as_5};
 static_assert(std::size(kMigrations) == kCurrentVersion - 1, "one migration per version step");
 static_assert(std::size(kReadOnlyViews) == kCurrentVersion - 1, "one read-only view per version step");
 

@@ -9,6 +9,7 @@
 //      and, in kernel_sources_hash, the source hash of the kernel families a problem's search covers (of cubins:
 //      their family's), where older rows hold unversioned keys and the hash of every kernel source. Older rows are
 //      kept, as entries of another provenance.
+//   5  cubins gain image_hash, the content hash of the image (empty in rows of older files).
 //
 // A ReadWrite file is created at version 2 by the text that always made fresh version-2 files and then taken
 // through the same steps as an older file, so a fresh file and a migrated one cannot differ. Migrations run one

@@ -16,6 +16,13 @@
 namespace jitgemm::cache {
 namespace {
 
+// A cubin this process made that the cache would not store is a fault of the compile, not of the file.
+void require_stored(const CubinWrite& write, const CubinRecord& cubin, const std::string& path) {
+    if (write.result == CubinWrite::Rejected)
+        throw Error(ErrorCode::CacheError, "jitgemm: refusing to store the cubin " + cubin.key + " of " + cubin.config +
+                                               " in " + path + ": " + write.defect);
+}
+
 template <typename Record>
 std::vector<Record> read_all(Statement& statement, Record (*read)(Statement&)) {
     std::vector<Record> records;
@@ -82,7 +89,7 @@ bool TuningCache::record_tuning(const SelectionRecord& selection, const CubinRec
     std::lock_guard<std::mutex> lock(mutex_);
     require_writable(*this);
     Transaction transaction(db_, path_);
-    insert_cubin(db_, path_, cubin);
+    require_stored(insert_cubin(db_, path_, cubin), cubin, path_);
     insert_measurements(db_, path_, measurements);
     const bool stored = compare_with_stored(db_, path_, selection) != StoredSelection::Better;
     if (stored) replace_selection(db_, path_, selection);
@@ -102,7 +109,7 @@ void TuningCache::put_cubin(const CubinRecord& cubin) {
     std::lock_guard<std::mutex> lock(mutex_);
     require_writable(*this);
     Transaction transaction(db_, path_);
-    insert_cubin(db_, path_, cubin);
+    require_stored(insert_cubin(db_, path_, cubin), cubin, path_);
     transaction.commit();
 }
 

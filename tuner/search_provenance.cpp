@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "cache/content_hash.h"
 #include "runtime/compile/kernel_sources.h"
 #include "runtime/compile/provenance.h"
 #include "tuner/families/registry.h"

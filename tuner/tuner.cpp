@@ -14,6 +14,7 @@
 #include "runtime/compile/kernel_program.h"
 #include "runtime/compile/nvrtc_compiler.h"
 #include "runtime/compile/cached_compile.h"
+#include "runtime/compile/cubin_verification.h"
 #include "tuner/families/registry.h"
 #include "tuner/search_provenance.h"
 #include "runtime/driver/cuda_driver.h"
@@ -170,7 +171,7 @@ private:
             [&](std::size_t i) {
                 CompiledCandidate c{kernel_program(configs[i], problem_, arch_), {}, false, false, {}};
                 try {
-                    if (auto cached = caches_.find_cubin(c.program.cubin_key())) {
+                    if (auto cached = find_verified_cubin(c.program, caches_)) {
                         c.cubin.image = std::move(cached->image);
                     } else if (seconds_left() < final_reserve() + compile_seconds_.load()) {
                         c.skipped = true;  // compiles cannot be interrupted: do not start one that would overrun

@@ -9,6 +9,7 @@
 #include "runtime/device/device_info.h"
 #include "dispatch/background_tuner.h"
 #include "runtime/compile/cached_compile.h"
+#include "runtime/compile/cubin_verification.h"
 #include "tuner/families/registry.h"
 #include "dispatch/tuning_policy.h"
 #include "runtime/driver/context.h"
@@ -31,15 +32,24 @@ std::shared_ptr<const LoadedKernel> load_tuned(const Problem& problem, const Dev
     const auto entry = cache::CacheStack::global().find_tuned(device.fingerprint(), problem.key(),
                                                               search_provenance(problem, device));
     if (!entry) return nullptr;
-    const auto config = parse_config(entry->selection.config);
-    if (!config || validate(*config, problem, device)) {
-        std::cerr << "jitgemm: warning: ignoring the tuned entry for " << problem.key() << " in "
-                  << entry->source_path << ": configuration " << entry->selection.config
-                  << " is not one this build can run\n";
+    const auto ignore = [&](const std::string& why) -> std::shared_ptr<const LoadedKernel> {
+        warn_once(entry->source_path + "\n" + problem.key(), "ignoring the tuned entry for " + problem.key() + " in " +
+                                                                 entry->source_path + ": " + why);
         return nullptr;
-    }
-    return load_kernel(entry->cubin.image, entry->cubin.kernel_symbol, launch_description(*config, problem),
-                       entry->selection.config);
+    };
+    const auto config = parse_config(entry->selection.config);
+    if (!config || validate(*config, problem, device))
+        return ignore("configuration " + entry->selection.config + " is not one this build can run");
+    // The selection must name the binary of its own configuration for this problem: the key is recomputed, never
+    // taken from the file, so a selection cannot borrow another kernel's cubin.
+    const KernelProgram program = kernel_program(*config, problem, device.arch());
+    if (entry->selection.cubin_key != program.cubin_key())
+        return ignore("its cubin key " + entry->selection.cubin_key + " is not the key of " + program.config_name +
+                      " for this problem (" + program.cubin_key() + ")");
+    // The bytes are verified (find_verified_cubin); a damaged cubin is compiled again and repaired in the writable
+    // cache, so the tuned choice still serves.
+    const Cubin cubin = obtain_cubin(program, cache::CacheStack::global(), true);
+    return load_kernel(cubin.image, program.kernel_symbol, launch_description(*config, problem), program.config_name);
 }
 
 void record_untuned(const Problem& problem, const DeviceInfo& device) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cache/tuning_cache.h"
+#include "support/fake_cubin.h"
 
 namespace jitgemm::cache {
 namespace {
@@ -80,7 +81,8 @@ void record(TuningCache& cache, const std::string& problem, const std::string& c
     selection.time_ms = time_ms;
     selection.search_complete = complete;
     selection.provenance = kProvenance;
-    const CubinRecord cubin{cubin_key, "sm_90a", "jg_regblock", config, "13.0", "sources-5f3a", "image:" + config, 1};
+    const CubinRecord cubin{cubin_key,      "sm_90a", "jg_regblock", config, "13.0", "sources-5f3a",
+                            cache_test::fake_cubin("jg_regblock", "sm_90a", "image:" + config), 1};
     MeasurementRecord measurement;
     measurement.device_fingerprint = kDevice;
     measurement.problem_key = problem;

@@ -42,7 +42,8 @@ SelectionRecord selection(const std::string& problem, double time_ms, bool compl
 }
 
 CubinRecord cubin(const std::string& key, std::size_t image_bytes = 16) {
-    return {key, "sm_90a", "jg_regblock", "config", "13.0", "sources-5f3a", std::string(image_bytes, 'x'), 1};
+    return {key,    "sm_90a", "jg_regblock", "config", "13.0", "sources-5f3a",
+            fake_cubin("jg_regblock", "sm_90a", std::string(image_bytes, 'x')), 1};
 }
 
 MeasurementRecord measurement(const std::string& problem) {
@@ -66,9 +67,10 @@ TEST(CacheSchema, FreshFileIsCreatedAtTheCurrentVersionInWalMode) {
         EXPECT_EQ(cache->schema_version(), current_schema_version());
         expect_working(*cache);
     }
-    EXPECT_EQ(current_schema_version(), 4);
-    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "4");
+    EXPECT_EQ(current_schema_version(), 5);
+    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "5");
     EXPECT_EQ(query_text(path, "PRAGMA journal_mode"), "wal");
+    EXPECT_EQ(query_text(path, "SELECT count(*) FROM cubins WHERE length(image_hash) = 32"), "1");
     EXPECT_EQ(query_text(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'measurements_by_problem'"), "1");
     EXPECT_EQ(query_text(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'ceilings'"), "1");
 }
@@ -104,7 +106,7 @@ TEST(CacheSchema, Version1FileIsMigratedOnReadWriteOpen) {
     make_version_1_file(path);
     {
         const auto cache = TuningCache::open(path, TuningCache::Access::ReadWrite);
-        EXPECT_EQ(cache->schema_version(), 4);
+        EXPECT_EQ(cache->schema_version(), 5);
         expect_version_1_row(*cache);
         // The new tables work, and a complete search now beats the migrated, incomplete one even if slower.
         EXPECT_TRUE(cache->record_tuning(selection("old_problem", 3.0, true), cubin("new_cubin"),
@@ -113,7 +115,7 @@ TEST(CacheSchema, Version1FileIsMigratedOnReadWriteOpen) {
         EXPECT_EQ(cache->measurements(kDevice, "old_problem", kProvenance).size(), 1u);
         EXPECT_EQ(cache->all_untuned().size(), 1u);
     }
-    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "4");
+    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "5");
     EXPECT_EQ(query_text(path, "PRAGMA integrity_check"), "ok");
     const auto reopened = TuningCache::open(path, TuningCache::Access::ReadWrite);  // nothing left to migrate
     EXPECT_EQ(reopened->find_selection(kDevice, "old_problem", kProvenance)->time_ms, 3.0);
@@ -138,7 +140,7 @@ TEST(CacheSchema, Version2FileGainsTheCeilingsTableAndKeepsItsRows) {
     make_version_2_file(path);
     {
         const auto cache = TuningCache::open(path, TuningCache::Access::ReadWrite);
-        EXPECT_EQ(cache->schema_version(), 4);
+        EXPECT_EQ(cache->schema_version(), 5);
         const auto found = cache->find_selection(kDevice, "v2_problem", kProvenance);
         ASSERT_TRUE(found.has_value());
         EXPECT_TRUE(found->search_complete);
@@ -147,13 +149,14 @@ TEST(CacheSchema, Version2FileGainsTheCeilingsTableAndKeepsItsRows) {
         cache->record_ceiling(kDevice, "13.1", "copy_bytes_per_s", 4.1e12);
         EXPECT_EQ(cache->find_ceiling(kDevice, "13.1", "copy_bytes_per_s"), 4.1e12);
     }
-    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "4");
+    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "5");
     EXPECT_EQ(query_text(path, "PRAGMA integrity_check"), "ok");
 }
 
-// Version 4 changes what new rows hold, not the tables: a version-3 file (a version-2 one taken to 3 by the frozen
-// step) keeps every row, byte for byte, on its way to 4.
-TEST(CacheSchema, Version3FileIsMigratedToFourAndKeepsEveryRow) {
+// Version 4 changes what new rows hold, not the tables, and version 5 adds the cubins' content hash, empty in the rows
+// it finds: a version-3 file (a version-2 one taken to 3 by the frozen step) keeps every row, byte for byte, on its
+// way to 5.
+TEST(CacheSchema, Version3FileIsMigratedToTheCurrentVersionAndKeepsEveryRow) {
     TempDir dir;
     const std::string path = dir.file("tuning.sqlite");
     make_version_2_file(path);
@@ -165,13 +168,14 @@ TEST(CacheSchema, Version3FileIsMigratedToFourAndKeepsEveryRow) {
                                     query_text(path, "SELECT hex(image) FROM cubins");
     {
         const auto cache = TuningCache::open(path, TuningCache::Access::ReadWrite);
-        EXPECT_EQ(cache->schema_version(), 4);
+        EXPECT_EQ(cache->schema_version(), 5);
         EXPECT_EQ(cache->all_selections().size(), 1u);
     }
-    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "4");
+    EXPECT_EQ(query_text(path, "PRAGMA user_version"), "5");
     EXPECT_EQ(query_text(path, "SELECT group_concat(problem_key || config || kernel_sources_hash) FROM selections") +
                   query_text(path, "SELECT hex(image) FROM cubins"),
               rows_before);
+    EXPECT_EQ(query_text(path, "SELECT count(*) FROM cubins WHERE image_hash = ''"), "1");
 }
 
 TEST(CacheSchema, Version2BundleIsReadReadOnlyWithNoCeilingsAndLeftAsItWas) {

@@ -9,25 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "cache/content_hash.h"
 #include "cache/tuning_cache.h"
 #include "jitgemm/error.h"
+#include "support/cache_test_files.h"
+#include "support/fake_cubin.h"
 
 namespace jitgemm::cache {
 namespace {
 
-// A fresh directory under the test temp directory, removed with everything in it.
-struct TempDir {
-    std::filesystem::path path = [] {
-        std::string name = testing::TempDir() + "jitgemm-cache-XXXXXX";
-        if (mkdtemp(name.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-        return std::filesystem::path(name);
-    }();
-    ~TempDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path, ignored);
-    }
-    std::string file(const std::string& name) const { return (path / name).string(); }
-};
+using namespace cache_test;
+
 
 // Every field differs from every other, so a swapped column shows.
 Provenance provenance() { return {"0.1.0", "sources-5f3a", "13.0", "13.1", "NVIDIA H200", 132}; }
@@ -49,7 +41,7 @@ SelectionRecord selection(const std::string& problem, const std::string& config,
     return s;
 }
 
-CubinRecord cubin(const std::string& key, std::string image = "ELF image") {
+CubinRecord cubin(const std::string& key, std::string image = fake_cubin("jg_regblock", "sm_90a", "ELF image")) {
     CubinRecord c;
     c.key = key;
     c.arch = "sm_90a";
@@ -128,6 +120,7 @@ TEST(CacheRoundTrip, CubinKeepsEveryFieldAndEveryByteOfItsImage) {
     std::string image;
     for (int repeat = 0; repeat < 300; ++repeat)  // ~75 KiB: overflow pages, NUL bytes and all 256 values
         for (int byte = 0; byte < 256; ++byte) image.push_back(static_cast<char>(byte));
+    image = fake_cubin("jg_regblock", "sm_90a", image);
     const CubinRecord stored = cubin("key-1", image);
     TuningCache::open(dir.file("tuning.sqlite"), TuningCache::Access::ReadWrite)->put_cubin(stored);
 
@@ -141,26 +134,35 @@ TEST(CacheRoundTrip, CubinKeepsEveryFieldAndEveryByteOfItsImage) {
     EXPECT_EQ(found->nvrtc_version, stored.nvrtc_version);
     EXPECT_EQ(found->kernel_sources_hash, stored.kernel_sources_hash);
     EXPECT_EQ(found->created_at_unix, stored.created_at_unix);
+    EXPECT_EQ(found->image_hash, content_hash_hex(image));  // set by the cache on the way in
     EXPECT_EQ(found->image.size(), image.size());
     EXPECT_TRUE(found->image == image);  // not EXPECT_EQ: 75 KiB of bytes is no message
     EXPECT_FALSE(cache->find_cubin("key-2").has_value());
 }
 
-TEST(CacheRoundTrip, EmptyCubinImageStaysEmpty) {
+TEST(CacheRoundTrip, CubinThatIsNoCubinIsRefusedAndNothingIsStored) {
     TempDir dir;
     const auto cache = TuningCache::open(dir.file("tuning.sqlite"), TuningCache::Access::ReadWrite);
-    cache->put_cubin(cubin("empty", ""));
-    ASSERT_TRUE(cache->find_cubin("empty").has_value());
-    EXPECT_EQ(cache->find_cubin("empty")->image, "");
+    expect_cache_error([&] { cache->put_cubin(cubin("empty", "")); }, "the image is empty");
+    expect_cache_error([&] { cache->put_cubin(cubin("text", "not an ELF file at all, but long enough to be one")); },
+                       "not an ELF file");
+    CubinRecord other_kernel = cubin("other", fake_cubin("jg_naive"));
+    expect_cache_error([&] { cache->put_cubin(other_kernel); }, "defines no global function jg_regblock");
+    expect_cache_error([&] { cache->put_cubin(cubin("sm80", fake_cubin("jg_regblock", "sm_80"))); },
+                       "built for sm_80, not sm_90a");
+    CubinRecord sql = cubin("sql");
+    sql.kernel_symbol = "jg_regblock'); DROP TABLE cubins; --";
+    expect_cache_error([&] { cache->put_cubin(sql); }, "not an identifier");
+    EXPECT_EQ(cache->cubin_count(), 0u);
 }
 
 TEST(CacheRoundTrip, PutCubinKeepsTheFirstImageOfAKey) {
     TempDir dir;
     const auto cache = TuningCache::open(dir.file("tuning.sqlite"), TuningCache::Access::ReadWrite);
-    cache->put_cubin(cubin("key", "first"));
-    cache->put_cubin(cubin("key", "second"));
+    cache->put_cubin(cubin("key", fake_cubin("jg_regblock", "sm_90a", "first")));
+    cache->put_cubin(cubin("key", fake_cubin("jg_regblock", "sm_90a", "second")));
     EXPECT_EQ(cache->cubin_count(), 1u);
-    EXPECT_EQ(cache->find_cubin("key")->image, "first");
+    EXPECT_EQ(cache->find_cubin("key")->image, fake_cubin("jg_regblock", "sm_90a", "first"));
 }
 
 TEST(CacheRoundTrip, MeasurementsOfEveryOutcomeComeBackOldestFirst) {

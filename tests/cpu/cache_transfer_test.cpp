@@ -20,6 +20,7 @@
 
 #include "cache/cache_doctor.h"
 #include "cache/cache_transfer.h"
+#include "cache/cubin_check.h"
 #include "cache/schema.h"
 #include "cache/tuning_cache.h"
 #include "jitgemm/error.h"
@@ -80,8 +81,18 @@ SelectionRecord selection(const std::string& device, const Provenance& provenanc
     return s;
 }
 
+std::string hex(const std::string& bytes) {
+    static const char digits[] = "0123456789abcdef";
+    std::string out;
+    for (const unsigned char c : bytes) out += {digits[c >> 4], digits[c & 15]};
+    return out;
+}
+
+// The cubin of a selection of configuration X is keyed "cubin-X" (selection above) and is of configuration X.
 CubinRecord cubin(const std::string& key) {
-    return {key, "sm_90a", "jg_regblock", "config-of-" + key, "13.0", "sources-5f3a", "ELF of " + key, 1700000001};
+    const std::string config = key.rfind("cubin-", 0) == 0 ? key.substr(6) : "config-of-" + key;
+    return {key,           "sm_90a", "jg_regblock", config, "13.0", "sources-5f3a",
+            fake_cubin("jg_regblock", "sm_90a", "ELF of " + key), 1700000001};
 }
 
 MeasurementRecord measurement(const std::string& device, const Provenance& provenance, const std::string& problem,
@@ -526,9 +537,9 @@ TEST(CacheTransferMerge, Version2SourceOpenedReadOnlyMergesWithNoCeilings) {
                              "device_name, sm_count, tflops, search_seconds, candidates_measured, candidates_total, "
                              "search_complete) VALUES ('" + kH200 + "', '" + kBig + "', 'v2_config', 'v2_cubin', "
                              "2.5, 1700000000, '0.2.0', 'sources-5f3a', '13.0', '13.1', 'NVIDIA H200', 132, 40.0, "
-                             "6.0, 30, 40, 1);"
+                             "6.0, 40, 40, 1);"
                              "INSERT INTO cubins VALUES ('v2_cubin', 'sm_90a', 'jg_regblock', 'v2_config', '13.0', "
-                             "'sources-5f3a', x'0102', 1700000000);");
+                             "'sources-5f3a', x'" + hex(fake_cubin()) + "', 1700000000);");
     const std::string bytes = read_bytes(source_path);
     const auto target = open_rw(dir.file("target.sqlite"));
     const TransferReport report = merge_into(*target, *open_ro(source_path));
@@ -538,6 +549,82 @@ TEST(CacheTransferMerge, Version2SourceOpenedReadOnlyMergesWithNoCeilings) {
     EXPECT_EQ(target->find_selection(kH200, kBig, kCurrent)->config, "v2_config");
     EXPECT_TRUE(target->find_cubin("v2_cubin").has_value());
     EXPECT_TRUE(read_bytes(source_path) == bytes);
+}
+
+// Tampered and impossible records of a source (issue 19: flipped bytes in a cubin, time_ms = -1e300) are refused,
+// reported one line each, and never displace the target's sound ones.
+TEST(CacheTransferMerge, TamperedCubinIsRefusedWithItsSelectionAndTheTargetKeepsItsOwn) {
+    TempDir dir;
+    write_records(dir.file("target.sqlite"), {{selection(kH200, kCurrent, kBig, "good", 2.0, true)}, {}, {}, {}, {}});
+    write_records(dir.file("source.sqlite"),
+                  {{selection(kH200, kCurrent, kBig, "good", 1.0, true),
+                    selection(kH200, kCurrent, kHalf, "fresh", 1.0, true)},
+                   {},
+                   {},
+                   {},
+                   {}});
+    // Flip one byte of each cubin in the source after it was written; its stored hash no longer matches.
+    run_sql(dir.file("source.sqlite"),
+            "UPDATE cubins SET image = substr(image, 1, 100) || x'ff' || substr(image, 102)");
+    const std::string target_bytes = query_text(dir.file("target.sqlite"), "SELECT hex(image) FROM cubins");
+    const auto target = open_rw(dir.file("target.sqlite"));
+    const TransferReport report = merge_into(*target, *open_ro(dir.file("source.sqlite")));
+    EXPECT_EQ(report.cubins_rejected, 2);
+    EXPECT_EQ(report.selections_rejected, 2);
+    EXPECT_EQ(report.selections_added + report.selections_replaced, 0);
+    ASSERT_EQ(report.rejections.size(), 4u);
+    EXPECT_NE(report.rejections[0].find("content hash"), std::string::npos) << report.rejections[0];
+    EXPECT_EQ(target->find_selection(kH200, kBig, kCurrent)->time_ms, 2.0);
+    EXPECT_FALSE(target->find_selection(kH200, kHalf, kCurrent).has_value());
+    EXPECT_EQ(target->cubin_count(), 1u);
+    EXPECT_EQ(query_text(dir.file("target.sqlite"), "SELECT hex(image) FROM cubins"), target_bytes);
+}
+
+TEST(CacheTransferMerge, DamagedTargetCubinIsRepairedBySoundSourceCopy) {
+    TempDir dir;
+    const Records records{{selection(kH200, kCurrent, kBig, "good", 1.0, true)}, {}, {}, {}, {}};
+    write_records(dir.file("target.sqlite"), records);
+    write_records(dir.file("source.sqlite"), records);
+    run_sql(dir.file("target.sqlite"), "UPDATE cubins SET image = x'7f454c46'");
+    const auto target = open_rw(dir.file("target.sqlite"));
+    const TransferReport report = merge_into(*target, *open_ro(dir.file("source.sqlite")));
+    EXPECT_EQ(report.cubins_repaired, 1);
+    EXPECT_EQ(report.cubins_rejected, 0);
+    EXPECT_EQ(cubin_record_defect(*target->find_cubin("cubin-good")), std::nullopt);
+    EXPECT_NE(report.describe().find("1 damaged cubins repaired"), std::string::npos) << report.describe();
+}
+
+TEST(CacheTransferMerge, ImpossibleValuesAreRefusedAndTheGoodSelectionStays) {
+    TempDir dir;
+    write_records(dir.file("target.sqlite"), {{selection(kH200, kCurrent, kBig, "good", 2.0, true)}, {}, {}, {}, {}});
+    write_records(dir.file("source.sqlite"),
+                  {{selection(kH200, kCurrent, kBig, "bogus", 1.0, true),
+                    selection(kH200, kCurrent, kHalf, "nan", 1.0, true),
+                    selection(kH200, kCurrent, kSmall, "relabelled", 1.0, true)},
+                   {},
+                   {measurement(kH200, kCurrent, kBig, "bogus", 1700000000)},
+                   {},
+                   {ceiling(kH200, "copy_bytes_per_s", -4.8e12, 1700000000)}});
+    const std::string source = dir.file("source.sqlite");
+    run_sql(source, "UPDATE selections SET time_ms = -1e300 WHERE config = 'bogus'");
+    run_sql(source, "UPDATE selections SET tflops = 1e999 WHERE config = 'nan'");  // +inf
+    run_sql(source, "UPDATE measurements SET time_ms = -0.5");
+    // A selection pointing at another configuration's cubin: the 256-thread name with the 64-thread binary.
+    run_sql(source, "UPDATE selections SET cubin_key = 'cubin-bogus' WHERE config = 'relabelled'");
+    const auto target = open_rw(dir.file("target.sqlite"));
+    const TransferReport report = merge_into(*target, *open_ro(source));
+    EXPECT_EQ(report.selections_rejected, 3);
+    EXPECT_EQ(report.measurements_rejected, 1);
+    EXPECT_EQ(report.ceilings_rejected, 1);
+    EXPECT_EQ(report.selections_added + report.selections_replaced, 0);
+    EXPECT_EQ(report.measurements_added, 0);
+    EXPECT_EQ(target->find_selection(kH200, kBig, kCurrent)->config, "good");
+    EXPECT_EQ(target->all_selections().size(), 1u);
+    EXPECT_FALSE(target->find_ceiling(kH200, "13.1", "copy_bytes_per_s").has_value());
+    std::string all;
+    for (const std::string& line : report.rejections) all += line + "\n";
+    EXPECT_NE(all.find("-1e+300"), std::string::npos) << all;
+    EXPECT_NE(all.find("is of bogus"), std::string::npos) << all;
 }
 
 // =====================================================================================================================
@@ -983,6 +1070,32 @@ TEST(CacheDoctor, SelectionWhoseCubinIsMissingIsAFinding) {
     EXPECT_NE(finding.find("missing cubin cubin-lost"), std::string::npos) << finding;
     EXPECT_NE(finding.find(kHalf), std::string::npos) << finding;
     EXPECT_EQ(finding.find("cubin-served"), std::string::npos) << finding;
+}
+
+// The doctor checks every blob as it would be checked before loading.
+TEST(CacheDoctor, DamagedCubinsAndMislabelledSelectionsMakeTheFileUnhealthy) {
+    TempDir dir;
+    const std::string path = dir.file("cache.sqlite");
+    write_records(path, {{selection(kH200, kCurrent, kBig, "flipped", 1.0, true),
+                          selection(kH200, kCurrent, kHalf, "sound", 1.0, true),
+                          selection(kH200, kCurrent, kSmall, "borrower", 1.0, true)},
+                         {},
+                         {},
+                         {},
+                         {}});
+    run_sql(path, "UPDATE cubins SET image = substr(image, 1, 100) || x'ff' || substr(image, 102) "
+                  "WHERE key = 'cubin-flipped'");
+    run_sql(path, "UPDATE selections SET cubin_key = 'cubin-sound' WHERE config = 'borrower'");
+    const DoctorReport report = doctor(*open_ro(path), kCurrent, kH200);
+    EXPECT_TRUE(report.integrity_ok);  // SQLite's view: the file is fine
+    EXPECT_FALSE(report.healthy());
+    EXPECT_EQ(report.damaged_cubins, 1);
+    ASSERT_EQ(report.damage.size(), 2u);
+    EXPECT_NE(report.damage[0].find("damaged cubin cubin-flipped"), std::string::npos) << report.damage[0];
+    EXPECT_NE(report.damage[1].find("which is of sound"), std::string::npos) << report.damage[1];
+
+    write_records(dir.file("clean.sqlite"), {{selection(kH200, kCurrent, kBig, "fine", 1.0, true)}, {}, {}, {}, {}});
+    EXPECT_TRUE(doctor(*open_ro(dir.file("clean.sqlite")), kCurrent, kH200).healthy());
 }
 
 TEST(CacheDoctor, CubinsNoSelectionUsesAreCountedInOneFinding) {

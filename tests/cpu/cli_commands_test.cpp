@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cache/tuning_cache.h"
+#include "support/fake_cubin.h"
 #include "tuner/families/registry.h"
 #include "tools/manifest/shape_manifest.h"
 #include "support/process.h"
@@ -103,7 +104,7 @@ void fill(cache::TuningCache& c) {
                 cubin.arch = "sm_90a";
                 cubin.kernel_symbol = "jg_regblock";
                 cubin.config = s.config;
-                cubin.image = std::string("\x7f" "ELF\0binary", 11) + s.cubin_key;
+                cubin.image = cache_test::fake_cubin("jg_regblock", "sm_90a", s.cubin_key);
                 cache::MeasurementRecord m;
                 m.device_fingerprint = device;
                 m.problem_key = key;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cache/content_hash.h"
 #include "jitgemm/error.h"
 #include "runtime/compile/kernel_sources.h"
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "runtime/compile/kernel_program.h"
+#include "cache/content_hash.h"
 #include "runtime/compile/kernel_sources.h"
 
 namespace jitgemm::testing {

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "jitgemm/error.h"
+#include "support/fake_cubin.h"
 
 namespace jitgemm::cache_test {
 

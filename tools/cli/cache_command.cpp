@@ -182,6 +182,13 @@ int show_command(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
+// The records of `source` a transfer refused, on stderr: they were not copied, and nothing in the target changed
+// because of them.
+void warn_rejections(const std::string& source, const cache::TransferReport& report) {
+    for (const std::string& rejection : report.rejections)
+        std::cerr << "jitgemm: warning: not copied from " << source << ": " << rejection << "\n";
+}
+
 int export_command(const std::vector<std::string>& args) {
     po::options_description options;
     add_cache_option(options);
@@ -212,8 +219,9 @@ int import_command(const std::vector<std::string>& args) {
     const auto target = TuningCache::open(cache_path(*vm), TuningCache::Access::ReadWrite);
     for (const auto& bundle : (*vm)["bundle"].as<std::vector<std::string>>()) {
         const auto source = TuningCache::open(bundle, TuningCache::Access::ReadOnly);
-        std::cout << "imported " << bundle << " into " << target->path() << ": "
-                  << cache::merge_into(*target, *source).describe() << "\n";
+        const cache::TransferReport report = cache::merge_into(*target, *source);
+        std::cout << "imported " << bundle << " into " << target->path() << ": " << report.describe() << "\n";
+        warn_rejections(bundle, report);
     }
     return kExitOk;
 }
@@ -235,7 +243,9 @@ int merge_command(const std::vector<std::string>& args) {
     const auto target = TuningCache::open((*vm)["output"].as<std::string>(), TuningCache::Access::ReadWrite);
     for (const auto& input : (*vm)["input"].as<std::vector<std::string>>()) {
         const auto source = TuningCache::open(input, TuningCache::Access::ReadOnly);
-        std::cout << "merged " << input << ": " << cache::merge_into(*target, *source).describe() << "\n";
+        const cache::TransferReport report = cache::merge_into(*target, *source);
+        std::cout << "merged " << input << ": " << report.describe() << "\n";
+        warn_rejections(input, report);
     }
     return kExitOk;
 }
@@ -265,6 +275,8 @@ int doctor_command(const std::vector<std::string>& args) {
     else
         std::cout << "  no GPU here: staleness and coverage are judged on a machine with the target GPU\n";
     for (const auto& finding : r.problems) std::cout << "  " << finding << "\n";
+    for (const auto& finding : r.damage) std::cout << "  " << finding << "\n";
+    std::cout << "  cubins: " << r.cubins - r.damaged_cubins << " sound, " << r.damaged_cubins << " damaged\n";
 
     bool covered = true;
     if (!entries.empty()) {
@@ -289,7 +301,7 @@ int doctor_command(const std::vector<std::string>& args) {
             covered = stale == 0 && untuned == 0;
         }
     }
-    return r.integrity_ok && covered ? kExitOk : kExitFailed;
+    return r.healthy() && covered ? kExitOk : kExitFailed;
 }
 
 int prune_command(const std::vector<std::string>& args) {

@@ -3,7 +3,11 @@
 
 #include <ctime>
 #include <iostream>
+#include <utility>
 
+#include "cache/cubin_check.h"
+
+#include "runtime/compile/cubin_verification.h"
 #include "runtime/compile/kernel_sources.h"
 #include "jitgemm/error.h"
 
@@ -19,11 +23,11 @@ cache::CubinRecord to_cubin_record(const KernelProgram& program, const Cubin& cu
     r.kernel_sources_hash = program.source_hash;
     r.image = cubin.image;
     r.created_at_unix = static_cast<std::int64_t>(std::time(nullptr));
-    return r;
+    return cache::with_image_hash(std::move(r));
 }
 
 Cubin obtain_cubin(const KernelProgram& program, const cache::CacheStack& caches, bool keep) {
-    if (auto cached = caches.find_cubin(program.cubin_key())) {
+    if (auto cached = find_verified_cubin(program, caches)) {
         Cubin cubin;
         cubin.image = std::move(cached->image);
         return cubin;

@@ -1,6 +1,7 @@
 // Builds the NVRTC program of a (Problem, Config): problem constants and knobs become -D options.
 #include "runtime/compile/kernel_program.h"
 
+#include "cache/content_hash.h"
 #include "runtime/compile/kernel_sources.h"
 #include "runtime/compile/nvrtc_compiler.h"
 

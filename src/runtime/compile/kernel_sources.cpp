@@ -1,14 +1,11 @@
 // Hashes of the embedded kernel sources: of one header with everything it includes, and of bytes in general.
 #include "runtime/compile/kernel_sources.h"
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
-#include <cstdio>
 #include <map>
 #include <mutex>
 #include <set>
 
+#include "cache/content_hash.h"
 #include "jitgemm/error.h"
 
 namespace jitgemm {
@@ -41,14 +38,6 @@ void collect(std::string_view name, std::set<std::string_view>& closure) {
 }
 
 }  // namespace
-
-std::string content_hash_hex(std::string_view bytes) {
-    const XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
-    char text[33];
-    std::snprintf(text, sizeof(text), "%016llx%016llx", static_cast<unsigned long long>(h.high64),
-                  static_cast<unsigned long long>(h.low64));
-    return text;
-}
 
 std::vector<std::string_view> source_closure(std::string_view header) {
     std::set<std::string_view> closure;

@@ -26,7 +26,4 @@ std::vector<std::string_view> source_closure(std::string_view header);
 // header that is not embedded. Computed once per header.
 const std::string& source_hash(std::string_view header);
 
-// XXH3-128 of any bytes, as 32 hex digits (cubin keys, content hashes).
-std::string content_hash_hex(std::string_view bytes);
-
 }  // namespace jitgemm

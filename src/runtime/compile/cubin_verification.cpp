@@ -1,0 +1,47 @@
+// Verifying a cached cubin against the program it is to stand for.
+#include "runtime/compile/cubin_verification.h"
+
+#include <iostream>
+#include <mutex>
+#include <set>
+
+#include "cache/cubin_check.h"
+#include "runtime/compile/nvrtc_compiler.h"
+
+namespace jitgemm {
+
+std::optional<std::string> cubin_defect_for(const KernelProgram& program, const cache::CubinRecord& cubin) {
+    auto differs = [](const char* field, const std::string& stored, const std::string& wanted) {
+        return std::string("its ") + field + " is \"" + stored + "\", not \"" + wanted + "\"";
+    };
+    if (cubin.key != program.cubin_key()) return differs("key", cubin.key, program.cubin_key());
+    if (cubin.config != program.config_name) return differs("configuration", cubin.config, program.config_name);
+    if (cubin.kernel_symbol != program.kernel_symbol)
+        return differs("kernel symbol", cubin.kernel_symbol, program.kernel_symbol);
+    if (cubin.arch != program.arch) return differs("architecture", cubin.arch, program.arch);
+    if (cubin.nvrtc_version != nvrtc_version()) return differs("NVRTC version", cubin.nvrtc_version, nvrtc_version());
+    if (cubin.kernel_sources_hash != program.source_hash)
+        return differs("kernel source hash", cubin.kernel_sources_hash, program.source_hash);
+    return cache::cubin_record_defect(cubin);
+}
+
+std::optional<cache::CubinRecord> find_verified_cubin(const KernelProgram& program,
+                                                      const cache::CacheStack& caches) {
+    for (cache::CacheStack::FoundCubin& found : caches.find_cubins(program.cubin_key())) {
+        const auto defect = cubin_defect_for(program, found.cubin);
+        if (!defect) return std::move(found.cubin);
+        warn_once(found.source_path + "\n" + found.cubin.key,
+                  "ignoring the cubin " + found.cubin.key + " of " + program.config_name + " in " + found.source_path +
+                      ": " + *defect + "; compiling it again");
+    }
+    return std::nullopt;
+}
+
+void warn_once(const std::string& what, const std::string& message) {
+    static std::mutex mutex;
+    static std::set<std::string> reported;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (reported.insert(what).second) std::cerr << "jitgemm: warning: " << message << "\n";
+}
+
+}  // namespace jitgemm

@@ -1,0 +1,28 @@
+// The last check before stored bytes may reach cuModuleLoadData: a cached cubin is used for a program only when it
+// is that program's binary. The cache vouches for the bytes (cache/cubin_check.h: content hash, ELF structure,
+// architecture, the kernel's symbol); this adds what only the caller knows: the key recomputed from the program
+// (problem, configuration, family source hash, architecture, NVRTC version, options) equals the row's, and the row's
+// configuration, symbol, architecture, NVRTC version and source hash are the program's. A cubin row that no
+// selection refers to is therefore used only when its provenance is the running build's.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "cache/cache_stack.h"
+#include "runtime/compile/kernel_program.h"
+
+namespace jitgemm {
+
+// Why `cubin` is not the binary of `program`, or nullopt when it is.
+std::optional<std::string> cubin_defect_for(const KernelProgram& program, const cache::CubinRecord& cubin);
+
+// The first cubin of program.cubin_key() in the stack that is the program's binary. Each one that is not is reported
+// on stderr, once per process and file, and skipped: the caller compiles instead (and storing the new binary
+// replaces a damaged row of the writable cache).
+std::optional<cache::CubinRecord> find_verified_cubin(const KernelProgram& program, const cache::CacheStack& caches);
+
+// Prints "jitgemm: warning: <message>" on stderr the first time `what` is reported in this process.
+void warn_once(const std::string& what, const std::string& message);
+
+}  // namespace jitgemm
