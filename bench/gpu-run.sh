@@ -33,6 +33,10 @@ RES=$(mktemp -d)
 trap 'tar czf "$OUT/results.tgz" -C "$RES" . 2>/dev/null' EXIT
 trap 'exit 143' TERM INT
 export PATH="/usr/local/cuda/bin:$PATH"
+# On the GPU machine a skipped GPU test means a broken driver or device: it fails (tests/support/gpu_test_main.cpp),
+# and a failed test run fails the batch (its exit status), whatever else the batch then measures.
+export JITGEMM_TEST_NO_SKIP=1
+status=0
 log="$OUT/bench.log"
 stamp() { echo "=== $(date -u +%FT%TZ) $*" | tee -a "$log"; }
 
@@ -102,7 +106,9 @@ if [ "$MODE" = targets ]; then
     "$BUILD/jitgemm" cache show _ --all > "$RES/searches_targets.txt" 2>&1  # every candidate measured
     stamp "split-K and Tensor Core correctness tests"
     ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-SplitK|mma|StreamWorkspace|BulkCopy}" --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
-    echo "ctest exit $?" | tee -a "$log"
+    ctest_status=$?
+    echo "ctest exit $ctest_status" | tee -a "$log"
+    [ "$ctest_status" = 0 ] || status=1
     grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
     stamp "compute-sanitizer memcheck on packed and split kernels"
     for config in mma_sync_32x32x16_w1x1_s2_g8_k3_p3 mma_sync_64x64x32_w2x2_s3_g8_p1 mma_sync_32x32x16_w1x1_s2_g8_p2 \
@@ -162,7 +168,7 @@ if [ "$MODE" = targets ]; then
         echo "nsys: not installed on this machine" | tee -a "$log"
     fi
     stamp "done"
-    exit 0
+    exit "$status"
 fi
 
 stamp "SASS: cubins made by NVRTC (dump_cubin) for the main kernels, resource use and instruction counts"
@@ -191,7 +197,9 @@ grep -E "^---|REG|HMMA|LDL|STL|LDSM" "$RES/sass.txt" | tee -a "$log"
 if [ "$MODE" != bench ]; then
 stamp "GPU tests"
 ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
-echo "ctest -L gpu exit $?" | tee -a "$log"
+ctest_status=$?
+echo "ctest -L gpu exit $ctest_status" | tee -a "$log"
+[ "$ctest_status" = 0 ] || status=1
 grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
 
 stamp "compute-sanitizer memcheck on tails, transposes and odd leading dimensions"
@@ -213,7 +221,7 @@ mma_sync_32x32x16_w1x1_s2_g8_sk7_p3 bf16 f32
 mma_sync_64x64x16_w2x2_s3_g8_k2 f32 tf32
 EOF
 fi
-[ "$MODE" = tests ] && { stamp "done"; exit 0; }
+[ "$MODE" = tests ] && { stamp "done"; exit "$status"; }
 
 # Fresh tuning caches for the benchmarks, so every search below starts from nothing.
 export JITGEMM_CACHE=/tmp/jitgemm-bench-cache
@@ -258,7 +266,7 @@ done
             --k "$3" --dtype bf16 --tune off --iterations 3 --no-verify >> "$RES/breakdown.txt" 2>&1
     done
     grep -E "^---|jg_|gpu__time_duration|config|ms" "$RES/breakdown.txt" | tee -a "$log"
-    stamp "done"; exit 0;
+    stamp "done"; exit "$status";
 }
 stamp "cold start from the cache in a new process"
 dims=$(grep -vE '^(#|name,)' bench/shapes/quick.csv | cut -d, -f2-4 | tr , x | tr '\n' ' ')
@@ -268,3 +276,4 @@ dims=$(grep -vE '^(#|name,)' bench/shapes/quick.csv | cut -d, -f2-4 | tr , x | t
 stamp "hot-path overhead"
 "$BUILD/bench/hot_path_overhead" --csv "$RES/hot_path.csv" 2>&1 | tee -a "$log"
 stamp "done"
+exit "$status"

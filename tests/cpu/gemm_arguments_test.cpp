@@ -156,6 +156,29 @@ TEST(GemmArguments, ExtentsBeyond64BitAddressingAreRefused) {
     expect_error(c, ErrorCode::InvalidArgument, "overflows 64-bit addressing");
 }
 
+// Extents near 2^126 elements: formed in signed 128-bit arithmetic, (k - 1) * lda * 4 bytes wrapped negative and
+// 2^63 - 1 was accepted (issue 19). Every operand at the limit, and one byte past it, in both directions.
+TEST(GemmArguments, ExtentsOfTwoToTheSixtyThreeAreRefusedWithoutWrapping) {
+    const std::int64_t max = std::numeric_limits<std::int64_t>::max();
+    GemmCall c = valid_call();
+    c.m = c.n = c.k = max;  // every operand (max - 1) * max + max elements: 2^128 bytes, 0 after the signed wrap
+    c.lda = c.ldb = c.ldc = max;
+    expect_error(c, ErrorCode::InvalidArgument, "overflows 64-bit addressing");
+    GemmDescription d = c;
+    EXPECT_THROW(check_description(d), Error);
+
+    // The largest fp32 operand that fits: (max / 4) elements in one column; one more element does not.
+    GemmDescription fits;
+    fits.m = max / 4;
+    fits.n = fits.k = 1;
+    fits.lda = fits.ldb = fits.ldc = fits.m;
+    fits.ldb = 1;
+    EXPECT_NO_THROW(check_description(fits));
+    GemmDescription past = fits;
+    past.m = past.lda = past.ldc = max / 4 + 1;
+    EXPECT_THROW(check_description(past), Error);
+}
+
 TEST(GemmArguments, RowMajorIsTheTransposedColumnMajorProblem) {
     GemmCall row = valid_call();
     row.order = Order::RowMajor;

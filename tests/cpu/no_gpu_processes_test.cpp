@@ -34,6 +34,32 @@ TEST(NoGpuProcesses, UsageErrorsExitTwo) {
     EXPECT_EQ(run_process(std::string(JITGEMM_CLI_PATH) + " run --help").exit_code, 0);
 }
 
+// A usage error is exit 2 on any machine: the arguments are checked before the driver is looked for and before
+// anything is allocated for them (2^63 - 1 used to overflow the host workload's allocation).
+TEST(NoGpuProcesses, BadArgumentsExitTwoWithoutADriver) {
+    for (const std::string args : {"run --m 64 --n 64 --k 64 --lda -5", "run --m 64 --n 64 --k 64 --config garbage",
+                                   "run --m 9223372036854775807 --n 2 --k 2", "run --m 64 --n 64 --k 64 --iterations 0",
+                                   "run --m 64 --n 64 --k 64 --budget nan", "tune --m 64 --n 64 --k 64 --budget nan",
+                                   "bench --m 9223372036854775807 --n 2 --k 2"}) {
+        const ProcessResult r = run_process(kNoDriver + JITGEMM_CLI_PATH + " " + args);
+        EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+        EXPECT_EQ(r.output.find("no CUDA driver"), std::string::npos) << args << "\n" << r.output;
+    }
+}
+
+// On the GPU machine JITGEMM_TEST_NO_SKIP=1 turns a skipped GPU test into a failure (a broken driver must not pass
+// as "no GPU here"); elsewhere the same test skips and passes.
+TEST(NoGpuProcesses, SkippedGpuTestFailsWhenSkipsAreNotAllowed) {
+    const std::string test = std::string(JITGEMM_GPU_TESTS_PATH) + " --gtest_filter=LaunchAbi.*";
+    const ProcessResult skipped = run_process(kNoDriver + test);
+    EXPECT_EQ(skipped.exit_code, 0) << skipped.output;
+    EXPECT_NE(skipped.output.find("SKIPPED"), std::string::npos) << skipped.output;
+    const ProcessResult refused = run_process(kNoDriver + "JITGEMM_TEST_NO_SKIP=1 " + test);
+    EXPECT_EQ(refused.exit_code, 1) << refused.output;
+    EXPECT_NE(refused.output.find("skipped, and JITGEMM_TEST_NO_SKIP=1 says none may be"), std::string::npos)
+        << refused.output;
+}
+
 TEST(NoGpuProcesses, ReadmeExampleStartsAndReportsTheMissingDriver) {
     const ProcessResult r = run_process(kNoDriver + JITGEMM_README_EXAMPLE_PATH);
     EXPECT_NE(r.exit_code, 0) << r.output;

@@ -21,6 +21,7 @@
 #include "runtime/measure/l2_flush.h"
 #include "runtime/problem/gemm_call.h"
 #include "tools/verify/gemm_workload.h"
+#include "tuner/families/registry.h"
 
 namespace jitgemm::cli {
 namespace {
@@ -115,9 +116,25 @@ int run_command(const std::vector<std::string>& args) {
         std::cerr << "jitgemm run: m, n and k must be at least 1\n";
         return kExitUsage;
     }
-    const int iterations = std::max(1, vm["iterations"].as<int>());
+    if (vm["iterations"].as<int>() < 1) {
+        std::cerr << "jitgemm run: --iterations must be at least 1\n";
+        return kExitUsage;
+    }
+    const int iterations = vm["iterations"].as<int>();
     gemm_options.tune_budget_seconds = vm["budget"].as<double>();
+    if (!std::isfinite(gemm_options.tune_budget_seconds) || gemm_options.tune_budget_seconds < 0) {
+        std::cerr << "jitgemm run: --budget must be a number of seconds >= 0 (0: the default)\n";
+        return kExitUsage;
+    }
     gemm_options.config = vm["config"].as<std::string>();
+    // Before the GPU and before any allocation: what the library would refuse is a usage error on any machine
+    // (check_description throws InvalidArgument, which main turns into exit 2).
+    check_description(shape.with_minimum_leading_dimensions());
+    if (!gemm_options.config.empty() && !parse_config(gemm_options.config)) {
+        std::cerr << "jitgemm run: \"" << gemm_options.config
+                  << "\" is not a kernel configuration (`jitgemm configs` lists them)\n";
+        return kExitUsage;
+    }
     const std::uint64_t seed = vm.count("seed") ? vm["seed"].as<std::uint64_t>() : std::random_device{}();
     std::mt19937_64 rng(seed);
 
@@ -135,10 +152,12 @@ int run_command(const std::vector<std::string>& args) {
     const Statistics after_first_call = statistics();
     const auto kernel = find_loaded_kernel(workload.call(), gemm_options.config);
 
+    // --no-verify: nothing was checked, which the output says (null, "skipped") rather than a pass.
+    const bool checked = vm.count("no-verify") == 0;
     bool verified = true;
     std::string verify_text = "skipped";
     std::optional<double> relative_error;
-    if (!vm.count("no-verify")) {
+    if (checked) {
         const GemmWorkload::Result result = workload.check(rng);
         verified = result.passed();
         verify_text = result.describe();
@@ -170,7 +189,7 @@ int run_command(const std::vector<std::string>& args) {
                   << ", \"tunings\": " << after_first_call.tunings
                   << ", \"first_call_ms\": " << first_call_ms << ", \"median_ms\": " << ms
                   << ", \"tflops\": " << tflops << ", \"gbs\": " << gbs << ", \"iterations\": " << iterations
-                  << ", \"verified\": " << (verified ? "true" : "false")
+                  << ", \"verified\": " << (!checked ? "null" : verified ? "true" : "false")
                   << ", \"relative_error\": " << (relative_error ? json_number(*relative_error) : "null")
                   << ", \"check\": \"" << verify_text << "\", \"seed\": " << seed << "}\n";
     } else {
@@ -184,7 +203,7 @@ int run_command(const std::vector<std::string>& args) {
                   << "first call  " << std::fixed << std::setprecision(1) << first_call_ms
                   << " ms (" << after_first_call.nvrtc_compiles << " NVRTC compiles, " << after_first_call.tunings
                   << " tunings)\n"
-                  << "check       " << (verified ? "PASSED: " : "FAILED: ") << verify_text << " (seed " << seed
+                  << "check       " << (!checked ? "" : verified ? "PASSED: " : "FAILED: ") << verify_text << " (seed " << seed
                   << ")\n"
                   << "time        " << std::setprecision(4) << ms << " ms median of " << iterations
                   << " runs, L2 flushed: " << std::setprecision(2) << tflops << " TFLOP/s, " << std::setprecision(0)

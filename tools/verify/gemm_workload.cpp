@@ -86,6 +86,7 @@ std::string GemmShape::dtype_text() const {
 
 GemmWorkload::GemmWorkload(const GemmShape& shape, std::mt19937_64& rng)
     : shape_(shape.with_minimum_leading_dimensions()) {
+    check_description(shape_);  // sizes are checked before anything is allocated for them
     const GemmShape& s = shape_;
     a_ = random_normal(element_count(stored_shape(s.order, s.trans_a, s.m, s.k), s.lda), rng, s.a_type);
     b_ = random_normal(element_count(stored_shape(s.order, s.trans_b, s.k, s.n), s.ldb), rng, s.b_type);

@@ -30,10 +30,14 @@ void check_leading_dimension(const char* name, std::int64_t ld, std::int64_t min
 }
 
 // The last element of a matrix of `cols` leading-dimension strides must be addressable in 64-bit arithmetic.
+// The bytes from the first element of an operand to one past its last, (cols - 1) * ld + rows elements, must be
+// addressable with 64-bit signed offsets. rows, cols and ld are checked non-negative before, so the element count is
+// below 2^127 and exact in unsigned 128-bit arithmetic; the byte count is compared by division, never formed.
 void check_extent(const char* name, std::int64_t rows, std::int64_t cols, std::int64_t ld, int element_bytes) {
     if (rows == 0 || cols == 0) return;
-    const __int128 bytes = (static_cast<__int128>(cols - 1) * ld + rows) * element_bytes;
-    if (bytes > std::numeric_limits<std::int64_t>::max())
+    using wide = unsigned __int128;
+    const wide elements = static_cast<wide>(cols - 1) * static_cast<wide>(ld) + static_cast<wide>(rows);
+    if (elements > static_cast<wide>(std::numeric_limits<std::int64_t>::max()) / static_cast<wide>(element_bytes))
         invalid(std::string(name) + " spans " + std::to_string(cols) + " x " + std::to_string(ld) +
                 " elements, which overflows 64-bit addressing");
 }
@@ -45,7 +49,7 @@ void check_pointer(const char* name, const void* p, int element_bytes) {
                 std::to_string(element_bytes) + " bytes)");
 }
 
-void check_types(const GemmCall& call) {
+void check_types(const GemmDescription& call) {
     if (const auto why = unsupported_dtypes(call.a_type, call.b_type, call.c_type, call.compute))
         throw Error(ErrorCode::Unsupported, "jitgemm: the dtype combination a=" + std::string(to_string(call.a_type)) +
                                                 " b=" + std::string(to_string(call.b_type)) + " c=" +
@@ -75,7 +79,7 @@ StoredShape stored_shape(Order order, Transpose trans, std::int64_t rows, std::i
     return along_rows ? StoredShape{rows, cols} : StoredShape{cols, rows};
 }
 
-CanonicalCall make_canonical_call(const GemmCall& call) {
+void check_description(const GemmDescription& call) {
     if (call.m < 0) invalid("m = " + std::to_string(call.m) + " is negative");
     if (call.n < 0) invalid("n = " + std::to_string(call.n) + " is negative");
     if (call.k < 0) invalid("k = " + std::to_string(call.k) + " is negative");
@@ -103,6 +107,12 @@ CanonicalCall make_canonical_call(const GemmCall& call) {
     check_extent("A", rows_a, stored_a.strides, call.lda, a_bytes);
     check_extent("B", rows_b, stored_b.strides, call.ldb, b_bytes);
     check_extent("C", rows_c, col ? call.n : call.m, call.ldc, c_bytes);
+}
+
+CanonicalCall make_canonical_call(const GemmCall& call) {
+    check_description(call);
+    const bool col = call.order == Order::ColumnMajor;
+    const int a_bytes = size_of(call.a_type), b_bytes = size_of(call.b_type), c_bytes = size_of(call.c_type);
 
     CanonicalCall out;
     out.alpha = call.alpha;

@@ -61,4 +61,9 @@ std::optional<std::string> unsupported_dtypes(DType a, DType b, DType c, Compute
 // and the rule it breaks. Reads no memory.
 CanonicalCall make_canonical_call(const GemmCall& call);
 
+// The checks of make_canonical_call that need no operands: sizes, element types, leading dimensions, and that every
+// operand's byte extent fits 64-bit addressing. Throws as make_canonical_call does. Tools call it before they
+// allocate anything for a call.
+void check_description(const GemmDescription& description);
+
 }  // namespace jitgemm
