@@ -1,9 +1,12 @@
 // Opening a tuning-cache file.
 //
-// ReadWrite opens the path itself in WAL mode. ReadOnly opens a "file:...?immutable=1" URI: SQLite then takes no
-// locks and never creates -wal or -shm files, so a bundle opens in a read-only directory or on a read-only medium,
-// whatever journal mode it was written in. The price is that the file must not change while it is open, which holds
-// for a bundle shipped with a deployment (and is why a cache that is being written is opened ReadWrite instead).
+// ReadWrite opens the path itself in WAL mode. ReadOnly depends on what lies beside the file:
+//  - a non-empty "<path>-wal": committed transactions may be there and nowhere else (a writer is running, or was
+//    killed before it checkpointed), so an ordinary read-only connection ("file:...?mode=ro") reads them, under the
+//    shared locks that keep a concurrent checkpoint from changing pages under it. It may create the -shm file.
+//  - otherwise every committed entry is in the database file, and "?immutable=1" reads it with no locks and no files
+//    created, so a bundle opens in a read-only directory or on a read-only medium and a read-only command leaves a
+//    shipped bundle's directory exactly as it was.
 #include "cache/cache_file.h"
 
 #include <sqlite3.h>
@@ -36,7 +39,8 @@ void create_parent_directories(const std::string& path) {
                                                " for the tuning cache " + path + ": " + error.message() + ".");
 }
 
-std::string immutable_uri(const std::string& path) {
+// A read-only URI of `path` with `parameter` ("mode=ro", "immutable=1").
+std::string read_only_uri(const std::string& path, const char* parameter) {
     std::error_code error;
     const std::string absolute = std::filesystem::absolute(path, error).string();
     if (error)
@@ -51,15 +55,22 @@ std::string immutable_uri(const std::string& path) {
             uri += c;
         }
     }
-    return uri + "?immutable=1";
+    return uri + "?" + parameter;
 }
 
-Connection connect(const std::string& path, TuningCache::Access access) {
+bool has_wal_contents(const std::string& path) {
+    std::error_code error;
+    const auto size = std::filesystem::file_size(path + "-wal", error);
+    return !error && size > 0;
+}
+
+Connection connect(const std::string& path, TuningCache::Access access, const char* read_only_parameter) {
     sqlite3* db = nullptr;
     const int result =
         access == TuningCache::Access::ReadWrite
             ? sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr)
-            : sqlite3_open_v2(immutable_uri(path).c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+            : sqlite3_open_v2(read_only_uri(path, read_only_parameter).c_str(), &db,
+                              SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
     Connection connection(db);  // a failed open still returns a handle to close
     check(result, db, path, "open a connection");
     check(sqlite3_busy_timeout(db, kBusyTimeoutMs), db, path, "set a busy timeout");
@@ -106,9 +117,8 @@ void prepare(sqlite3* db, const std::string& path, TuningCache::Access access) {
     bring_to_current_schema(db, path, version);
 }
 
-// One attempt; CorruptCacheFile escapes for open_cache_file to handle.
-Connection open_checked(const std::string& path, TuningCache::Access access) {
-    Connection db = connect(path, access);
+Connection open_with(const std::string& path, TuningCache::Access access, const char* read_only_parameter) {
+    Connection db = connect(path, access, read_only_parameter);
     try {
         prepare(db.get(), path, access);
     } catch (const CorruptCacheFile&) {
@@ -117,6 +127,22 @@ Connection open_checked(const std::string& path, TuningCache::Access access) {
         throw;
     }
     return db;
+}
+
+// One attempt; CorruptCacheFile escapes for open_cache_file to handle.
+Connection open_checked(const std::string& path, TuningCache::Access access) {
+    if (access == TuningCache::Access::ReadWrite) return open_with(path, access, nullptr);
+    if (!has_wal_contents(path)) return open_with(path, access, "immutable=1");
+    try {
+        return open_with(path, access, "mode=ro");
+    } catch (const CorruptCacheFile&) {
+        throw;
+    } catch (const Error& e) {
+        throw Error(ErrorCode::CacheError, "jitgemm: the tuning cache " + path + " has committed entries in " + path +
+                                               "-wal that could not be read (" + e.what() +
+                                               "); open it ReadWrite once (any jitgemm command that writes it), or "
+                                               "copy the file and its -wal somewhere writable.");
+    }
 }
 
 // Device and inode of the file at `path` ({0, 0} if there is none).

@@ -2,6 +2,7 @@
 // read-only bundle, refusing a newer file without touching it, setting damaged files aside (never deleting them),
 // and read-only bundles that leave their directory exactly as it was.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -348,6 +349,31 @@ TEST(CacheReadOnly, BundleInReadOnlyDirectoryOpensAndCreatesNoFiles) {
     }
     EXPECT_EQ(dir.listing(), files);
     EXPECT_TRUE(read_bytes(path) == bytes);
+}
+
+// A writer killed before it checkpointed leaves its committed transactions in the -wal file; read-only opens (list,
+// export, merge and import sources) must see them. With immutable=1 they saw 30 of 40 entries (issue 19).
+TEST(CacheReadOnly, EntriesOfAKilledWriterLeftInTheWalAreRead) {
+    TempDir dir;
+    const std::string path = dir.file("tuning.sqlite");
+    fill(path);  // 8 entries, checkpointed when that writer closed
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        const auto cache = TuningCache::open(path, TuningCache::Access::ReadWrite);
+        for (int i = 100; i < 140; ++i) {
+            const std::string problem = "killed_" + std::to_string(i);
+            cache->record_tuning(selection(problem, 1.0, true), cubin("cubin-of-" + problem), {measurement(problem)});
+        }
+        _exit(0);  // as SIGKILL would: no close, no checkpoint
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ASSERT_GT(fs::file_size(path + "-wal"), 0u) << "the test needs the writer's entries still in the WAL";
+    const auto cache = TuningCache::open(path, TuningCache::Access::ReadOnly);
+    EXPECT_EQ(cache->all_selections().size(), 48u);
+    EXPECT_TRUE(cache->find_cubin("cubin-of-killed_139").has_value());
 }
 
 TEST(CacheReadOnly, WritesAreRefused) {
