@@ -26,8 +26,8 @@ namespace jitgemm::cache {
 namespace {
 
 // Long enough to outlast another process's write transaction (a tuning result is one short transaction), short
-// enough that a process stuck holding the lock surfaces as an error.
-constexpr int kBusyTimeoutMs = 10'000;
+// enough that a process stuck holding the lock surfaces as an error; bulk writers raise it (set_lock_wait_ms).
+constexpr int kBusyTimeoutMs = TuningCache::kDefaultLockWaitMs;
 
 void create_parent_directories(const std::string& path) {
     const std::filesystem::path parent = std::filesystem::path(path).parent_path();

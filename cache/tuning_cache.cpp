@@ -3,6 +3,8 @@
 // on the busy timeout instead of failing.
 #include "cache/tuning_cache.h"
 
+#include <sqlite3.h>
+
 #include <ctime>
 #include <utility>
 
@@ -47,6 +49,11 @@ TuningCache::TuningCache(std::string path, Access access, sqlite3* db)
     : path_(std::move(path)), access_(access), db_(db) {}
 
 TuningCache::~TuningCache() { ConnectionCloser{}(db_); }
+
+void TuningCache::set_lock_wait_ms(int milliseconds) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    check(sqlite3_busy_timeout(db_, milliseconds), db_, path_, "set a busy timeout");
+}
 
 int TuningCache::schema_version() const {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -35,6 +35,14 @@ public:
     TuningCache(const TuningCache&) = delete;
     TuningCache& operator=(const TuningCache&) = delete;
 
+    // How long a write waits for other connections' writes to the same file before it fails with "database is
+    // locked" (SQLite's busy timeout, which retries with growing sleeps). The default suits writes made on a GEMM
+    // call's path; bulk writers that many processes may run at once on one file (import, merge, tune) wait longer,
+    // since one such transaction may queue behind fifteen others.
+    static constexpr int kDefaultLockWaitMs = 10'000;
+    static constexpr int kBulkLockWaitMs = 600'000;
+    void set_lock_wait_ms(int milliseconds);
+
     const std::string& path() const { return path_; }
     Access access() const { return access_; }
     int schema_version() const;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -17,6 +18,7 @@
 
 #include "cache/tuning_cache.h"
 #include "support/fake_cubin.h"
+#include "support/process.h"
 
 namespace jitgemm::cache {
 namespace {
@@ -24,7 +26,7 @@ namespace {
 // A fresh directory under the test temp directory, removed with everything in it.
 struct TempDir {
     std::filesystem::path path = [] {
-        std::string name = testing::TempDir() + "jitgemm-cache-XXXXXX";
+        std::string name = ::testing::TempDir() + "jitgemm-cache-XXXXXX";
         if (mkdtemp(name.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
         return std::filesystem::path(name);
     }();
@@ -200,6 +202,48 @@ TEST(CacheConcurrency, ForkedProcessesOfWriterAndReaderThreadsLoseNothing) {
         }
     }
     EXPECT_EQ(integrity_check(path), "ok");
+}
+
+// Sixteen `jitgemm cache import` processes into one cache while another connection holds the write lock for 12 s,
+// longer than the default wait (issue 19: "database is locked" escaped with 12-16 concurrent imports). Bulk writers
+// wait as long as it takes (TuningCache::kBulkLockWaitMs); every import succeeds and nothing is lost.
+TEST(CacheConcurrency, SixteenImportsBehindAHeldWriteLockAllSucceed) {
+    constexpr int kImports = 16, kPerBundle = 25;
+    TempDir dir;
+    const std::string target = (dir.path / "tuning.sqlite").string();
+    TuningCache::open(target, TuningCache::Access::ReadWrite);  // created and migrated before the race
+    for (int i = 0; i < kImports; ++i) {
+        const auto bundle = TuningCache::open((dir.path / ("bundle" + std::to_string(i) + ".sqlite")).string(),
+                                              TuningCache::Access::ReadWrite);
+        for (int j = 0; j < kPerBundle; ++j) {
+            const std::string name = std::to_string(i) + "-" + std::to_string(j);
+            record(*bundle, "import-" + name, "config-" + name, "cubin-" + name, 1.0, true);
+        }
+    }
+
+    sqlite3* holder = nullptr;
+    ASSERT_EQ(sqlite3_open(target.c_str(), &holder), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+    std::thread release([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(TuningCache::kDefaultLockWaitMs + 2000));
+        sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr);
+    });
+    std::string script;
+    for (int i = 0; i < kImports; ++i)
+        script += "(" + std::string(JITGEMM_CLI_PATH) + " cache import --cache " + target + " " +
+                  (dir.path / ("bundle" + std::to_string(i) + ".sqlite")).string() +
+                  " > /dev/null 2>&1; echo \"import exit $?\") & ";
+    const jitgemm::testing::ProcessResult r = jitgemm::testing::run_process("sh -c '" + script + "wait'");
+    release.join();
+    sqlite3_close(holder);
+    std::size_t succeeded = 0;
+    for (std::size_t at = r.output.find("import exit 0"); at != std::string::npos;
+         at = r.output.find("import exit 0", at + 1))
+        ++succeeded;
+    EXPECT_EQ(succeeded, std::size_t{kImports}) << r.output;
+    EXPECT_EQ(TuningCache::open(target, TuningCache::Access::ReadOnly)->all_selections().size(),
+              std::size_t{kImports * kPerBundle});
+    EXPECT_EQ(integrity_check(target), "ok");
 }
 
 }  // namespace

@@ -217,6 +217,7 @@ int import_command(const std::vector<std::string>& args) {
                                   args, exit_code, &positional);
     if (!vm) return exit_code;
     const auto target = TuningCache::open(cache_path(*vm), TuningCache::Access::ReadWrite);
+    target->set_lock_wait_ms(TuningCache::kBulkLockWaitMs);
     for (const auto& bundle : (*vm)["bundle"].as<std::vector<std::string>>()) {
         const auto source = TuningCache::open(bundle, TuningCache::Access::ReadOnly);
         const cache::TransferReport report = cache::merge_into(*target, *source);
@@ -241,6 +242,7 @@ int merge_command(const std::vector<std::string>& args) {
                                   options, args, exit_code, &positional);
     if (!vm) return exit_code;
     const auto target = TuningCache::open((*vm)["output"].as<std::string>(), TuningCache::Access::ReadWrite);
+    target->set_lock_wait_ms(TuningCache::kBulkLockWaitMs);
     for (const auto& input : (*vm)["input"].as<std::vector<std::string>>()) {
         const auto source = TuningCache::open(input, TuningCache::Access::ReadOnly);
         const cache::TransferReport report = cache::merge_into(*target, *source);

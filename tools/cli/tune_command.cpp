@@ -122,7 +122,9 @@ int tune_command(const std::vector<std::string>& args) {
         cache_path = "jitgemm-shard-" + std::to_string(shard->first) + "-of-" + std::to_string(shard->second) +
                      ".sqlite";
     else cache_path = cache::default_cache_path();
-    const cache::CacheStack stack(cache::TuningCache::open(cache_path, cache::TuningCache::Access::ReadWrite), {});
+    auto writable = cache::TuningCache::open(cache_path, cache::TuningCache::Access::ReadWrite);
+    writable->set_lock_wait_ms(cache::TuningCache::kBulkLockWaitMs);  // other tuners and imports share the file
+    const cache::CacheStack stack(std::move(writable), {});
 
     std::cerr << "jitgemm tune: " << plan.size() << " problems (" << entries.size() << " manifest entries"
               << (shard ? ", shard " + std::to_string(shard->first) + "/" + std::to_string(shard->second) : "")
