@@ -1,6 +1,8 @@
 // The doctor's checks and the prune rules, run on the cache's own connection.
 #include "cache/cache_doctor.h"
 
+#include <sqlite3.h>
+
 #include <map>
 #include <set>
 
@@ -134,11 +136,10 @@ DoctorReport doctor(const TuningCache& cache, const std::optional<CurrentProvena
     return r;
 }
 
-PruneResult prune(TuningCache& cache, const PrunePlan& plan) {
-    require_writable(cache);
-    const CacheConnection connection(cache);
-    sqlite3* db = connection.db();
-    const std::string& path = connection.path();
+namespace {
+
+// The rules of `plan` on the connection `db`, in one transaction, committed unless `commit` is false.
+PruneResult prune_on(sqlite3* db, const std::string& path, const PrunePlan& plan, bool commit) {
     PruneResult r;
     Transaction transaction(db, path);
 
@@ -168,8 +169,34 @@ PruneResult prune(TuningCache& cache, const PrunePlan& plan) {
             r.removed.push_back("cubin " + key);
         r.cubins_removed = delete_rows(db, path, std::string("DELETE FROM cubins WHERE ") + unused, [](Statement&) {});
     }
-    if (!plan.dry_run) transaction.commit();  // a dry run rolls back as the transaction goes out of scope
+    if (commit) transaction.commit();
     return r;
+}
+
+// A dry run works on an in-memory copy of the file (sqlite3_backup), brought to the current schema there, so that it
+// runs exactly the statements of the real prune and still cannot write to the file, which may be open ReadOnly. The
+// copy costs memory the size of the file, for the moment of the dry run.
+PruneResult prune_copy(const CacheConnection& connection, const PrunePlan& plan) {
+    sqlite3* memory = nullptr;
+    const int opened = sqlite3_open(":memory:", &memory);
+    const Connection copy(memory);
+    const std::string label = connection.path() + " (in-memory copy for a dry run)";
+    check(opened, memory, label, "open a connection");
+    sqlite3_backup* backup = sqlite3_backup_init(memory, "main", connection.db(), "main");
+    if (backup == nullptr) check(sqlite3_errcode(memory), memory, label, "copy the cache");
+    sqlite3_backup_step(backup, -1);
+    check(sqlite3_backup_finish(backup), memory, label, "copy the cache");
+    bring_to_current_schema(memory, label, read_schema_version(memory, label));
+    return prune_on(memory, label, plan, false);
+}
+
+}  // namespace
+
+PruneResult prune(TuningCache& cache, const PrunePlan& plan) {
+    if (!plan.dry_run) require_writable(cache);
+    const CacheConnection connection(cache);
+    if (plan.dry_run) return prune_copy(connection, plan);
+    return prune_on(connection.db(), connection.path(), plan, true);
 }
 
 }  // namespace jitgemm::cache

@@ -58,7 +58,8 @@ struct PruneResult {
     std::vector<std::string> removed;  // one line per selection and cubin removed (or that would be)
 };
 
-// Applies `plan` to `cache` (ReadWrite) in one transaction, rolled back for a dry run.
+// Applies `plan` to `cache` (ReadWrite) in one transaction. A dry run applies it to an in-memory copy instead and
+// never writes to the file, which may then be open ReadOnly.
 PruneResult prune(TuningCache& cache, const PrunePlan& plan);
 
 }  // namespace jitgemm::cache

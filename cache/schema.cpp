@@ -5,6 +5,7 @@
 // record_columns.h, which describe the current schema for the queries and will change with it.
 #include "cache/schema.h"
 
+#include <cstdint>
 #include <initializer_list>
 #include <iterator>
 #include <string_view>
@@ -172,6 +173,23 @@ const std::string& schema_version_2_sql() {
 
 int current_schema_version() { return kCurrentVersion; }
 
+void require_jitgemm_file(sqlite3* db, const std::string& path, int version) {
+    Statement id(db, path, "PRAGMA application_id");
+    id.step();
+    const auto application = static_cast<std::uint32_t>(id.column_int());
+    if (application != 0 && application != kApplicationId)
+        throw Error(ErrorCode::CacheError, "jitgemm: " + path + " is a SQLite database of another application "
+                                           "(application_id " + std::to_string(application) +
+                                           "), not a tuning cache; it was neither read nor changed.");
+    if (version != 0) return;
+    Statement tables(db, path, "SELECT count(*) FROM sqlite_schema");
+    tables.step();
+    if (tables.column_int() != 0)
+        throw Error(ErrorCode::CacheError, "jitgemm: " + path + " is a SQLite database with tables of its own and no "
+                                           "tuning-cache schema (another application's?); it was neither read nor "
+                                           "changed.");
+}
+
 int read_schema_version(sqlite3* db, const std::string& path) {
     Statement statement(db, path, "PRAGMA user_version");
     statement.step();
@@ -194,6 +212,7 @@ void bring_to_current_schema(sqlite3* db, const std::string& path, int version) 
     }
     for (; version < kCurrentVersion; ++version) execute(db, path, kMigrations[version - 1]());
     execute(db, path, "PRAGMA user_version = " + std::to_string(kCurrentVersion));
+    execute(db, path, "PRAGMA application_id = " + std::to_string(static_cast<std::int32_t>(kApplicationId)));
     transaction.commit();
 }
 

@@ -9,7 +9,8 @@
 //      and, in kernel_sources_hash, the source hash of the kernel families a problem's search covers (of cubins:
 //      their family's), where older rows hold unversioned keys and the hash of every kernel source. Older rows are
 //      kept, as entries of another provenance.
-//   5  cubins gain image_hash, the content hash of the image (empty in rows of older files).
+//   5  cubins gain image_hash, the content hash of the image (empty in rows of older files); files are marked
+//      with PRAGMA application_id = kApplicationId.
 //
 // A ReadWrite file is created at version 2 by the text that always made fresh version-2 files and then taken
 // through the same steps as an older file, so a fresh file and a migrated one cannot differ. Migrations run one
@@ -20,6 +21,7 @@
 // mean.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 struct sqlite3;
@@ -33,6 +35,14 @@ extern const char* const kSchemaVersion1Sql;
 // The statements that created a fresh version-2 file (byte for byte what jitgemm 0.1 ran), kept as the definition
 // of that version in the same way; fresh files of later versions start from it too.
 const std::string& schema_version_2_sql();
+
+// PRAGMA application_id of jitgemm's cache files ("JGMC"), set when a file is created or migrated; files of
+// schema versions 1 to 4 carry 0 until then.
+inline constexpr std::uint32_t kApplicationId = 0x4A474D43;
+
+// Throws Error(CacheError) for a SQLite file that is not jitgemm's: another application_id, or schema version 0
+// with tables in it. jitgemm never adds its tables to another application's database.
+void require_jitgemm_file(sqlite3* db, const std::string& path, int version);
 
 // PRAGMA user_version. Throws Error(CacheError) for a file written by a newer jitgemm.
 int read_schema_version(sqlite3* db, const std::string& path);

@@ -154,6 +154,26 @@ TEST(CacheSchema, Version2FileGainsTheCeilingsTableAndKeepsItsRows) {
     EXPECT_EQ(query_text(path, "PRAGMA integrity_check"), "ok");
 }
 
+// jitgemm never adds its tables to another application's SQLite file (issue 19: import, merge -o and prune did), in
+// either mode, whether that file marks itself with an application_id or only has tables of its own.
+TEST(CacheSchema, AnotherApplicationsDatabaseIsRefusedAndLeftByteForByte) {
+    TempDir dir;
+    const std::string tables = dir.file("notes.sqlite");
+    run_sql(tables, "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes VALUES (1, 'keep');");
+    const std::string marked = dir.file("marked.sqlite");
+    run_sql(marked, "PRAGMA application_id = 42;");
+    for (const std::string& path : {tables, marked}) {
+        const std::string bytes = read_bytes(path);
+        for (const auto access : {TuningCache::Access::ReadWrite, TuningCache::Access::ReadOnly})
+            expect_cache_error([&] { TuningCache::open(path, access); }, "another application");
+        EXPECT_TRUE(read_bytes(path) == bytes) << path;
+    }
+    EXPECT_EQ(query_text(tables, "SELECT count(*) FROM sqlite_schema"), "1");
+    // jitgemm's own files carry its mark, fresh or migrated.
+    TuningCache::open(dir.file("fresh.sqlite"), TuningCache::Access::ReadWrite);
+    EXPECT_EQ(query_text(dir.file("fresh.sqlite"), "PRAGMA application_id"), std::to_string(kApplicationId));
+}
+
 // Version 4 changes what new rows hold, not the tables, and version 5 adds the cubins' content hash, empty in the rows
 // it finds: a version-3 file (a version-2 one taken to 3 by the frozen step) keeps every row, byte for byte, on its
 // way to 5.

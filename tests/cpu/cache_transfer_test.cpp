@@ -1304,13 +1304,25 @@ TEST(CachePrune, UnreferencedCubinsIncludesThoseOfSelectionsPrunedByTheOtherRule
     EXPECT_TRUE(cache->find_cubin("cubin-kept").has_value());
 }
 
-TEST(CachePrune, ReadOnlyCacheIsRefused) {
+// A real prune needs a writable cache; a dry run reads a ReadOnly one and counts exactly what the real one removes,
+// leaving the file byte for byte as it was (issue 19: the dry run used to open, migrate and write the file).
+TEST(CachePrune, ReadOnlyCacheIsRefusedButDryRunCountsOnACopy) {
     TempDir dir;
-    write_records(dir.file("cache.sqlite"), stale_and_current());
-    const auto cache = open_ro(dir.file("cache.sqlite"));
-    expect_cache_error([&] { prune(*cache, stale_plan(true)); }, "read-only");
+    const std::string path = dir.file("cache.sqlite");
+    write_records(path, stale_and_current());
+    const std::string bytes = read_bytes(path);
+    const auto files = dir.listing();
+    const auto cache = open_ro(path);
     expect_cache_error([&] { prune(*cache, stale_plan(false)); }, "read-only");
+    const PruneResult dry = prune(*cache, stale_plan(true));
     EXPECT_EQ(cache->all_selections().size(), 4u);
+    EXPECT_TRUE(read_bytes(path) == bytes);
+    EXPECT_EQ(dir.listing(), files);
+    const PruneResult real = prune(*open_rw(path), stale_plan(false));
+    EXPECT_GT(real.selections_removed, 0);
+    EXPECT_EQ(dry.selections_removed, real.selections_removed);
+    EXPECT_EQ(dry.measurements_removed, real.measurements_removed);
+    EXPECT_EQ(dry.removed, real.removed);
 }
 
 }  // namespace

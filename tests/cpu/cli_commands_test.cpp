@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cache/tuning_cache.h"
+#include "support/cache_test_files.h"
 #include "support/fake_cubin.h"
 #include "tuner/families/registry.h"
 #include "tools/manifest/shape_manifest.h"
@@ -206,6 +207,31 @@ TEST(CliCache, DoctorPruneAndUntunedManifest) {
     EXPECT_EQ(entries[0].n, 200);
     EXPECT_EQ(entries[0].k, 300);
     EXPECT_EQ(entries[0].trans_b, Transpose::Yes);
+
+    // The output is never written over data (issue 19: pointed at the cache, it turned 30 selections into 188 bytes
+    // of CSV with exit 0): the cache itself is refused even with --force, another existing file without it.
+    const std::string cache_bytes = cache_test::read_bytes(path);
+    for (const std::string force : {"", " --force"}) {
+        r = run_process(kCli + " cache untuned --output " + path + force + " --cache " + path);
+        EXPECT_EQ(r.exit_code, 2) << r.output;
+        EXPECT_NE(r.output.find("is a SQLite database"), std::string::npos) << r.output;
+    }
+    EXPECT_TRUE(cache_test::read_bytes(path) == cache_bytes);
+    r = run_process(kCli + " cache untuned --output " + dir.file("untuned.csv") + " --cache " + path);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("already exists"), std::string::npos) << r.output;
+    r = run_process(kCli + " cache untuned --output " + dir.file("untuned.csv") + " --force --cache " + path);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_EQ(read_manifest(dir.file("untuned.csv")).size(), 1u);
+    // A write that fails (a file-size limit stands in for a full disk) exits non-zero and leaves nothing: no
+    // truncated file at the path, no temporary beside it.
+    r = run_process("sh -c \"ulimit -f 0; trap '' XFSZ; " + kCli + " cache untuned --output " + dir.file("full.csv") +
+                    " --cache " + path + "\"");
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find("could not write"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("full.csv")));
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+        EXPECT_EQ(entry.path().filename().string().find("partial"), std::string::npos) << entry.path();
 
     // Prune: a dry run removes nothing; with --yes the old entries go.
     r = run_process(kCli + " cache prune --older-than 1 --cache " + path);

@@ -13,6 +13,7 @@
 #include "cache/cache_stack.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
+#include "tools/cli/output_file.h"
 #include "tools/cli/json_text.h"
 #include "tools/cli/option_parsing.h"
 #include "tools/cli/problem_options.h"
@@ -73,6 +74,7 @@ int bench_command(const std::vector<std::string>& args) {
         ("iterations", po::value<int>()->default_value(30), "timed runs of each, alternating")
         ("csv", po::value<std::string>(), "write the results as CSV to this file")
         ("json", po::value<std::string>(), "write the results as JSON to this file")
+        ("force", "replace --csv and --json files that exist (never a SQLite database)")
         ("measure-ceilings", "measure the device's ceilings now if the cache has none (else: estimate)");
     int exit_code = kExitOk;
     const auto parsed = parse_options(
@@ -83,6 +85,10 @@ int bench_command(const std::vector<std::string>& args) {
     const po::variables_map& vm = *parsed;
     const std::vector<ManifestEntry> entries = problem_entries(vm);
     check_entries(entries);  // before the GPU: a manifest this build cannot serve is a usage error anywhere
+    // Before the work too: a run must not end in a refusal to write its results.
+    const bool force = vm.count("force") > 0;
+    for (const char* output : {"csv", "json"})
+        if (vm.count(output)) check_output_file(vm[output].as<std::string>(), force);
     GemmOptions gemm_options;
     const auto policy = parse_tune_policy(vm["tune"].as<std::string>());
     if (!policy) throw Error(ErrorCode::InvalidArgument, "jitgemm: --tune must be now, background or off");
@@ -180,7 +186,7 @@ int bench_command(const std::vector<std::string>& args) {
     }
 
     if (vm.count("csv")) {
-        std::ofstream csv(vm["csv"].as<std::string>());
+        std::ostringstream csv;
         csv << "gpu,problem,shape,dtype,compute,jitgemm_config,served_by,jitgemm_ms,jitgemm_tflops,jitgemm_gbs,"
                "arithmetic_intensity,bound,percent_of_roofline,cublas_ms,cublas_tflops,speed_vs_cublas,"
                "jitgemm_verified,cublas_verified,jitgemm_relative_error,cublas_relative_error,ceilings\n";
@@ -193,9 +199,10 @@ int bench_command(const std::vector<std::string>& args) {
                 << "," << r.jit_relative_error << "," << r.cublas_relative_error << ","
                 << (known.source == CeilingSource::Measured ? "measured" : "estimated") << "\n";
         }
+        write_output_file(vm["csv"].as<std::string>(), csv.str(), force);
     }
     if (vm.count("json")) {
-        std::ofstream json(vm["json"].as<std::string>());
+        std::ostringstream json;
         json << "{\"gpu\": " << json_string(device.name) << ", \"cublas\": " << json_string(cublas.version())
              << ", \"fp32_flops\": " << roof.fp32_flops << ", \"f16_mma_flops\": " << roof.f16_mma_flops
              << ", \"tf32_mma_flops\": " << roof.tf32_mma_flops << ", \"dram_bytes_per_s\": " << roof.dram_bytes_per_s
@@ -216,6 +223,7 @@ int bench_command(const std::vector<std::string>& args) {
                  << ", \"cublas_relative_error\": " << json_number(r.cublas_relative_error) << "}";
         }
         json << "]}\n";
+        write_output_file(vm["json"].as<std::string>(), json.str(), force);
     }
     for (const BenchRow& r : rows)
         if (!r.jit_ok) return kExitFailed;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <map>
 
 #include "cache/cache_doctor.h"
@@ -14,6 +15,7 @@
 #include "tools/cli/commands.h"
 #include "tuner/search_provenance.h"
 #include "tools/cli/exit_codes.h"
+#include "tools/cli/output_file.h"
 #include "tools/cli/json_text.h"
 #include "tools/cli/option_parsing.h"
 #include "tools/cli/problem_plan.h"
@@ -338,7 +340,9 @@ int prune_command(const std::vector<std::string>& args) {
         plan.current = running->current;
         plan.device_fingerprint = running->fingerprint;
     }
-    const auto file = TuningCache::open(cache_path(*vm), TuningCache::Access::ReadWrite);
+    // A dry run opens the file ReadOnly: it neither creates, migrates nor sets aside anything.
+    const auto file = TuningCache::open(cache_path(*vm), plan.dry_run ? TuningCache::Access::ReadOnly
+                                                                        : TuningCache::Access::ReadWrite);
     const cache::PruneResult r = cache::prune(*file, plan);
     for (const auto& line : r.removed) std::cout << (plan.dry_run ? "would remove " : "removed ") << line << "\n";
     std::cout << (plan.dry_run ? "dry run: would remove " : "removed ") << r.selections_removed << " selections, "
@@ -383,10 +387,11 @@ std::optional<ManifestEntry> entry_for_key(const std::string& key) {
 int untuned_command(const std::vector<std::string>& args) {
     po::options_description options;
     add_cache_option(options);
-    options.add_options()("output,o", po::value<std::string>(), "write the manifest here (default: stdout)");
+    options.add_options()("output,o", po::value<std::string>(), "write the manifest here (default: stdout)")
+        ("force", "replace --output if it exists (never a SQLite database)");
     int exit_code = kExitOk;
     const auto vm = parse_options("cache untuned",
-                                  "usage: jitgemm cache untuned [--output FILE] [--cache FILE]\nThe problems served "
+                                  "usage: jitgemm cache untuned [--output FILE [--force]] [--cache FILE]\nThe problems served "
                                   "untuned (policy off), as a manifest for jitgemm tune.",
                                   options, args, exit_code);
     if (!vm) return exit_code;
@@ -402,12 +407,14 @@ int untuned_command(const std::vector<std::string>& args) {
         e->frequency = static_cast<double>(std::max<std::int64_t>(u.calls, 1));
         entries.push_back(*e);
     }
-    std::ofstream file_out;
-    if (vm->count("output")) file_out.open((*vm)["output"].as<std::string>());
-    std::ostream& out = vm->count("output") ? static_cast<std::ostream&>(file_out) : std::cout;
+    std::ostringstream out;
     out << "# untuned problems of " << file->path() << " (" << entries.size() << ")\n";
     for (const auto& key : inexpressible) out << "# not expressible as a manifest entry: " << key << "\n";
     write_manifest_csv(entries, out);
+    if (vm->count("output"))
+        write_output_file((*vm)["output"].as<std::string>(), out.str(), vm->count("force") > 0);
+    else
+        std::cout << out.str() << std::flush;
     if (!inexpressible.empty())
         std::cerr << "jitgemm cache untuned: " << inexpressible.size()
                   << " problems have leading dimensions or alignments a manifest cannot state, or keys of another "
