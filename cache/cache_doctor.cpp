@@ -66,9 +66,9 @@ int delete_stale(sqlite3* db, const std::string& path, const std::string& table,
         if (!current.is_current(key, provenance)) stale.emplace_back(std::move(key), std::move(provenance));
     }
     int removed = 0;
-    for (const auto& [key, provenance] : stale)
+    for (const auto& group : stale)  // not a structured binding: C++17 lambdas cannot capture those
         removed += delete_rows(db, path, "DELETE FROM " + table + " WHERE " + problem_match(),
-                               [&](Statement& st) { bind_problem(st, device, key, provenance); });
+                               [&](Statement& st) { bind_problem(st, device, group.first, group.second); });
     return removed;
 }
 
