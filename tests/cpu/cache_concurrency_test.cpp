@@ -204,10 +204,10 @@ TEST(CacheConcurrency, ForkedProcessesOfWriterAndReaderThreadsLoseNothing) {
     EXPECT_EQ(integrity_check(path), "ok");
 }
 
-// Sixteen `jitgemm cache import` processes into one cache while another connection holds the write lock for 12 s,
-// longer than the default wait (issue 19: "database is locked" escaped with 12-16 concurrent imports). Bulk writers
-// wait as long as it takes (TuningCache::kBulkLockWaitMs); every import succeeds and nothing is lost.
-TEST(CacheConcurrency, SixteenImportsBehindAHeldWriteLockAllSucceed) {
+// Sixteen `jitgemm cache import` and `cache merge` processes into one cache while another connection holds the write
+// lock for 12 s, longer than the default wait (issue 19: "database is locked" escaped with 12-16 concurrent imports).
+// Bulk writers wait as long as it takes (TuningCache::kBulkLockWaitMs); every one succeeds and nothing is lost.
+TEST(CacheConcurrency, SixteenImportsAndMergesBehindAHeldWriteLockAllSucceed) {
     constexpr int kImports = 16, kPerBundle = 25;
     TempDir dir;
     const std::string target = (dir.path / "tuning.sqlite").string();
@@ -229,10 +229,13 @@ TEST(CacheConcurrency, SixteenImportsBehindAHeldWriteLockAllSucceed) {
         sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr);
     });
     std::string script;
-    for (int i = 0; i < kImports; ++i)
-        script += "(" + std::string(JITGEMM_CLI_PATH) + " cache import --cache " + target + " " +
-                  (dir.path / ("bundle" + std::to_string(i) + ".sqlite")).string() +
-                  " > /dev/null 2>&1; echo \"import exit $?\") & ";
+    // Half import a bundle into the cache, half merge one into it: both are bulk writers of the same file.
+    for (int i = 0; i < kImports; ++i) {
+        const std::string bundle = (dir.path / ("bundle" + std::to_string(i) + ".sqlite")).string();
+        const std::string command = i % 2 == 0 ? " cache import --cache " + target + " " + bundle
+                                               : " cache merge --output " + target + " " + bundle;
+        script += "(" + std::string(JITGEMM_CLI_PATH) + command + " > /dev/null 2>&1; echo \"import exit $?\") & ";
+    }
     const jitgemm::testing::ProcessResult r = jitgemm::testing::run_process("sh -c '" + script + "wait'");
     release.join();
     sqlite3_close(holder);
