@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -247,6 +249,76 @@ TEST(CacheConcurrency, SixteenImportsAndMergesBehindAHeldWriteLockAllSucceed) {
     EXPECT_EQ(TuningCache::open(target, TuningCache::Access::ReadOnly)->all_selections().size(),
               std::size_t{kImports * kPerBundle});
     EXPECT_EQ(integrity_check(target), "ok");
+}
+
+// SIGKILL in the middle of `cache import` and `cache merge`: the target keeps its integrity and either all of the
+// bundle or none of it (one transaction), and running the command again completes it. Kill times from 5 ms to 250 ms
+// fall before, during and after the write of a 25 MB bundle; what is asserted holds for any of them.
+TEST(CacheConcurrency, KilledImportOrMergeLeavesAllOrNothingAndTheRerunCompletes) {
+    constexpr int kBase = 10, kBundle = 500;
+    TempDir dir;
+    const std::string bundle = (dir.path / "bundle.sqlite").string();
+    {
+        const auto cache = TuningCache::open(bundle, TuningCache::Access::ReadWrite);
+        for (int j = 0; j < kBundle; ++j) {
+            const std::string name = "big-" + std::to_string(j);
+            SelectionRecord s;
+            s.device_fingerprint = kDevice;
+            s.problem_key = "problem-" + name;
+            s.config = "config-" + name;
+            s.cubin_key = "cubin-" + name;
+            s.time_ms = 1.0;
+            s.provenance = kProvenance;
+            const CubinRecord cubin{s.cubin_key,  "sm_90a", "jg_regblock", s.config, "13.0", "sources-5f3a",
+                                    cache_test::fake_cubin("jg_regblock", "sm_90a", std::string(50000, 'x') + name),
+                                    1};
+            cache->record_tuning(s, cubin, {});
+        }
+    }
+    int kill_point = 0;
+    for (const char* command : {"import", "merge"})
+        for (const int delay_ms : {5, 30, 80, 250}) {
+            const std::string target = (dir.path / ("target-" + std::to_string(kill_point++) + ".sqlite")).string();
+            {
+                const auto cache = TuningCache::open(target, TuningCache::Access::ReadWrite);
+                for (int j = 0; j < kBase; ++j)
+                    record(*cache, "base-" + std::to_string(j), "config-base-" + std::to_string(j),
+                           "cubin-base-" + std::to_string(j), 1.0, true);
+            }
+            const std::string cli = JITGEMM_CLI_PATH;
+            const std::vector<std::string> args =
+                std::string(command) == "import"
+                    ? std::vector<std::string>{cli, "cache", "import", "--cache", target, bundle}
+                    : std::vector<std::string>{cli, "cache", "merge", "--output", target, bundle};
+            const pid_t child = fork();
+            ASSERT_GE(child, 0);
+            if (child == 0) {
+                std::vector<char*> argv;
+                for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+                argv.push_back(nullptr);
+                const int null = ::open("/dev/null", O_WRONLY);
+                dup2(null, 1);
+                execv(argv[0], argv.data());
+                _exit(127);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+            kill(child, SIGKILL);
+            int status = 0;
+            ASSERT_EQ(waitpid(child, &status, 0), child);
+
+            EXPECT_EQ(integrity_check(target), "ok") << command << " killed at " << delay_ms << " ms";
+            const std::size_t after_kill = TuningCache::open(target, TuningCache::Access::ReadOnly)->all_selections().size();
+            std::printf("%s killed at %d ms: %zu selections\n", command, delay_ms, after_kill);
+            EXPECT_TRUE(after_kill == kBase || after_kill == kBase + kBundle)
+                << command << " killed at " << delay_ms << " ms left " << after_kill << " selections";
+            const jitgemm::testing::ProcessResult rerun = jitgemm::testing::run_process(
+                args[0] + " cache " + command + (std::string(command) == "import" ? " --cache " : " --output ") +
+                target + " " + bundle);
+            EXPECT_EQ(rerun.exit_code, 0) << rerun.output;
+            const auto done = TuningCache::open(target, TuningCache::Access::ReadOnly);
+            EXPECT_EQ(done->all_selections().size(), std::size_t{kBase + kBundle});
+            EXPECT_EQ(done->cubin_count(), std::size_t{kBase + kBundle});
+        }
 }
 
 }  // namespace
