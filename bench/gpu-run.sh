@@ -37,6 +37,17 @@ export PATH="/usr/local/cuda/bin:$PATH"
 # and a failed test run fails the batch (its exit status), whatever else the batch then measures.
 export JITGEMM_TEST_NO_SKIP=1
 status=0
+# ctest marks a test whose output says "[  SKIPPED ]" as skipped whatever its exit status (the GPU tests' skip rule
+# for machines without a GPU), and skipped tests do not change its own exit status: so a skip is looked for in the
+# log as well as a failure.
+judge_ctest() {  # judge_ctest EXIT_STATUS LOG
+    echo "ctest exit $1" | tee -a "$log"
+    [ "$1" = 0 ] || status=1
+    if grep -qE '\*\*\*Skipped|tests did not run' "$2"; then
+        echo "GPU tests were skipped on the GPU machine: the batch fails" | tee -a "$log"
+        status=1
+    fi
+}
 log="$OUT/bench.log"
 stamp() { echo "=== $(date -u +%FT%TZ) $*" | tee -a "$log"; }
 
@@ -106,9 +117,7 @@ if [ "$MODE" = targets ]; then
     "$BUILD/jitgemm" cache show _ --all > "$RES/searches_targets.txt" 2>&1  # every candidate measured
     stamp "split-K and Tensor Core correctness tests"
     ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-SplitK|mma|StreamWorkspace|BulkCopy}" --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
-    ctest_status=$?
-    echo "ctest exit $ctest_status" | tee -a "$log"
-    [ "$ctest_status" = 0 ] || status=1
+    judge_ctest $? "$RES/gpu-tests.log"
     grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
     stamp "compute-sanitizer memcheck on packed and split kernels"
     for config in mma_sync_32x32x16_w1x1_s2_g8_k3_p3 mma_sync_64x64x32_w2x2_s3_g8_p1 mma_sync_32x32x16_w1x1_s2_g8_p2 \
@@ -197,9 +206,7 @@ grep -E "^---|REG|HMMA|LDL|STL|LDSM" "$RES/sass.txt" | tee -a "$log"
 if [ "$MODE" != bench ]; then
 stamp "GPU tests"
 ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
-ctest_status=$?
-echo "ctest -L gpu exit $ctest_status" | tee -a "$log"
-[ "$ctest_status" = 0 ] || status=1
+judge_ctest $? "$RES/gpu-tests.log"
 grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
 
 stamp "compute-sanitizer memcheck on tails, transposes and odd leading dimensions"

@@ -2,7 +2,9 @@
 // never see one another's tuning results or the user's.
 //
 // JITGEMM_TEST_NO_SKIP=1 (set by bench/gpu-run.sh on the GPU machine) makes a skipped test fail the process: there a
-// skip means the driver or the device is broken, and a batch of skipped GPU tests must not read as a pass.
+// skip means the driver or the device is broken, and a batch of skipped GPU tests must not read as a pass. Under
+// ctest the GPU tests' SKIP_REGULAR_EXPRESSION marks such a test skipped whatever the exit status, so the script also
+// fails the batch on a skip it finds in ctest's log.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
