@@ -97,13 +97,11 @@ DoctorReport doctor(const TuningCache& cache, const std::optional<CurrentProvena
 
     // Every blob is checked as it would be before it reaches the driver (cache/cubin_check.h), one row at a time.
     std::map<std::string, std::string> cubin_configs;  // key -> configuration
-    std::vector<std::string> cubin_keys;
     {
         static const std::string sql = "SELECT " + cubin_columns() + " FROM cubins ORDER BY key";
         Statement statement(db, path, sql);
         while (statement.step()) {
             const CubinRecord cubin = read_cubin(statement);
-            cubin_keys.push_back(cubin.key);
             cubin_configs[cubin.key] = cubin.config;
             if (const auto defect = cubin_record_defect(cubin)) {
                 ++r.damaged_cubins;
@@ -128,7 +126,7 @@ DoctorReport doctor(const TuningCache& cache, const std::optional<CurrentProvena
             ++(current->is_current(s.problem_key, s.provenance) ? r.current_selections : r.stale_selections);
     }
     int unreferenced = 0;
-    for (const std::string& key : cubin_keys) unreferenced += used.count(key) == 0 ? 1 : 0;
+    for (const auto& cubin : cubin_configs) unreferenced += used.count(cubin.first) == 0 ? 1 : 0;
     if (unreferenced > 0)
         r.problems.push_back(std::to_string(unreferenced) +
                              " cubins are used by no selection (heuristic defaults, replaced winners); harmless, "

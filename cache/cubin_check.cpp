@@ -96,7 +96,8 @@ std::optional<std::string> cubin_image_defect(std::string_view image, std::strin
             return "the image's symbol table is malformed";
         const Section& names = sections[symbols.link];
         const std::string_view name_bytes = image.substr(names.offset, names.size);
-        for (std::uint64_t at = symbols.offset; at + kSymbolBytes <= symbols.offset + symbols.size; at += kSymbolBytes) {
+        const std::uint64_t end = symbols.offset + symbols.size;
+        for (std::uint64_t at = symbols.offset; at + kSymbolBytes <= end; at += kSymbolBytes) {
             const std::uint32_t name_offset = read_le<std::uint32_t>(image, at);
             const unsigned char info = static_cast<unsigned char>(image[at + 4]);
             if (name_offset >= name_bytes.size() || (info & 0xf) != kSymbolFunction || (info >> 4) != kBindingGlobal)

@@ -2,6 +2,10 @@
 // on disk: the files SQLite keeps beside a database, and whether a name is taken.
 #pragma once
 
+#include <fcntl.h>
+#include <stdio.h>
+
+#include <cerrno>
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -17,6 +21,16 @@ constexpr const char* kSqliteCompanionSuffixes[] = {"-wal", "-shm", "-journal"};
 inline bool name_present(const std::string& path) {
     std::error_code ignored;
     return std::filesystem::symlink_status(path, ignored).type() != std::filesystem::file_type::not_found;
+}
+
+// Renames `from` to `to` unless something has the name `to`. Returns 0, or the errno: EEXIST when the name is taken.
+// RENAME_NOREPLACE makes "is the name free" and "take it" one step; a file system that lacks it gets the check and the
+// rename as two steps, which only a writer racing for the same name can tell apart.
+inline int rename_without_replacing(const std::string& from, const std::string& to) {
+    if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS) return errno;
+    if (name_present(to)) return EEXIST;
+    return ::rename(from.c_str(), to.c_str()) == 0 ? 0 : errno;
 }
 
 }  // namespace jitgemm::cache

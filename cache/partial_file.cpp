@@ -47,23 +47,11 @@ PartialFile::~PartialFile() {
 }
 
 void PartialFile::publish() {
-    // RENAME_NOREPLACE makes "is the name free" and "take it" one step; a file system that lacks it gets the check
-    // and the rename as two steps, which only a writer racing for the same name can tell apart.
-    if (::renameat2(AT_FDCWD, partial_path_.c_str(), AT_FDCWD, path_.c_str(), RENAME_NOREPLACE) == 0) {
-        published_ = true;
-        return;
-    }
-    const int error = errno;
+    const int error = rename_without_replacing(partial_path_, path_);
     if (error == EEXIST) throw exists_error(path_);
-    if (error != EINVAL && error != ENOSYS)
+    if (error != 0)
         throw Error(ErrorCode::CacheError, "jitgemm: could not rename " + partial_path_ + " to " + path_ + ": " +
                                                std::strerror(error) + ".");
-    if (name_present(path_)) throw exists_error(path_);
-    std::error_code rename_error;
-    std::filesystem::rename(partial_path_, path_, rename_error);
-    if (rename_error)
-        throw Error(ErrorCode::CacheError, "jitgemm: could not rename " + partial_path_ + " to " + path_ + ": " +
-                                               rename_error.message() + ".");
     published_ = true;
 }
 

@@ -29,8 +29,8 @@ std::shared_ptr<const LoadedKernel> compile_and_load(const Problem& problem, con
 
 // The tuned entry of the cache stack, loaded; nullptr when there is none that this build can use.
 std::shared_ptr<const LoadedKernel> load_tuned(const Problem& problem, const DeviceInfo& device) {
-    const auto entry = cache::CacheStack::global().find_tuned(device.fingerprint(), problem.key(),
-                                                              search_provenance(problem, device));
+    auto entry =
+        cache::CacheStack::global().find_tuned(device.fingerprint(), problem.key(), search_provenance(problem, device));
     if (!entry) return nullptr;
     const auto ignore = [&](const std::string& why) -> std::shared_ptr<const LoadedKernel> {
         warn_once(entry->source_path + "\n" + problem.key(), "ignoring the tuned entry for " + problem.key() + " in " +
@@ -46,10 +46,12 @@ std::shared_ptr<const LoadedKernel> load_tuned(const Problem& problem, const Dev
     if (entry->selection.cubin_key != program.cubin_key())
         return ignore("its cubin key " + entry->selection.cubin_key + " is not the key of " + program.config_name +
                       " for this problem (" + program.cubin_key() + ")");
-    // The bytes are verified (find_verified_cubin); a damaged cubin is compiled again and repaired in the writable
-    // cache, so the tuned choice still serves.
-    const Cubin cubin = obtain_cubin(program, cache::CacheStack::global(), true);
-    return load_kernel(cubin.image, program.kernel_symbol, launch_description(*config, problem), program.config_name);
+    // The entry's own cubin is used when it is the program's binary; otherwise (reported) obtain_cubin looks at the
+    // other files and compiles, and the new binary repairs the writable cache, so the tuned choice still serves.
+    const std::string image = verified_or_reported(program, entry->cubin, entry->source_path)
+                                  ? std::move(entry->cubin.image)
+                                  : obtain_cubin(program, cache::CacheStack::global(), true).image;
+    return load_kernel(image, program.kernel_symbol, launch_description(*config, problem), program.config_name);
 }
 
 void record_untuned(const Problem& problem, const DeviceInfo& device) {

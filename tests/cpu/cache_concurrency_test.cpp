@@ -86,7 +86,7 @@ void record(TuningCache& cache, const std::string& problem, const std::string& c
     selection.search_complete = complete;
     selection.provenance = kProvenance;
     const CubinRecord cubin{cubin_key,      "sm_90a", "jg_regblock", config, "13.0", "sources-5f3a",
-                            cache_test::fake_cubin("jg_regblock", "sm_90a", "image:" + config), 1};
+                            cache_test::fake_cubin("jg_regblock", "sm_90a", "image:" + config), 1, {}};
     MeasurementRecord measurement;
     measurement.device_fingerprint = kDevice;
     measurement.problem_key = problem;
@@ -271,7 +271,7 @@ TEST(CacheConcurrency, KilledImportOrMergeLeavesAllOrNothingAndTheRerunCompletes
             s.provenance = kProvenance;
             const CubinRecord cubin{s.cubin_key,  "sm_90a", "jg_regblock", s.config, "13.0", "sources-5f3a",
                                     cache_test::fake_cubin("jg_regblock", "sm_90a", std::string(50000, 'x') + name),
-                                    1};
+                                    1, {}};
             cache->record_tuning(s, cubin, {});
         }
     }
@@ -307,7 +307,8 @@ TEST(CacheConcurrency, KilledImportOrMergeLeavesAllOrNothingAndTheRerunCompletes
             ASSERT_EQ(waitpid(child, &status, 0), child);
 
             EXPECT_EQ(integrity_check(target), "ok") << command << " killed at " << delay_ms << " ms";
-            const std::size_t after_kill = TuningCache::open(target, TuningCache::Access::ReadOnly)->all_selections().size();
+            const std::size_t after_kill =
+                TuningCache::open(target, TuningCache::Access::ReadOnly)->all_selections().size();
             std::printf("%s killed at %d ms: %zu selections\n", command, delay_ms, after_kill);
             EXPECT_TRUE(after_kill == kBase || after_kill == kBase + kBundle)
                 << command << " killed at " << delay_ms << " ms left " << after_kill << " selections";

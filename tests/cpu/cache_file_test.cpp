@@ -44,7 +44,7 @@ SelectionRecord selection(const std::string& problem, double time_ms, bool compl
 
 CubinRecord cubin(const std::string& key, std::size_t image_bytes = 16) {
     return {key,    "sm_90a", "jg_regblock", "config", "13.0", "sources-5f3a",
-            fake_cubin("jg_regblock", "sm_90a", std::string(image_bytes, 'x')), 1};
+            fake_cubin("jg_regblock", "sm_90a", std::string(image_bytes, 'x')), 1, {}};
 }
 
 MeasurementRecord measurement(const std::string& problem) {

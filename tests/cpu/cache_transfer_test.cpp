@@ -92,7 +92,7 @@ std::string hex(const std::string& bytes) {
 CubinRecord cubin(const std::string& key) {
     const std::string config = key.rfind("cubin-", 0) == 0 ? key.substr(6) : "config-of-" + key;
     return {key,           "sm_90a", "jg_regblock", config, "13.0", "sources-5f3a",
-            fake_cubin("jg_regblock", "sm_90a", "ELF of " + key), 1700000001};
+            fake_cubin("jg_regblock", "sm_90a", "ELF of " + key), 1700000001, {}};
 }
 
 MeasurementRecord measurement(const std::string& device, const Provenance& provenance, const std::string& problem,

@@ -140,7 +140,8 @@ TEST(KernelArgs, EveryFamilyKernelTakesItsArgumentsAsGridConstant) {
         for (const auto& s : embedded_kernel_sources())
             if (std::string(s.name) == Family::kSourceHeader) text = s.text;
         ASSERT_FALSE(text.empty()) << Family::kSourceHeader;
-        const std::regex declaration(std::string(Family::kKernelSymbol) + R"(\s*\(\s*const __grid_constant__ jg_args )");
+        const std::regex declaration(std::string(Family::kKernelSymbol) +
+                                     R"(\s*\(\s*const __grid_constant__ jg_args )");
         EXPECT_TRUE(std::regex_search(text, declaration)) << Family::kName << ": " << Family::kSourceHeader;
     });
 }

@@ -13,6 +13,7 @@
 
 #include "cache/cache_transfer.h"
 #include "cache/cubin_check.h"
+#include "cache/file_names.h"
 #include "cache/tuning_cache.h"
 #include "jitgemm/error.h"
 
@@ -28,7 +29,8 @@ const std::filesystem::path& scratch() {
 }
 
 void remove_cache(const std::string& path) {
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(path + suffix);
+    std::filesystem::remove(path);
+    for (const char* suffix : jitgemm::cache::kSqliteCompanionSuffixes) std::filesystem::remove(path + suffix);
 }
 
 }  // namespace

@@ -391,8 +391,8 @@ int untuned_command(const std::vector<std::string>& args) {
         ("force", "replace --output if it exists (never a SQLite database)");
     int exit_code = kExitOk;
     const auto vm = parse_options("cache untuned",
-                                  "usage: jitgemm cache untuned [--output FILE [--force]] [--cache FILE]\nThe problems served "
-                                  "untuned (policy off), as a manifest for jitgemm tune.",
+                                  "usage: jitgemm cache untuned [--output FILE [--force]] [--cache FILE]\n"
+                                  "The problems served untuned (policy off), as a manifest for jitgemm tune.",
                                   options, args, exit_code);
     if (!vm) return exit_code;
     const auto file = TuningCache::open(cache_path(*vm), TuningCache::Access::ReadOnly);

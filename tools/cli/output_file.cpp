@@ -12,6 +12,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "cache/file_names.h"
 #include "jitgemm/error.h"
 
 namespace jitgemm::cli {
@@ -41,8 +42,7 @@ struct TemporaryFile {
 }  // namespace
 
 void check_output_file(const std::string& path, bool force) {
-    std::error_code error;
-    const bool exists = std::filesystem::exists(std::filesystem::symlink_status(path, error));
+    const bool exists = cache::name_present(path);
     if (exists && is_sqlite_database(path))
         throw Error(ErrorCode::InvalidArgument, "jitgemm: " + path + " is a SQLite database (a tuning cache?); it "
                                                 "was left as it is, --force or not: name another output file");
@@ -53,7 +53,6 @@ void check_output_file(const std::string& path, bool force) {
 
 void write_output_file(const std::string& path, const std::string& text, bool force) {
     check_output_file(path, force);
-    std::error_code error;
 
     const std::filesystem::path target(path);
     const std::string directory = target.has_parent_path() ? target.parent_path().string() : ".";
@@ -79,20 +78,12 @@ void write_output_file(const std::string& path, const std::string& text, bool fo
     if (::close(fd) != 0) throw system_error("write", path, errno);
     ::chmod(temporary.path.c_str(), 0644);  // mkstemp makes it 0600; an output file is for reading
     // Without --force the name must still be free at the moment of the rename.
-    int renamed = force ? ::rename(temporary.path.c_str(), path.c_str())
-                        : ::renameat2(AT_FDCWD, temporary.path.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE);
-    if (renamed != 0 && !force && (errno == EINVAL || errno == ENOSYS)) {  // a file system without RENAME_NOREPLACE
-        errno = EEXIST;
-        if (!std::filesystem::exists(std::filesystem::symlink_status(path, error)))
-            renamed = ::rename(temporary.path.c_str(), path.c_str());
-    }
-    if (renamed != 0) {
-        const int e = errno;
-        if (e == EEXIST)
-            throw Error(ErrorCode::InvalidArgument,
-                        "jitgemm: " + path + " appeared while it was written; it was left as it is");
-        throw system_error("rename the output into", path, e);
-    }
+    const int error = force ? (::rename(temporary.path.c_str(), path.c_str()) == 0 ? 0 : errno)
+                            : cache::rename_without_replacing(temporary.path, path);
+    if (error == EEXIST)
+        throw Error(ErrorCode::InvalidArgument,
+                    "jitgemm: " + path + " appeared while it was written; it was left as it is");
+    if (error != 0) throw system_error("rename the output into", path, error);
     temporary.kept = true;
 }
 

@@ -203,8 +203,8 @@ int run_command(const std::vector<std::string>& args) {
                   << "first call  " << std::fixed << std::setprecision(1) << first_call_ms
                   << " ms (" << after_first_call.nvrtc_compiles << " NVRTC compiles, " << after_first_call.tunings
                   << " tunings)\n"
-                  << "check       " << (!checked ? "" : verified ? "PASSED: " : "FAILED: ") << verify_text << " (seed " << seed
-                  << ")\n"
+                  << "check       " << (!checked ? "" : verified ? "PASSED: " : "FAILED: ") << verify_text
+                  << " (seed " << seed << ")\n"
                   << "time        " << std::setprecision(4) << ms << " ms median of " << iterations
                   << " runs, L2 flushed: " << std::setprecision(2) << tflops << " TFLOP/s, " << std::setprecision(0)
                   << gbs << " GB/s\n";

@@ -25,15 +25,19 @@ std::optional<std::string> cubin_defect_for(const KernelProgram& program, const 
     return cache::cubin_record_defect(cubin);
 }
 
+bool verified_or_reported(const KernelProgram& program, const cache::CubinRecord& cubin,
+                          const std::string& source_path) {
+    const auto defect = cubin_defect_for(program, cubin);
+    if (defect)
+        warn_once(source_path + "\n" + cubin.key, "ignoring the cubin " + cubin.key + " of " + program.config_name +
+                                                     " in " + source_path + ": " + *defect + "; compiling it again");
+    return !defect;
+}
+
 std::optional<cache::CubinRecord> find_verified_cubin(const KernelProgram& program,
                                                       const cache::CacheStack& caches) {
-    for (cache::CacheStack::FoundCubin& found : caches.find_cubins(program.cubin_key())) {
-        const auto defect = cubin_defect_for(program, found.cubin);
-        if (!defect) return std::move(found.cubin);
-        warn_once(found.source_path + "\n" + found.cubin.key,
-                  "ignoring the cubin " + found.cubin.key + " of " + program.config_name + " in " + found.source_path +
-                      ": " + *defect + "; compiling it again");
-    }
+    for (cache::CacheStack::FoundCubin& found : caches.find_cubins(program.cubin_key()))
+        if (verified_or_reported(program, found.cubin, found.source_path)) return std::move(found.cubin);
     return std::nullopt;
 }
 

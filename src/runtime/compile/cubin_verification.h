@@ -17,6 +17,11 @@ namespace jitgemm {
 // Why `cubin` is not the binary of `program`, or nullopt when it is.
 std::optional<std::string> cubin_defect_for(const KernelProgram& program, const cache::CubinRecord& cubin);
 
+// Whether `cubin`, read from `source_path`, is the program's binary; when it is not, the reason goes to stderr, once
+// per process, file and key.
+bool verified_or_reported(const KernelProgram& program, const cache::CubinRecord& cubin,
+                          const std::string& source_path);
+
 // The first cubin of program.cubin_key() in the stack that is the program's binary. Each one that is not is reported
 // on stderr, once per process and file, and skipped: the caller compiles instead (and storing the new binary
 // replaces a damaged row of the writable cache).
