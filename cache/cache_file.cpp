@@ -99,8 +99,7 @@ void switch_to_wal(sqlite3* db, const std::string& path) {
 void prepare(sqlite3* db, const std::string& path, TuningCache::Access access) {
     // The version comes first: a newer jitgemm's file is refused before anything, even the switch to WAL (which
     // rewrites the header), has changed it.
-    const int version = read_schema_version(db, path);
-    require_jitgemm_file(db, path, version);
+    const int version = read_jitgemm_schema_version(db, path);
     quick_check(db, path);
     if (access == TuningCache::Access::ReadOnly) {
         present_as_current_schema(db, path, version);

@@ -173,32 +173,44 @@ const std::string& schema_version_2_sql() {
 
 int current_schema_version() { return kCurrentVersion; }
 
-void require_jitgemm_file(sqlite3* db, const std::string& path, int version) {
-    Statement id(db, path, "PRAGMA application_id");
-    id.step();
-    const auto application = static_cast<std::uint32_t>(id.column_int());
+namespace {
+
+[[noreturn]] void refuse_newer_version(const std::string& path, int version) {
+    throw Error(ErrorCode::CacheError, "jitgemm: the tuning cache " + path + " has schema version " +
+                                           std::to_string(version) + ", newer than this jitgemm knows (" +
+                                           std::to_string(kCurrentVersion) +
+                                           "): it was written by a newer jitgemm and was not modified.");
+}
+
+}  // namespace
+
+int read_jitgemm_schema_version(sqlite3* db, const std::string& path) {
+    // One statement, so one snapshot: read as separate statements, a fresh file that another process creates in
+    // between would show version 0 and that process's tables, and be refused as another application's.
+    Statement identity(db, path,
+                       "SELECT (SELECT user_version FROM pragma_user_version), "
+                       "(SELECT application_id FROM pragma_application_id), (SELECT count(*) FROM sqlite_schema)");
+    identity.step();
+    const int version = static_cast<int>(identity.column_int());
+    const auto application = static_cast<std::uint32_t>(identity.column_int());
+    const auto tables = identity.column_int();
     if (application != 0 && application != kApplicationId)
         throw Error(ErrorCode::CacheError, "jitgemm: " + path + " is a SQLite database of another application "
                                            "(application_id " + std::to_string(application) +
                                            "), not a tuning cache; it was neither read nor changed.");
-    if (version != 0) return;
-    Statement tables(db, path, "SELECT count(*) FROM sqlite_schema");
-    tables.step();
-    if (tables.column_int() != 0)
+    if (version < 0 || version > kCurrentVersion) refuse_newer_version(path, version);
+    if (version == 0 && tables != 0)
         throw Error(ErrorCode::CacheError, "jitgemm: " + path + " is a SQLite database with tables of its own and no "
                                            "tuning-cache schema (another application's?); it was neither read nor "
                                            "changed.");
+    return version;
 }
 
 int read_schema_version(sqlite3* db, const std::string& path) {
     Statement statement(db, path, "PRAGMA user_version");
     statement.step();
     const int version = static_cast<int>(statement.column_int());
-    if (version < 0 || version > kCurrentVersion)
-        throw Error(ErrorCode::CacheError, "jitgemm: the tuning cache " + path + " has schema version " +
-                                               std::to_string(version) + ", newer than this jitgemm knows (" +
-                                               std::to_string(kCurrentVersion) +
-                                               "): it was written by a newer jitgemm and was not modified.");
+    if (version < 0 || version > kCurrentVersion) refuse_newer_version(path, version);
     return version;
 }
 

@@ -40,9 +40,11 @@ const std::string& schema_version_2_sql();
 // schema versions 1 to 4 carry 0 until then.
 inline constexpr std::uint32_t kApplicationId = 0x4A474D43;
 
-// Throws Error(CacheError) for a SQLite file that is not jitgemm's: another application_id, or schema version 0
-// with tables in it. jitgemm never adds its tables to another application's database.
-void require_jitgemm_file(sqlite3* db, const std::string& path, int version);
+// PRAGMA user_version of a file about to be opened, read in one snapshot with what tells a tuning cache from other
+// SQLite files. Throws Error(CacheError) for a file written by a newer jitgemm and for a file that is not jitgemm's:
+// another application_id, or schema version 0 with tables in it. jitgemm never adds its tables to another
+// application's database.
+int read_jitgemm_schema_version(sqlite3* db, const std::string& path);
 
 // PRAGMA user_version. Throws Error(CacheError) for a file written by a newer jitgemm.
 int read_schema_version(sqlite3* db, const std::string& path);
