@@ -11,12 +11,15 @@
 #include <random>
 #include <set>
 
+#include <time.h>
+
 #include "runtime/compile/kernel_program.h"
 #include "runtime/compile/nvrtc_compiler.h"
 #include "runtime/compile/cached_compile.h"
 #include "runtime/compile/cubin_verification.h"
 #include "tuner/families/registry.h"
 #include "tuner/search_provenance.h"
+#include "tuner/search_turns.h"
 #include "runtime/driver/cuda_driver.h"
 #include "runtime/driver/driver_check.h"
 #include "jitgemm/error.h"
@@ -98,13 +101,38 @@ private:
         if (verbose_) std::cerr << "jitgemm tune " << key_ << ": " << line << "\n";
     }
 
+    // The GPU turn (search_turns.h), logged with the moments it was held on the machine's monotonic clock, which all
+    // processes share: the tests check from these lines that no two searches ran on the device at once.
+    class LoggedTurn {
+    public:
+        LoggedTurn(const TuningRun& run, Turn turn) : run_(run), turn_(std::move(turn)), from_(monotonic_ns()) {}
+        ~LoggedTurn() {
+            if (run_.verbose_ && turn_.held())
+                run_.log("gpu turn " + std::to_string(from_) + " " + std::to_string(monotonic_ns()));
+        }
+        LoggedTurn(const LoggedTurn&) = delete;
+        LoggedTurn& operator=(const LoggedTurn&) = delete;
+
+    private:
+        static long long monotonic_ns() {
+            timespec now{};
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            return now.tv_sec * 1000000000LL + now.tv_nsec;
+        }
+        const TuningRun& run_;
+        Turn turn_;
+        long long from_;
+    };
+    LoggedTurn gpu_turn() const { return LoggedTurn(*this, take_gpu_turn(device_)); }
+
     // Seconds the final re-timing of the finalists will take, from the best time so far. Thread-safe.
     double final_reserve() const {
         const double best = best_ms_.load() > 0 ? best_ms_.load() : 1.0;
         return options_.finalists * options_.final_rounds * (best + 0.1) * 1e-3 + 0.05;
     }
 
-    // Stage 0: the tuner's own operands on the device, the verification kernels, and the reference output from the reference family.
+    // Stage 0: the tuner's own operands on the device, the verification kernels, and the reference output from the
+    // reference family.
     void prepare_operands() {
         const KernelProgram program = make_support_program("support/jg_verify.cuh", arch_);
         verification_kernels_ = load_verification_kernels(obtain_cubin(program, caches_, true).image);
@@ -113,6 +141,7 @@ private:
         const KernelProgram reference = kernel_program(ReferenceConfig{}, problem_, arch_);
         const auto kernel = load_kernel(obtain_cubin(reference, caches_, true).image, reference.kernel_symbol,
                                         launch_description(ReferenceConfig{}, problem_), reference.config_name);
+        const LoggedTurn gpu = gpu_turn();
         operands_->reset_output(stream_.get());
         operands_->launch(*kernel, stream_.get());
         operands_->keep_output_as_reference(stream_.get());
@@ -260,13 +289,16 @@ private:
             return;
         }
         int blocks = 0;
-        JITGEMM_CU_CHECK(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.function, static_cast<int>(k.launch.threads_per_block()),
+        JITGEMM_CU_CHECK(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.function,
+                                                                         static_cast<int>(k.launch.threads_per_block()),
                                                                          k.launch.dynamic_shared_bytes));
         c.detail += ", " + std::to_string(blocks) + " blocks/SM";
         if (blocks == 0) {
             c.outcome = CandidateOutcome::Invalid;
             return;
         }
+        // Verification and timing: no other search's kernels on the device meanwhile.
+        const LoggedTurn gpu = gpu_turn();
         try {
             operands_->reset_output(stream_.get());
             operands_->launch(k, stream_.get());
@@ -332,6 +364,7 @@ private:
         const std::vector<Candidate*> finalists = best_passed(options_.finalists);
         if (finalists.empty()) return;
         std::vector<std::vector<double>> samples(finalists.size());
+        const LoggedTurn gpu = gpu_turn();
         for (int round = 0; round < options_.final_rounds && finalists.size() > 1; ++round)
             for (std::size_t f = 0; f < finalists.size(); ++f) {
                 flusher_.flush(stream_.get());

@@ -1,11 +1,14 @@
 // jitgemm::gemm: validate, look up the in-memory kernel (the hot path), build it on a miss, launch.
 #include "jitgemm/gemm.h"
 
+#include <optional>
+
 #include "dispatch/background_tuner.h"
 #include "dispatch/kernel_builder.h"
 #include "dispatch/kernel_store.h"
 #include "dispatch/statistics.h"
 #include "runtime/driver/context.h"
+#include "runtime/driver/stream_capture.h"
 #include "runtime/launch/kernel_args.h"
 #include "runtime/workspace/stream_workspace.h"
 #include "runtime/problem/gemm_call.h"
@@ -46,14 +49,19 @@ ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int6
     ServedBy served_by = ServedBy::InMemory;
     auto kernel = store.find(key);
     if (!kernel) {
+        // On a capturing stream the miss must neither tune nor wait: it gets a kernel of its own (kernel_store.h).
+        key.during_capture = driver::is_capturing(stream);
         kernel = store.get_or_build(key, [&] {
+            std::optional<driver::RelaxedCaptureMode> relaxed;
+            if (key.during_capture) relaxed.emplace();  // loading the module must not invalidate the capture
             BuiltKernel built = build_kernel(key, options);
             served_by = built.served_by;
             return built.kernel;
         });
     }
     launch_kernel(*kernel, stream,
-                  make_kernel_args(canonical.problem, canonical.a, canonical.b, canonical.c, canonical.alpha, canonical.beta));
+                  make_kernel_args(canonical.problem, canonical.a, canonical.b, canonical.c, canonical.alpha,
+                                   canonical.beta));
     return served_by;
 }
 

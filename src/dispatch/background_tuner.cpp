@@ -3,11 +3,10 @@
 
 #include <iostream>
 
-#include "cache/cache_stack.h"
-#include "runtime/device/device_info.h"
-#include "runtime/driver/context.h"
+#include "dispatch/kernel_builder.h"
+#include "runtime/driver/cuda_driver.h"
+#include "runtime/driver/driver_check.h"
 #include "jitgemm/error.h"
-#include "tuner/tuner.h"
 
 namespace jitgemm {
 namespace {
@@ -61,10 +60,9 @@ void BackgroundTuner::work() {
         }
         const KernelKey& key = job.first;
         try {
-            const DeviceInfo& device = cached_device_info(driver::device_of(key.context));
-            TuneResult result = tune_problem(key.problem, device, key.context, job.second,
-                                             cache::CacheStack::global());
-            if (result.kernel) KernelStore::global().replace(key, result.kernel);
+            JITGEMM_CU_CHECK(driver::api().cuCtxSetCurrent(key.context));
+            BuiltKernel searched = search_once(key, job.second);
+            if (searched.kernel) KernelStore::global().replace(key, std::move(searched.kernel));
         } catch (const std::exception& e) {
             std::cerr << "jitgemm: warning: background tuning of " << key.problem.key() << " failed: " << e.what()
                       << "\n";

@@ -1,7 +1,9 @@
 // The miss path: requested config, scaling kernel, cached tuned entry, or the tuning policy.
 #include "dispatch/kernel_builder.h"
 
+#include <chrono>
 #include <iostream>
+#include <optional>
 
 #include "cache/cache_stack.h"
 #include "runtime/compile/kernel_program.h"
@@ -15,6 +17,7 @@
 #include "runtime/driver/context.h"
 #include "jitgemm/error.h"
 #include "tuner/search_provenance.h"
+#include "tuner/search_turns.h"
 #include "tuner/tuner.h"
 
 namespace jitgemm {
@@ -64,7 +67,31 @@ void record_untuned(const Problem& problem, const DeviceInfo& device) {
     }
 }
 
+// How long a call waits for another process's search of its problem: that search has a budget like ours, and the
+// wait must outlast it with room for its compiles to finish, without hanging on a process that has stopped.
+std::chrono::milliseconds search_wait(const TuneOptions& options) {
+    return std::chrono::milliseconds(static_cast<std::int64_t>((2.0 * options.budget_seconds + 60.0) * 1000.0));
+}
+
 }  // namespace
+
+BuiltKernel search_once(const KernelKey& key, const TuneOptions& options) {
+    const Problem& problem = key.problem;
+    const DeviceInfo& device = cached_device_info(driver::device_of(key.context));
+    const cache::CacheStack& caches = cache::CacheStack::global();
+    const std::optional<Turn> turn = take_search_turn(caches, device, problem, search_wait(options));
+    if (!turn) {
+        warn_once("search wait\n" + problem.key(), "another process is still tuning " + problem.key() + " after " +
+                                                       std::to_string(search_wait(options).count() / 1000) +
+                                                       " s; serving it untuned");
+        return {nullptr, ServedBy::HeuristicDefault};
+    }
+    // The search we waited for has stored its winner where we look first.
+    if (turn->waited())
+        if (auto tuned = load_tuned(problem, device)) return {std::move(tuned), ServedBy::CachedTuned};
+    TuneResult result = tune_problem(problem, device, key.context, options, caches);
+    return {std::move(result.kernel), ServedBy::FreshlyTuned};
+}
 
 AnyConfig choose_config(const Problem& problem, const DeviceInfo& device, const std::string& requested) {
     // k = 0 is "C = beta * C": the scaling kernel serves it whatever was asked for.
@@ -96,10 +123,13 @@ BuiltKernel build_kernel(const KernelKey& key, const GemmOptions& options) {
     if (auto tuned = load_tuned(problem, device)) return {std::move(tuned), ServedBy::CachedTuned};
 
     const TunePolicy policy = resolve_tune_policy(options.tuning);
-    if (policy == TunePolicy::Now) {
-        TuneResult result =
-            tune_problem(problem, device, key.context, resolve_tune_options(options), cache::CacheStack::global());
-        if (result.kernel) return {std::move(result.kernel), ServedBy::FreshlyTuned};
+    if (key.during_capture) {
+        // A search would allocate, synchronize and time on the device, each of which breaks the capture; the first
+        // call outside a capture finds the problem untuned and applies the policy then.
+        if (policy == TunePolicy::Off) record_untuned(problem, device);
+    } else if (policy == TunePolicy::Now) {
+        BuiltKernel searched = search_once(key, resolve_tune_options(options));
+        if (searched.kernel) return searched;
     } else if (policy == TunePolicy::Background) {
         BackgroundTuner::global().submit(key, resolve_tune_options(options));
     } else {

@@ -9,6 +9,7 @@
 #include "dispatch/kernel_store.h"
 #include "jitgemm/gemm.h"
 #include "tuner/families/registry.h"
+#include "tuner/tune_options.h"
 
 namespace jitgemm {
 
@@ -22,7 +23,13 @@ struct BuiltKernel {
 // device cannot run.
 AnyConfig choose_config(const Problem& problem, const DeviceInfo& device, const std::string& requested);
 
-// Builds the kernel of `key` in key.context, which must be current.
+// The search of key.problem, once across the processes of this machine (tuner/search_turns.h): when another
+// process is searching it, waits for that search and loads its winner from the cache instead; tunes when there is
+// none. {nullptr, HeuristicDefault} when no candidate passed or the other search outlasted the wait.
+BuiltKernel search_once(const KernelKey& key, const TuneOptions& options);
+
+// Builds the kernel of `key` in key.context, which must be current. For a key built during a capture, no policy
+// tunes: the tuned entry or the heuristic default serves, compiled on the host if need be.
 BuiltKernel build_kernel(const KernelKey& key, const GemmOptions& options);
 
 }  // namespace jitgemm

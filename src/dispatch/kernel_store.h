@@ -23,9 +23,13 @@ struct KernelKey {
     CUcontext context = nullptr;
     Problem problem;
     std::string config;  // GemmOptions::config; empty for jitgemm's own choice
+    // The kernel a call on a capturing stream built when the key above had none: untuned, kept apart so that the
+    // first call outside a capture still finds the key missing and tunes it by the policy.
+    bool during_capture = false;
 
     friend bool operator==(const KernelKey& x, const KernelKey& y) {
-        return x.context == y.context && x.problem == y.problem && x.config == y.config;
+        return x.context == y.context && x.problem == y.problem && x.config == y.config &&
+               x.during_capture == y.during_capture;
     }
 };
 

@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -23,6 +25,7 @@
 #include "runtime/driver/driver_check.h"
 #include "jitgemm/jitgemm.h"
 #include "tuner/search_provenance.h"
+#include "tuner/search_turns.h"
 #include "tuner/tuner.h"
 
 namespace jitgemm::cli {
@@ -146,6 +149,15 @@ int tune_command(const std::vector<std::string>& args) {
             out.name = joined_names(p);
             out.key = p.problem.key();
             out.device = ordinal;
+            // Another process tuning this problem into the same cache goes first; its result then counts as ours.
+            const auto wait = std::chrono::milliseconds(static_cast<std::int64_t>((2 * budget + 600) * 1000));
+            const std::optional<Turn> turn = take_search_turn(stack, device, p.problem, wait);
+            if (!turn) {
+                out.status = "failed";
+                out.detail = "another process was still tuning it after " + std::to_string(wait.count() / 1000) + " s";
+                display.finished(slot, out.name + ": " + out.detail);
+                continue;
+            }
             const auto existing = stack.writable()->find_selection(device.fingerprint(), out.key,
                                                                     search_provenance(p.problem, device));
             if (existing && existing->search_complete && !vm.count("force")) {

@@ -26,6 +26,13 @@ DeviceInfo query_device_info(int device_ordinal) {
     char name[256] = {};
     JITGEMM_CU_CHECK(cu.cuDeviceGetName(name, sizeof(name) - 1, device));
     info.name = name;
+    CUuuid uuid{};
+    JITGEMM_CU_CHECK(cu.cuDeviceGetUuid(&uuid, device));
+    static const char kHex[] = "0123456789abcdef";
+    for (const char byte : uuid.bytes) {
+        info.uuid += kHex[(static_cast<unsigned char>(byte) >> 4) & 0xf];
+        info.uuid += kHex[static_cast<unsigned char>(byte) & 0xf];
+    }
     auto attribute = [&](CUdevice_attribute which) {
         int value = 0;
         JITGEMM_CU_CHECK(cu.cuDeviceGetAttribute(&value, which, device));

@@ -10,6 +10,7 @@ namespace jitgemm {
 
 struct DeviceInfo {
     std::string name;                    // "NVIDIA H200"
+    std::string uuid;                    // 32 hex digits naming the physical GPU; empty in profiles
     int cc_major = 0, cc_minor = 0;      // compute capability
     int sm_count = 0;
     int warp_size = 32;

@@ -29,6 +29,7 @@ namespace jitgemm::driver {
     X(cuDeviceGetName, 2000)                        \
     X(cuDeviceGetAttribute, 2000)                   \
     X(cuDeviceTotalMem, 3020)                       \
+    X(cuDeviceGetUuid, 11040)                       \
     X(cuDevicePrimaryCtxRetain, 7000)               \
     X(cuCtxGetCurrent, 4000)                        \
     X(cuCtxSetCurrent, 4000)                        \
@@ -58,12 +59,15 @@ namespace jitgemm::driver {
     X(cuMemPoolCreate, 11020)                       \
     X(cuMemPoolSetAttribute, 11020)                 \
     X(cuMemAllocFromPoolAsync, 11020)               \
+    X(cuMemAllocAsync, 11020)                       \
     X(cuMemFreeAsync, 11020)                        \
     X(cuMemPoolTrimTo, 11020)                       \
     X(cuStreamCreate, 2000)                         \
     X(cuStreamDestroy, 4000)                        \
     X(cuStreamSynchronize, 2000)                    \
     X(cuStreamGetId, 12000)                         \
+    X(cuStreamIsCapturing, 10000)                   \
+    X(cuThreadExchangeStreamCaptureMode, 10010)     \
     X(cuEventCreate, 2000)                          \
     X(cuEventDestroy, 4000)                         \
     X(cuEventRecord, 2000)                          \

@@ -11,6 +11,7 @@
 
 #include "runtime/driver/context.h"
 #include "runtime/driver/driver_check.h"
+#include "runtime/driver/stream_capture.h"
 #include "jitgemm/error.h"
 
 namespace jitgemm::driver {
@@ -100,6 +101,13 @@ WorkspaceKey key_of(CUstream stream) {
 
 StreamWorkspace::StreamWorkspace(std::size_t bytes, CUstream stream) {
     const auto& cu = api();
+    if (is_capturing(stream)) {
+        // A graph allocation, freed again at the end of the call's work: each launch of the graph gets its own,
+        // and the stream's kept workspace, which calls outside the graph go on using, is never named in a graph.
+        JITGEMM_CU_CHECK(cu.cuMemAllocAsync(&ptr_, bytes == 0 ? 1 : bytes, stream));
+        captured_stream_ = stream;
+        return;
+    }
     const WorkspaceKey key = key_of(stream);
     std::shared_ptr<CachedWorkspace> workspace;
     std::unique_lock<std::mutex> lease;
@@ -127,7 +135,15 @@ StreamWorkspace::StreamWorkspace(std::size_t bytes, CUstream stream) {
     workspace_ = std::move(workspace);
 }
 
-StreamWorkspace::~StreamWorkspace() { workspace_->lease.unlock(); }
+StreamWorkspace::~StreamWorkspace() {
+    if (captured_stream_ != nullptr) {
+        // Recorded after the call's work. A failure here has invalidated the capture, which cuStreamEndCapture
+        // reports to the program; a destructor has no one to tell.
+        api().cuMemFreeAsync(ptr_, captured_stream_);
+        return;
+    }
+    workspace_->lease.unlock();
+}
 
 std::size_t kept_stream_workspace_bytes(CUstream stream) {
     const WorkspaceKey key = key_of(stream);

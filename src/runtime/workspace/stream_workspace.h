@@ -7,6 +7,10 @@
 // on different streams never share memory. When a call needs more, the old workspace is freed in stream order after
 // the work that used it, and a larger one is allocated in its place.
 //
+// On a stream being captured into a graph the call takes a graph allocation instead, allocated and freed within
+// the call's recorded work: the graph then never names the kept workspace, which calls outside it (on this stream
+// or, after release_stream_workspaces, nowhere) go on using, and each launch of the graph has scratch of its own.
+//
 // Why keep it rather than allocate and free per call: a stream-ordered allocation and free each put work on the
 // stream, and on the H200 that cost ~0.6 us per call between the kernels (bench/NOTES.md, session 9): 1.5 % of a
 // 44 us call. release_stream_workspaces() gives the memory back.
@@ -27,8 +31,9 @@ struct CachedWorkspace;
 class StreamWorkspace {
 public:
     // Leases the workspace of `stream` (in the current context), at least `bytes` of it, growing it first in stream
-    // order when it is smaller. Throws Error(CudaError), or Error(Unsupported) when the device has no memory pools;
-    // the stream's workspace is then as it was.
+    // order when it is smaller; on a capturing stream, records a graph allocation of `bytes` instead. Throws
+    // Error(CudaError), or Error(Unsupported) when the device has no memory pools; the stream's workspace is then as
+    // it was.
     StreamWorkspace(std::size_t bytes, CUstream stream);
     // Ends the lease (the work enqueued meanwhile keeps the memory in stream order); never throws.
     ~StreamWorkspace();
@@ -40,6 +45,7 @@ public:
 private:
     std::shared_ptr<CachedWorkspace> workspace_;
     CUdeviceptr ptr_ = 0;
+    CUstream captured_stream_ = nullptr;  // set for a graph allocation
 };
 
 // The bytes of the workspace kept for `stream` in the current context: 0 when there is none (tests, diagnostics).
