@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -37,6 +38,27 @@ void create_parent_directories(const std::string& path) {
     if (error)
         throw Error(ErrorCode::CacheError, "jitgemm: could not create the directory " + parent.string() +
                                                " for the tuning cache " + path + ": " + error.message() + ".");
+}
+
+// A ReadWrite cache needs its file writable and, for SQLite's -wal and -shm files (and to create the file), its
+// directory. Checked before SQLite opens it: SQLite would fall back to reading, and report the first failure as
+// "attempt to write a readonly database" on some statement, or "unable to open database file".
+void require_writable_location(const std::string& path) {
+    std::filesystem::path directory = std::filesystem::path(path).parent_path();
+    if (directory.empty()) directory = ".";
+    const bool exists = access(path.c_str(), F_OK) == 0;
+    if (exists && access(path.c_str(), R_OK | W_OK) != 0)
+        throw Error(ErrorCode::CacheError, "jitgemm: the tuning cache " + path + " cannot be written (its "
+                                           "permissions do not allow this user to write it); open it ReadOnly to "
+                                           "read it, or choose another cache file.");
+    const auto writable = [](const std::string& file) { return access(file.c_str(), R_OK | W_OK) == 0; };
+    const bool companions_in_place = exists && writable(path + "-wal") && writable(path + "-shm");
+    if (!companions_in_place && access(directory.c_str(), W_OK | X_OK) != 0)
+        throw Error(ErrorCode::CacheError,
+                    "jitgemm: the tuning cache " + path + " cannot be written: its directory " + directory.string() +
+                        (exists ? " may not be written, and SQLite keeps its -wal and -shm files there"
+                                : " may not be written, so the file cannot be created") +
+                        "; open it ReadOnly to read it, or choose another cache file.");
 }
 
 // A read-only URI of `path` with `parameter` ("mode=ro", "immutable=1").
@@ -155,7 +177,10 @@ std::pair<dev_t, ino_t> file_identity(const std::string& path) {
 }  // namespace
 
 Connection open_cache_file(const std::string& path, TuningCache::Access access) {
-    if (access == TuningCache::Access::ReadWrite) create_parent_directories(path);
+    if (access == TuningCache::Access::ReadWrite) {
+        create_parent_directories(path);
+        require_writable_location(path);
+    }
     const auto identity = file_identity(path);
     try {
         return open_checked(path, access);

@@ -20,8 +20,15 @@ void check(int result, sqlite3* db, const std::string& path, std::string_view do
     const int primary = result & 0xff;  // extended codes keep the primary code in the low byte
     if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB) throw CorruptCacheFile(path, message);
     const std::string statement = sql.empty() ? "" : " \"" + std::string(sql) + "\"";
+    // A failed write is most often a full disk or a file-size limit, which SQLite reports as a bare "disk I/O
+    // error"; the transaction was rolled back, and saying so tells the user the file is as it was.
+    const int extended = db != nullptr ? sqlite3_extended_errcode(db) : result;
+    const bool write_failed = primary == SQLITE_FULL || extended == SQLITE_IOERR_WRITE ||
+                              extended == SQLITE_IOERR_FSYNC || extended == SQLITE_IOERR_TRUNCATE;
+    const std::string hint =
+        write_failed ? " (is the disk full, or a file-size limit reached? the unfinished write was rolled back)" : "";
     throw Error(ErrorCode::CacheError, "jitgemm: SQLite could not " + std::string(doing) + statement +
-                                           " on the tuning cache " + path + ": " + message + ".");
+                                           " on the tuning cache " + path + ": " + message + hint + ".");
 }
 
 void execute(sqlite3* db, const std::string& path, const std::string& sql) {

@@ -254,37 +254,46 @@ TEST(CacheConcurrency, SixteenImportsAndMergesBehindAHeldWriteLockAllSucceed) {
 // SIGKILL in the middle of `cache import` and `cache merge`: the target keeps its integrity and either all of the
 // bundle or none of it (one transaction), and running the command again completes it. Kill times from 5 ms to 250 ms
 // fall before, during and after the write of a 25 MB bundle; what is asserted holds for any of them.
-TEST(CacheConcurrency, KilledImportOrMergeLeavesAllOrNothingAndTheRerunCompletes) {
-    constexpr int kBase = 10, kBundle = 500;
-    TempDir dir;
+constexpr int kBase = 10, kBundle = 500;
+
+// A bundle of kBundle entries with 50 kB cubins: 25 MB, long enough to write that a kill or a full disk lands in the
+// middle of copying it.
+std::string write_big_bundle(const TempDir& dir) {
     const std::string bundle = (dir.path / "bundle.sqlite").string();
-    {
-        const auto cache = TuningCache::open(bundle, TuningCache::Access::ReadWrite);
-        for (int j = 0; j < kBundle; ++j) {
-            const std::string name = "big-" + std::to_string(j);
-            SelectionRecord s;
-            s.device_fingerprint = kDevice;
-            s.problem_key = "problem-" + name;
-            s.config = "config-" + name;
-            s.cubin_key = "cubin-" + name;
-            s.time_ms = 1.0;
-            s.provenance = kProvenance;
-            const CubinRecord cubin{s.cubin_key,  "sm_90a", "jg_regblock", s.config, "13.0", "sources-5f3a",
-                                    cache_test::fake_cubin("jg_regblock", "sm_90a", std::string(50000, 'x') + name),
-                                    1, {}};
-            cache->record_tuning(s, cubin, {});
-        }
+    const auto cache = TuningCache::open(bundle, TuningCache::Access::ReadWrite);
+    for (int j = 0; j < kBundle; ++j) {
+        const std::string name = "big-" + std::to_string(j);
+        SelectionRecord s;
+        s.device_fingerprint = kDevice;
+        s.problem_key = "problem-" + name;
+        s.config = "config-" + name;
+        s.cubin_key = "cubin-" + name;
+        s.time_ms = 1.0;
+        s.provenance = kProvenance;
+        const CubinRecord cubin{s.cubin_key,  "sm_90a", "jg_regblock", s.config, "13.0", "sources-5f3a",
+                                cache_test::fake_cubin("jg_regblock", "sm_90a", std::string(50000, 'x') + name), 1,
+                                {}};
+        cache->record_tuning(s, cubin, {});
     }
+    return bundle;
+}
+
+// A target cache of kBase entries.
+void write_base(const std::string& target) {
+    const auto cache = TuningCache::open(target, TuningCache::Access::ReadWrite);
+    for (int j = 0; j < kBase; ++j)
+        record(*cache, "base-" + std::to_string(j), "config-base-" + std::to_string(j),
+               "cubin-base-" + std::to_string(j), 1.0, true);
+}
+
+TEST(CacheConcurrency, KilledImportOrMergeLeavesAllOrNothingAndTheRerunCompletes) {
+    TempDir dir;
+    const std::string bundle = write_big_bundle(dir);
     int kill_point = 0;
     for (const char* command : {"import", "merge"})
         for (const int delay_ms : {5, 30, 80, 250}) {
             const std::string target = (dir.path / ("target-" + std::to_string(kill_point++) + ".sqlite")).string();
-            {
-                const auto cache = TuningCache::open(target, TuningCache::Access::ReadWrite);
-                for (int j = 0; j < kBase; ++j)
-                    record(*cache, "base-" + std::to_string(j), "config-base-" + std::to_string(j),
-                           "cubin-base-" + std::to_string(j), 1.0, true);
-            }
+            write_base(target);
             const std::string cli = JITGEMM_CLI_PATH;
             const std::vector<std::string> args =
                 std::string(command) == "import"
@@ -320,6 +329,53 @@ TEST(CacheConcurrency, KilledImportOrMergeLeavesAllOrNothingAndTheRerunCompletes
             EXPECT_EQ(done->all_selections().size(), std::size_t{kBase + kBundle});
             EXPECT_EQ(done->cubin_count(), std::size_t{kBase + kBundle});
         }
+}
+
+// Files in `dir` other than SQLite's own -wal and -shm (which a failed writer may leave, holding nothing committed).
+std::size_t files_besides_sqlite_companions(const TempDir& dir) {
+    std::size_t n = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path)) {
+        const std::string name = entry.path().filename().string();
+        const bool companion = name.size() > 4 && (name.compare(name.size() - 4, 4, "-wal") == 0 ||
+                                                   name.compare(name.size() - 4, 4, "-shm") == 0);
+        n += companion ? 0 : 1;
+    }
+    return n;
+}
+
+// A full disk while `cache import` and `cache merge` copy a 25 MB bundle (a file-size limit stands in for it: mounting
+// a small tmpfs needs privileges CI does not have, and the write fails the same way): the command exits non-zero
+// saying why, the target keeps its integrity and its entries, nothing is set aside, and once there is room the
+// rerun completes.
+TEST(CacheFaults, FullDiskDuringImportOrMergeFailsCleanlyAndTheRerunCompletes) {
+    TempDir dir;
+    const std::string bundle = write_big_bundle(dir);
+    const std::string cli = JITGEMM_CLI_PATH;
+    for (const char* command : {"import", "merge"}) {
+        const std::string target = (dir.path / (std::string("target-") + command + ".sqlite")).string();
+        write_base(target);
+        const std::size_t files_before = files_besides_sqlite_companions(dir);
+        const std::string action = cli + " cache " + command +
+                                   (std::string(command) == "import" ? " --cache " : " --output ") + target + " " +
+                                   bundle;
+        // 2 MB more than the target holds, in ulimit's 1024-byte blocks.
+        const auto limit_blocks = std::filesystem::file_size(target) / 1024 + 2048;
+        const jitgemm::testing::ProcessResult full = jitgemm::testing::run_process(
+            "sh -c \"ulimit -f " + std::to_string(limit_blocks) + "; trap '' XFSZ; exec " + action + "\"");
+        EXPECT_NE(full.exit_code, 0) << command << " on a full disk exited 0:\n" << full.output;
+        EXPECT_NE(full.output.find(target), std::string::npos) << "the error does not name the file:\n" << full.output;
+        EXPECT_EQ(integrity_check(target), "ok") << command;
+        EXPECT_EQ(TuningCache::open(target, TuningCache::Access::ReadOnly)->all_selections().size(),
+                  std::size_t{kBase})
+            << command << " on a full disk changed the target";
+        EXPECT_NE(full.output.find("disk full"), std::string::npos) << full.output;
+        EXPECT_EQ(files_besides_sqlite_companions(dir), files_before)
+            << "files were set aside or left behind:\n" << full.output;
+        const jitgemm::testing::ProcessResult rerun = jitgemm::testing::run_process(action);
+        EXPECT_EQ(rerun.exit_code, 0) << rerun.output;
+        EXPECT_EQ(TuningCache::open(target, TuningCache::Access::ReadOnly)->all_selections().size(),
+                  std::size_t{kBase + kBundle});
+    }
 }
 
 }  // namespace

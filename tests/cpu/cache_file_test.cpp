@@ -2,6 +2,7 @@
 // read-only bundle, refusing a newer file without touching it, setting damaged files aside (never deleting them),
 // and read-only bundles that leave their directory exactly as it was.
 #include <gtest/gtest.h>
+#include <grp.h>
 #include <sys/wait.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -367,6 +368,66 @@ TEST(CacheReadOnly, BundleInReadOnlyDirectoryOpensAndCreatesNoFiles) {
         EXPECT_TRUE(cache->find_cubin("cubin-of-problem_3").has_value());
         EXPECT_EQ(dir.listing(), files);
     }
+    EXPECT_EQ(dir.listing(), files);
+    EXPECT_TRUE(read_bytes(path) == bytes);
+}
+
+// A cache file and directory that may not be written, as a user whom permissions bind (nobody, when the tests run as
+// root): a ReadWrite open of the file and the creation of a new cache there fail saying so, and change nothing; a
+// ReadOnly open reads every entry.
+TEST(CacheReadOnly, UnwritableFileAndDirectoryRefuseWritesAndStillRead) {
+    TempDir dir;
+    const std::string path = dir.file("tuning.sqlite");
+    fill(path);
+    const std::string bytes = read_bytes(path);
+    const auto files = dir.listing();
+    fs::permissions(path, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    fs::permissions(dir.path, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                  fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+    int report[2];
+    ASSERT_EQ(pipe(report), 0);
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        close(report[0]);
+        std::string out;
+        int failures = 0;
+        if (geteuid() == 0 && (setgroups(0, nullptr) != 0 || setgid(65534) != 0 || setuid(65534) != 0)) _exit(100);
+        const auto refused = [&](const std::string& file, int bit) {
+            try {
+                TuningCache::open(file, TuningCache::Access::ReadWrite);
+                failures |= bit;
+                out += file + " opened for writing\n";
+            } catch (const Error& e) {
+                out += std::string(e.what()) + "\n";
+                if (e.code() != ErrorCode::CacheError) failures |= bit;
+            }
+        };
+        refused(path, 1);
+        refused(dir.file("new.sqlite"), 2);
+        try {
+            if (TuningCache::open(path, TuningCache::Access::ReadOnly)->all_selections().size() != 8) failures |= 4;
+        } catch (const std::exception& e) {
+            failures |= 4;
+            out += std::string("read-only open: ") + e.what() + "\n";
+        }
+        if (write(report[1], out.data(), out.size()) < 0) failures |= 8;
+        _exit(failures);
+    }
+    close(report[1]);
+    std::string messages;
+    char buffer[512];
+    for (ssize_t n; (n = read(report[0], buffer, sizeof buffer)) > 0;)
+        messages.append(buffer, static_cast<std::size_t>(n));
+    close(report[0]);
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "1: opened for writing, 2: created in the directory, 4: not read, 100: "
+                                         "could not become nobody\n"
+                                      << messages;
+    std::printf("%s", messages.c_str());
+    EXPECT_NE(messages.find("cannot be written"), std::string::npos) << messages;
     EXPECT_EQ(dir.listing(), files);
     EXPECT_TRUE(read_bytes(path) == bytes);
 }
