@@ -1,0 +1,85 @@
+// A tuner killed while it searches and writes: `jitgemm tune` over four problems is killed with SIGKILL at points
+// before, between and during its searches' writes. The cache keeps its integrity, every selection has its cubin,
+// `cache doctor` finds it healthy, and the rerun tunes what is missing.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/cache_test_files.h"
+#include "support/gpu_test_support.h"
+#include "support/process.h"
+
+namespace jitgemm {
+namespace {
+
+using testing::run_process;
+using testing::TemporaryDirectory;
+
+const std::string kCli = JITGEMM_CLI_PATH;
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+TEST(TuningFaults, KilledTunerLeavesASoundCacheAndTheRerunCompletes) {
+    JITGEMM_REQUIRE_GPU();
+    const TemporaryDirectory dir;
+    testing::write_file(dir.file("shapes.csv"),
+                        "name,M,N,K,frequency\n"
+                        "a,320,448,192,1\n"
+                        "b,640,256,320,1\n"
+                        "c,96,1536,512,1\n"
+                        "d,1000,1000,200,1\n");
+    for (const int delay_ms : {700, 2500, 4500}) {
+        const std::string cache = dir.file("killed-" + std::to_string(delay_ms) + ".sqlite");
+        const std::vector<std::string> args = {kCli,    "tune",   "--manifest", dir.file("shapes.csv"),
+                                               "--budget", "1.5", "--cache",   cache};
+        const pid_t child = fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            std::vector<char*> argv;
+            for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+            argv.push_back(nullptr);
+            const int null = ::open("/dev/null", O_WRONLY);
+            dup2(null, 1);
+            dup2(null, 2);
+            execv(argv[0], argv.data());
+            _exit(127);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+        kill(child, SIGKILL);
+        int status = 0;
+        ASSERT_EQ(waitpid(child, &status, 0), child);
+
+        EXPECT_EQ(cache_test::query_text(cache, "PRAGMA integrity_check"), "ok") << "killed at " << delay_ms << " ms";
+        const std::string selections = cache_test::query_text(cache, "SELECT count(*) FROM selections");
+        std::printf("killed at %d ms: %s selections\n", delay_ms, selections.c_str());
+        EXPECT_EQ(cache_test::query_text(cache, "SELECT count(*) FROM selections s LEFT JOIN cubins c ON "
+                                                "c.key = s.cubin_key WHERE c.key IS NULL"),
+                  "0")
+            << "a selection without its cubin, killed at " << delay_ms << " ms";
+        auto r = run_process(kCli + " cache doctor --cache " + cache);
+        EXPECT_EQ(r.exit_code, 0) << r.output;
+
+        r = run_process(kCli + " tune --manifest " + dir.file("shapes.csv") + " --budget 1.5 --cache " + cache +
+                        " --json");
+        EXPECT_EQ(r.exit_code, 0) << r.output;
+        EXPECT_EQ(count(r.output, "\"status\": \"tuned\"") + count(r.output, "\"status\": \"already-tuned\""), 4u)
+            << r.output;
+        EXPECT_EQ(cache_test::query_text(cache, "SELECT count(*) FROM selections"), "4");
+        r = run_process(kCli + " cache doctor --cache " + cache);
+        EXPECT_EQ(r.exit_code, 0) << r.output;
+    }
+}
+
+}  // namespace
+}  // namespace jitgemm
