@@ -22,6 +22,7 @@
 #include "tuner/search_turns.h"
 #include "runtime/driver/cuda_driver.h"
 #include "runtime/driver/driver_check.h"
+#include "runtime/driver/stream_capture.h"
 #include "jitgemm/error.h"
 #include "runtime/measure/event_timer.h"
 #include "runtime/measure/l2_flush.h"
@@ -453,6 +454,10 @@ TuneResult tune_problem(const Problem& problem, const DeviceInfo& device, CUcont
     if (problem.k == 0) throw Error(ErrorCode::Internal, "jitgemm: k = 0 problems are not tuned");
     JITGEMM_CU_CHECK(driver::api().cuCtxSetCurrent(context));
     require_supported_arch(device.arch());
+    // Another thread of the program may be capturing a stream in global mode, which forbids allocations and module
+    // loads on every thread. The search works only on its own stream and memory, so it tells the driver that it
+    // knows what it does.
+    const driver::RelaxedCaptureMode relaxed;
     ++tunings;
     return TuningRun(problem, device, options, caches).run();
 }

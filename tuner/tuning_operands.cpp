@@ -112,8 +112,10 @@ std::uint64_t TuningOperands::count_mismatches(CUstream stream, float atol, floa
     int dtype = static_cast<int>(problem_.c_type);
     void* params[] = {&x, &ref, &m, &n, &ld, &atol, &rtol, &bad, &dtype};
     launch_1d(kernels_.compare, static_cast<std::size_t>(m * n), stream, params);
+    // On the tuner's own stream, not the legacy one, which would wait for the program's blocking streams (and is
+    // forbidden while one of them is being captured).
+    JITGEMM_CU_CHECK(cu.cuMemcpyDtoHAsync(init, mismatch_.get(), sizeof(init), stream));
     JITGEMM_CU_CHECK(cu.cuStreamSynchronize(stream));
-    JITGEMM_CU_CHECK(cu.cuMemcpyDtoH(init, mismatch_.get(), sizeof(init)));
     return init[0];
 }
 

@@ -6,7 +6,10 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <ostream>
+#include <thread>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -155,6 +158,43 @@ TEST(GraphCaptureBackground, NothingIsQueuedDuringTheCaptureAndTheSearchRunsAfte
     EXPECT_EQ(tuning_count(), searches + 1);
     const auto result = workload.check(rng);
     EXPECT_TRUE(result.passed()) << result.describe();
+    cudaStreamDestroy(stream);
+}
+
+// A search on another thread (allocating, loading modules, synchronizing its own stream) while this thread captures
+// in global mode, the mode in which any thread's forbidden call invalidates the capture.
+TEST(GraphCaptureBackground, ASearchOnAnotherThreadDoesNotBreakTheCapture) {
+    JITGEMM_REQUIRE_GPU();
+    std::mt19937_64 rng(testing::fresh_seed());
+    GemmShape searched = odd_f32().shape;  // a problem of its own, with candidates enough to fill a 10 s search
+    searched.m = searched.n = searched.k = 1536;
+    const GemmWorkload search_workload(searched, rng);
+    const GemmWorkload captured(packed_bf16().shape, rng);
+    cudaStream_t stream = non_blocking_stream();
+    std::atomic<bool> searching{false}, search_done{false};
+    std::string search_error;
+    std::thread search([&] {
+        try {
+            driver::current_context();
+            GemmOptions now = policy(TunePolicy::Now);
+            now.tune_budget_seconds = 10.0;
+            searching = true;
+            search_workload.run(nullptr, now);
+            search_done = true;
+        } catch (const std::exception& e) {
+            search_error = e.what();
+        }
+    });
+    while (!searching.load()) std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // well inside the search
+    for (int i = 0; i < 5; ++i) capture_and_replay(captured, stream, policy(TunePolicy::Off), rng, 1);
+    EXPECT_FALSE(search_done.load()) << "the search ended before the captures did: nothing was shown";
+    search.join();
+    EXPECT_TRUE(search_error.empty()) << search_error;
+    search_workload.reset_c();
+    search_workload.run(nullptr, policy(TunePolicy::Now));
+    testing::synchronize();
+    EXPECT_TRUE(search_workload.check(rng).passed());
     cudaStreamDestroy(stream);
 }
 

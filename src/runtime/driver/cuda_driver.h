@@ -50,6 +50,7 @@ namespace jitgemm::driver {
     X(cuMemGetInfo, 3020)                           \
     X(cuMemcpyHtoD, 3020)                           \
     X(cuMemcpyDtoH, 3020)                           \
+    X(cuMemcpyDtoHAsync, 3020)                      \
     X(cuMemcpy2D, 3020)                             \
     X(cuMemcpyDtoDAsync, 3020)                      \
     X(cuMemsetD32, 3020)                            \
