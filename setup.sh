@@ -8,7 +8,8 @@ BUILD_DIR=${BUILD_DIR:-build}
 run_job=1
 [ "${1:-}" = "--no-run" ] && run_job=0
 
-packages=(cmake ninja-build g++ libsqlite3-dev libboost-program-options-dev libgtest-dev libgmock-dev libxxhash-dev)
+packages=(cmake ninja-build g++ pkg-config libsqlite3-dev libboost-program-options-dev libgtest-dev libgmock-dev
+          libxxhash-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "jitgemm/export.h"
+
 namespace jitgemm {
 
 enum class ErrorCode {
@@ -21,9 +23,9 @@ enum class ErrorCode {
     Internal,         // a broken invariant inside jitgemm: a bug, please report it
 };
 
-std::string_view to_string(ErrorCode);
+JITGEMM_API std::string_view to_string(ErrorCode);
 
-class Error : public std::runtime_error {
+class JITGEMM_API Error : public std::runtime_error {
 public:
     Error(ErrorCode code, const std::string& message);
     ErrorCode code() const noexcept { return code_; }

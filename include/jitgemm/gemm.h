@@ -41,7 +41,7 @@ enum class ServedBy {
     NothingToDo,       // m = 0, n = 0, or C = 1 * C (k = 0 or alpha = 0 with beta = 1): nothing was launched
 };
 
-std::string_view to_string(ServedBy);
+JITGEMM_API std::string_view to_string(ServedBy);
 
 // What a call does when no tuned kernel exists for its problem (on this device, with this jitgemm, NVRTC and driver).
 enum class TunePolicy {
@@ -51,8 +51,9 @@ enum class TunePolicy {
     Off,              // heuristic default, never tune; the problem is recorded as untuned for `jitgemm tune`
 };
 
-std::string_view to_string(TunePolicy);
-std::optional<TunePolicy> parse_tune_policy(std::string_view);  // "now", "background", "off", "from-environment"
+JITGEMM_API std::string_view to_string(TunePolicy);
+// "now", "background", "off", "from-environment"
+JITGEMM_API std::optional<TunePolicy> parse_tune_policy(std::string_view);
 
 struct GemmOptions {
     // A kernel configuration by its canonical name, e.g. "regblock_128x128x8_t8x8_v4_s2_g8" or "naive_16x16"
@@ -73,9 +74,10 @@ struct GemmOptions {
 // dimensions): they are read element by element, or — where the tuner finds it faster — copied first to an aligned
 // workspace. jitgemm keeps one workspace per stream (the largest its calls have needed, from jitgemm's own memory
 // pool, grown in stream order; calls on different streams never share one) until release_workspaces().
-ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha,
-              const void* a, DType a_type, int64_t lda, const void* b, DType b_type, int64_t ldb, float beta,
-              void* c, DType c_type, int64_t ldc, Stream stream = nullptr, const GemmOptions& options = {});
+JITGEMM_API ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int64_t n, int64_t k,
+                          float alpha, const void* a, DType a_type, int64_t lda, const void* b, DType b_type,
+                          int64_t ldb, float beta, void* c, DType c_type, int64_t ldc, Stream stream = nullptr,
+                          const GemmOptions& options = {});
 
 // fp32 convenience form of gemm().
 inline ServedBy sgemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int64_t n, int64_t k,
@@ -85,24 +87,25 @@ inline ServedBy sgemm(Order order, Transpose trans_a, Transpose trans_b, int64_t
                 DType::F32, ldc, stream, options);
 }
 
-// The library's version, e.g. "0.1.0".
-std::string_view version();
+// The library's version, e.g. "0.1.0": the version of the library that runs, where jitgemm/version.h's macros give
+// the version of the headers a program was compiled with.
+JITGEMM_API std::string_view version();
 
 // Counters of this process, for checking that production serves from the cache without compiling.
 struct Statistics {
     std::uint64_t nvrtc_compiles = 0;  // kernels compiled by NVRTC (tuning candidates included)
     std::uint64_t tunings = 0;         // searches run (now or in the background)
 };
-Statistics statistics();
+JITGEMM_API Statistics statistics();
 
 // Waits until every background tuning started so far has finished and been swapped in.
-void wait_for_background_tuning();
+JITGEMM_API void wait_for_background_tuning();
 
 // Frees the workspaces jitgemm keeps for the streams of the calling thread's current context (packed operand copies
 // and split-K partial sums; see gemm()) and returns their memory to the device. It waits for all work in that
 // context first (cuCtxSynchronize), since a stream may have been destroyed with work pending. A workspace that
 // another thread's call holds at that moment is kept. Does nothing when no workspace is kept. Later calls allocate
 // again as they need.
-void release_workspaces();
+JITGEMM_API void release_workspaces();
 
 }  // namespace jitgemm

@@ -4,3 +4,4 @@
 #include "jitgemm/error.h"
 #include "jitgemm/gemm.h"
 #include "jitgemm/types.h"
+#include "jitgemm/version.h"

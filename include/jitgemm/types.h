@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "jitgemm/export.h"
+
 struct CUstream_st;
 
 namespace jitgemm {
@@ -44,19 +46,19 @@ enum class Order {
     RowMajor,
 };
 
-std::string_view to_string(DType);
-std::string_view to_string(ComputeType);
-std::string_view to_string(Transpose);
-std::string_view to_string(Order);
+JITGEMM_API std::string_view to_string(DType);
+JITGEMM_API std::string_view to_string(ComputeType);
+JITGEMM_API std::string_view to_string(Transpose);
+JITGEMM_API std::string_view to_string(Order);
 
 // Inverse of to_string; std::nullopt for a name that is not in the table. Accepts the canonical names only
 // ("f32", "f16", "bf16"; "f32", "tf32"; "n", "t"; "col", "row").
-std::optional<DType> parse_dtype(std::string_view);
-std::optional<ComputeType> parse_compute_type(std::string_view);
-std::optional<Transpose> parse_transpose(std::string_view);
-std::optional<Order> parse_order(std::string_view);
+JITGEMM_API std::optional<DType> parse_dtype(std::string_view);
+JITGEMM_API std::optional<ComputeType> parse_compute_type(std::string_view);
+JITGEMM_API std::optional<Transpose> parse_transpose(std::string_view);
+JITGEMM_API std::optional<Order> parse_order(std::string_view);
 
 // Size of one element in bytes.
-int size_of(DType);
+JITGEMM_API int size_of(DType);
 
 }  // namespace jitgemm
