@@ -209,6 +209,14 @@ ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout 300 > "$RES/gpu-t
 judge_ctest $? "$RES/gpu-tests.log"
 grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
 
+stamp "the Python package: the binding compiled here against this build's libjitgemm.a, its tests against PyTorch and CuPy"
+pystage=$(mktemp -d)
+{ cmake -S python -B "$pystage/build" -G Ninja -DJITGEMM_PREBUILT_DIR="$PWD/$BUILD" -DPython_EXECUTABLE="$(command -v python3)" \
+    && cmake --build "$pystage/build" && cp -r python/jitgemm "$pystage/" && cp "$pystage"/build/_jitgemm*.so "$pystage/jitgemm/" \
+    && PYTHONPATH="$pystage" python3 -m unittest discover -s python/tests -p 'test_*.py' -v; } > "$RES/python-tests.log" 2>&1 \
+    || { echo "Python tests failed" | tee -a "$log"; status=1; }
+tail -5 "$RES/python-tests.log" | tee -a "$log"
+
 stamp "compute-sanitizer memcheck on tails, transposes and odd leading dimensions"
 while read -r config dtype compute; do
     timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --m 131 --n 77 --k 45 \

@@ -2,9 +2,13 @@
 # Installs a jitgemm build into a scratch prefix and builds tests/consumer against it twice: with find_package(jitgemm)
 # and with the README's pkg-config line (g++ ... $(pkg-config --cflags --libs --static jitgemm)); runs both. For a
 # shared build it also checks that libjitgemm.so exports jitgemm's public API and none of its internals.
-# usage: check_consumer.sh BUILD_DIR SOURCE_DIR WORK_DIR
+# usage: check_consumer.sh BUILD_DIR SOURCE_DIR [WORK_DIR]   (without WORK_DIR: a temporary one, removed after)
 set -euo pipefail
-build=$1 source=$2 work=$3
+build=$1 source=$2 work=${3:-}
+if [ -z "$work" ]; then
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+fi
 rm -rf "$work"
 mkdir -p "$work"
 prefix="$work/prefix"

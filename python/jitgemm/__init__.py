@@ -1,0 +1,193 @@
+"""jitgemm: GEMM on NVIDIA GPUs, specialized for the exact problem at run time, tuned and cached.
+
+    import torch, jitgemm
+    c = jitgemm.matmul(a, b)          # a, b: CUDA arrays of PyTorch, CuPy, JAX, ... (float32, float16, bfloat16)
+
+Arrays are taken as they lie in device memory: row-major, column-major and transposed views are used without a
+copy; other strided layouts are refused. Work is enqueued on the caller's current stream (PyTorch's or CuPy's) unless
+``stream=`` names another. Errors are raised as ``jitgemm.Error`` with the library's message and a ``code``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import threading
+from typing import Any, Optional
+
+from . import _jitgemm
+from ._arrays import Matrix, current_stream_of, empty_like_framework, matrix_of, stream_handle
+from ._errors import Error
+
+__all__ = [
+    "Error",
+    "gemm",
+    "last_served_by",
+    "matmul",
+    "release_workspaces",
+    "set_tuning_defaults",
+    "statistics",
+    "tune_manifest",
+    "version",
+    "wait_for_background_tuning",
+]
+
+__version__ = _jitgemm.version()
+
+_defaults = {"tuning": "from-environment", "budget_seconds": 0.0}
+_local = threading.local()
+
+
+def version() -> str:
+    """The version of the jitgemm library in this package, e.g. "0.1.0"."""
+    return _jitgemm.version()
+
+
+def set_tuning_defaults(tuning: Optional[str] = None, budget_seconds: Optional[float] = None) -> None:
+    """What calls do on a problem that is neither in memory nor in the cache, unless they say otherwise:
+    ``tuning`` is "now" (search within the budget, then run the winner), "background" (run the default now,
+    search on a background thread), "off" (run the default, record the problem as untuned) or "from-environment"
+    ($JITGEMM_TUNE, else "now"); ``budget_seconds`` is a search's wall-clock budget (0: $JITGEMM_TUNE_BUDGET, else 10).
+    """
+    if tuning is not None:
+        if tuning not in ("now", "background", "off", "from-environment"):
+            raise Error(f'jitgemm: tuning="{tuning}" is not one of now, background, off, from-environment',
+                        "invalid argument")
+        _defaults["tuning"] = tuning
+    if budget_seconds is not None:
+        if not budget_seconds >= 0:
+            raise Error(f"jitgemm: budget_seconds={budget_seconds} is not a number of seconds >= 0",
+                        "invalid argument")
+        _defaults["budget_seconds"] = float(budget_seconds)
+
+
+def last_served_by() -> Optional[str]:
+    """How this thread's last call was served: "in-memory", "cached-tuned", "freshly-tuned", "heuristic-default",
+    "requested-config" or "nothing-to-do" (None before the first call)."""
+    return getattr(_local, "served_by", None)
+
+
+def _operand(x: Matrix, name: str) -> tuple:
+    """(transpose, leading dimension) of an operand in jitgemm's column-major terms."""
+    ld = x.column_major_ld()
+    if ld is not None:
+        return False, ld
+    ld = x.row_major_ld()
+    if ld is not None:
+        return True, ld  # a row-major matrix is its transpose stored column-major
+    raise Error(f"jitgemm: {name} is neither row- nor column-major (strides {x.row_stride}, {x.col_stride} "
+                f"elements for a {x.rows} x {x.cols} matrix); make it contiguous first, jitgemm does not copy "
+                f"silently", "invalid argument")
+
+
+def _run(a: Matrix, b: Matrix, c: Matrix, alpha: float, beta: float, stream: int, tf32: bool, config: str,
+         tuning: Optional[str], budget_seconds: Optional[float]) -> str:
+    if a.cols != b.rows or c.rows != a.rows or c.cols != b.cols:
+        raise Error(f"jitgemm: shapes do not chain: ({a.rows} x {a.cols}) @ ({b.rows} x {b.cols}) into "
+                    f"({c.rows} x {c.cols})", "invalid argument")
+    m, n, k = a.rows, b.cols, a.cols
+    ldc = c.column_major_ld()
+    if ldc is None:
+        if c.row_major_ld() is None:
+            _operand(c, "out")  # raises with the layout
+        # A row-major C is C^T column-major, and C^T = B^T A^T.
+        a, b, c = b.transposed(), a.transposed(), c.transposed()
+        m, n = n, m
+        ldc = c.column_major_ld()
+    trans_a, lda = _operand(a, "a")
+    trans_b, ldb = _operand(b, "b")
+    served = _jitgemm.gemm_pointers(
+        "col", trans_a, trans_b, m, n, k, float(alpha), a.ptr, a.dtype, lda, b.ptr, b.dtype, ldb, float(beta),
+        c.ptr, c.dtype, ldc, stream, bool(tf32), config,
+        tuning if tuning is not None else _defaults["tuning"],
+        float(budget_seconds if budget_seconds is not None else _defaults["budget_seconds"]))
+    _local.served_by = served
+    return served
+
+
+def matmul(a: Any, b: Any, out: Any = None, *, alpha: float = 1.0, beta: float = 0.0, tf32: bool = False,
+           stream: Any = None, config: str = "", tuning: Optional[str] = None,
+           budget_seconds: Optional[float] = None) -> Any:
+    """out = alpha * a @ b + beta * out, for 2-D CUDA arrays; returns out.
+
+    Without ``out``, a row-major result of a's dtype is allocated by a's framework (PyTorch or CuPy; beta must then
+    be 0). ``tf32=True`` lets float32 inputs be multiplied in TF32 on the Tensor Cores. ``stream``: an int handle or
+    a stream object; by default PyTorch's or CuPy's current stream. ``config`` names a kernel configuration (empty:
+    jitgemm's choice); ``tuning`` and ``budget_seconds`` override set_tuning_defaults for this call.
+    """
+    A, B = matrix_of(a, "a"), matrix_of(b, "b")
+    if out is None:
+        if beta != 0:
+            raise Error("jitgemm: beta != 0 needs out= (the C it scales)", "invalid argument")
+        out = empty_like_framework(a, A.rows, B.cols, A.dtype)
+    C = matrix_of(out, "out")
+    handle = stream_handle(stream) if stream is not None else current_stream_of(a)
+    _run(A, B, C, alpha, beta, handle, tf32, config, tuning, budget_seconds)
+    return out
+
+
+def gemm(a: Any, b: Any, c: Any, *, trans_a: bool = False, trans_b: bool = False, alpha: float = 1.0,
+         beta: float = 0.0, tf32: bool = False, stream: Any = None, config: str = "",
+         tuning: Optional[str] = None, budget_seconds: Optional[float] = None) -> str:
+    """BLAS-like: c = alpha * op(a) @ op(b) + beta * c in place, op(x) = x.T where trans_x; returns how the call was
+    served (see last_served_by)."""
+    A, B = matrix_of(a, "a"), matrix_of(b, "b")
+    if trans_a:
+        A = A.transposed()
+    if trans_b:
+        B = B.transposed()
+    handle = stream_handle(stream) if stream is not None else current_stream_of(c)
+    return _run(A, B, matrix_of(c, "c"), alpha, beta, handle, tf32, config, tuning, budget_seconds)
+
+
+def gemm_pointers(*args: Any, **kwargs: Any) -> str:
+    """jitgemm::gemm on raw device pointers (ints), with the C++ argument order; for callers that manage memory
+    themselves. Prefer matmul and gemm."""
+    return _jitgemm.gemm_pointers(*args, **kwargs)
+
+
+def statistics() -> dict:
+    """{"nvrtc_compiles": ..., "tunings": ...} of this process: a deployment that ships a tuned cache checks that
+    both stay 0."""
+    return _jitgemm.statistics()
+
+
+def wait_for_background_tuning() -> None:
+    """Waits until every background search started so far has finished and been swapped in."""
+    _jitgemm.wait_for_background_tuning()
+
+
+def release_workspaces() -> None:
+    """Frees the scratch memory jitgemm keeps per stream (after waiting for the work on it)."""
+    _jitgemm.release_workspaces()
+
+
+def _command() -> str:
+    """The jitgemm command installed with this package (or found on PATH)."""
+    beside = os.path.join(sysconfig.get_path("scripts"), "jitgemm")
+    if os.path.exists(beside):
+        return beside
+    found = shutil.which("jitgemm")
+    if found is None:
+        raise Error("jitgemm: the jitgemm command is not installed (it is built with the package when "
+                    "Boost.Program_options is available)", "unsupported")
+    return found
+
+
+def tune_manifest(manifest: str, budget_seconds: float = 10.0, cache: Optional[str] = None,
+                  extra_args: Optional[list] = None) -> subprocess.CompletedProcess:
+    """Pre-warms the tuning cache for every problem of a shape manifest (CSV or JSON) by running
+    ``jitgemm tune --manifest ...``; raises jitgemm.Error when the command fails."""
+    args = [_command(), "tune", "--manifest", manifest, "--budget", str(budget_seconds)]
+    if cache is not None:
+        args += ["--cache", cache]
+    args += list(extra_args or [])
+    done = subprocess.run(args, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise Error(f"jitgemm: {' '.join(args)} exited {done.returncode}: {done.stderr.strip()}",
+                    {2: "invalid argument", 3: "no CUDA driver"}.get(done.returncode, "CUDA error"))
+    sys.stderr.write(done.stderr)
+    return done

@@ -1,0 +1,147 @@
+"""Framework arrays as jitgemm sees them: a 2-D matrix in device memory with its element strides.
+
+Arrays are read through ``__cuda_array_interface__`` when they have one (CuPy, PyTorch, Numba; it has no side
+effects), else through DLPack (bfloat16 tensors, JAX). Nothing is copied: a layout that is neither row- nor
+column-major (a slice with a step along both dimensions, say) is refused with an error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from . import _jitgemm
+from ._errors import Error
+
+_CAI_DTYPES = {"<f4": "f32", "<f2": "f16"}
+_DLPACK_CUDA = 2  # kDLCUDA
+_DLPACK_CUDA_MANAGED = 13  # kDLCUDAManaged
+_ITEM_BYTES = {"f32": 4, "f16": 2, "bf16": 2}
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """A rows x cols matrix at ``ptr`` whose element (i, j) lies at ptr + (i * row_stride + j * col_stride) elements."""
+
+    ptr: int
+    rows: int
+    cols: int
+    row_stride: int
+    col_stride: int
+    dtype: str
+    owner: Any  # the array, kept alive while the call uses its memory
+
+    def transposed(self) -> "Matrix":
+        return Matrix(self.ptr, self.cols, self.rows, self.col_stride, self.row_stride, self.dtype, self.owner)
+
+    def column_major_ld(self) -> Optional[int]:
+        """The leading dimension when the matrix is column-major (elements of a column adjacent), else None."""
+        if self.rows > 1 and self.row_stride != 1:
+            return None
+        ld = self.col_stride if self.cols > 1 else max(self.rows, 1)
+        return ld if ld >= max(self.rows, 1) else None
+
+    def row_major_ld(self) -> Optional[int]:
+        return self.transposed().column_major_ld()
+
+
+def _from_cuda_array_interface(array: Any, interface: dict, name: str) -> Matrix:
+    typestr = interface["typestr"]
+    if typestr not in _CAI_DTYPES:
+        raise Error(f"jitgemm: {name} has element type {typestr!r}; jitgemm takes float32, float16 and bfloat16",
+                    "unsupported")
+    dtype = _CAI_DTYPES[typestr]
+    shape = tuple(interface["shape"])
+    if len(shape) != 2:
+        raise Error(f"jitgemm: {name} has {len(shape)} dimensions; jitgemm multiplies 2-D matrices", "unsupported")
+    item = _ITEM_BYTES[dtype]
+    strides = interface.get("strides")
+    if strides is None:
+        row_stride, col_stride = shape[1], 1  # C order
+    else:
+        if any(s % item for s in strides):
+            raise Error(f"jitgemm: {name}'s strides {tuple(strides)} are not whole elements", "invalid argument")
+        row_stride, col_stride = strides[0] // item, strides[1] // item
+    return Matrix(int(interface["data"][0]), shape[0], shape[1], row_stride, col_stride, dtype, array)
+
+
+def _from_dlpack(array: Any, name: str) -> Matrix:
+    try:
+        ptr, shape, strides, dtype, device_type, _device_id = _jitgemm.dlpack_view(array)
+    except TypeError as e:
+        raise Error(f"jitgemm: {name} is not an array that jitgemm can read (neither __cuda_array_interface__ nor "
+                    f"DLPack): {type(array).__name__}", "invalid argument") from e
+    if device_type not in (_DLPACK_CUDA, _DLPACK_CUDA_MANAGED):
+        raise Error(f"jitgemm: {name} is not in CUDA device memory (DLPack device type {device_type})",
+                    "invalid argument")
+    if dtype not in _ITEM_BYTES:
+        raise Error(f"jitgemm: {name} has element type {dtype}; jitgemm takes float32, float16 and bfloat16",
+                    "unsupported")
+    if len(shape) != 2:
+        raise Error(f"jitgemm: {name} has {len(shape)} dimensions; jitgemm multiplies 2-D matrices", "unsupported")
+    return Matrix(int(ptr), shape[0], shape[1], strides[0], strides[1], dtype, array)
+
+
+def matrix_of(array: Any, name: str) -> Matrix:
+    """The Matrix of a CUDA array of any framework; raises jitgemm.Error for what jitgemm cannot take."""
+    try:
+        interface = array.__cuda_array_interface__
+    except (AttributeError, TypeError, ValueError, RuntimeError):
+        # No interface, or one the framework cannot give (PyTorch has no typestr for bfloat16): try DLPack.
+        interface = None
+    if interface is not None:
+        return _from_cuda_array_interface(array, interface, name)
+    return _from_dlpack(array, name)
+
+
+def framework_of(array: Any) -> str:
+    module = type(array).__module__.split(".")[0]
+    return {"torch": "torch", "cupy": "cupy", "jax": "jax", "jaxlib": "jax"}.get(module, module)
+
+
+def current_stream_of(array: Any) -> int:
+    """The stream the array's framework would run on now: PyTorch's or CuPy's current stream, else the legacy
+    default stream (0)."""
+    framework = framework_of(array)
+    if framework == "torch":
+        import torch
+
+        return int(torch.cuda.current_stream(array.device).cuda_stream)
+    if framework == "cupy":
+        import cupy
+
+        return int(cupy.cuda.get_current_stream().ptr)
+    return 0
+
+
+def stream_handle(stream: Any) -> int:
+    """A CUDA stream handle from what a caller may pass: an int, a torch.cuda.Stream, a cupy.cuda.Stream, or any
+    object with a ``cuda_stream`` or ``ptr`` attribute, or with ``__cuda_stream__`` (the CUDA Python protocol)."""
+    if isinstance(stream, int):
+        return stream
+    if hasattr(stream, "__cuda_stream__"):
+        return int(stream.__cuda_stream__()[1])
+    for attribute in ("cuda_stream", "ptr", "handle"):
+        if hasattr(stream, attribute):
+            return int(getattr(stream, attribute))
+    raise Error(f"jitgemm: stream={stream!r} is not a CUDA stream (an int handle, torch.cuda.Stream or "
+                f"cupy.cuda.Stream)", "invalid argument")
+
+
+def empty_like_framework(array: Any, rows: int, cols: int, dtype: str) -> Any:
+    """A new row-major rows x cols array of `dtype` from the framework of `array`, on its device."""
+    framework = framework_of(array)
+    if framework == "torch":
+        import torch
+
+        torch_dtype = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[dtype]
+        return torch.empty((rows, cols), dtype=torch_dtype, device=array.device)
+    if framework == "cupy":
+        import cupy
+
+        if dtype == "bf16":
+            raise Error("jitgemm: CuPy has no bfloat16 arrays; pass out=", "unsupported")
+        with array.device:
+            return cupy.empty((rows, cols), dtype={"f32": cupy.float32, "f16": cupy.float16}[dtype])
+    raise Error(f"jitgemm: cannot allocate the result for {type(array).__name__} arrays; pass out=",
+                "invalid argument")
