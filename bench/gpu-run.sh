@@ -13,6 +13,8 @@
 #            hot_path_overhead): SASS of the main kernels side by side, the hot path of both, then per set in $SETS
 #            both builds tune the public rows ($BUDGET s each, fresh caches) and bench them against cuBLAS, one build
 #            after the other (bench_<set>_old.csv, bench_<set>_new.csv)
+#     python: the Python package's tests and bench/python_overhead.py (per-call cost; public shapes of $PY_SETS,
+#            default "bf16 f32")
 #     targets: a short batch for issue 5's speed targets — the rows of bench/shapes/tensor_targets.csv (4096^3,
 #            and the misaligned rows that take the packed and split-K paths) tuned and against cuBLAS first, then
 #            the split-K and Tensor Core correctness tests, compute-sanitizer on packed and split kernels, and
@@ -50,6 +52,33 @@ judge_ctest() {  # judge_ctest EXIT_STATUS LOG
 }
 log="$OUT/bench.log"
 stamp() { echo "=== $(date -u +%FT%TZ) $*" | tee -a "$log"; }
+
+# The Python package for the GPU machine's python3: the binding compiled there (it has no SQLite or Boost headers to
+# build the library) against this build's position-independent libjitgemm.a, staged with python/jitgemm.
+python_stage=""
+stage_python_package() {
+    [ -n "$python_stage" ] && return 0
+    python_stage=$(mktemp -d)
+    cmake -S python -B "$python_stage/build" -G Ninja -DJITGEMM_PREBUILT_DIR="$PWD/$BUILD" \
+        -DPython_EXECUTABLE="$(command -v python3)" && cmake --build "$python_stage/build" \
+        && cp -r python/jitgemm "$python_stage/" && cp "$python_stage"/build/_jitgemm*.so "$python_stage/jitgemm/"
+}
+python_tests() {
+    stamp "the Python package's tests against PyTorch and CuPy"
+    { stage_python_package && PYTHONPATH="$python_stage" python3 -m unittest discover -s python/tests -p 'test_*.py' -v; } \
+        > "$RES/python-tests.log" 2>&1 || { echo "Python tests failed" | tee -a "$log"; status=1; }
+    tail -5 "$RES/python-tests.log" | tee -a "$log"
+}
+python_bench() {
+    stamp "jitgemm.matmul from Python against torch.matmul: per-call cost and the public shapes ($BUDGET s budget)"
+    { stage_python_package && PYTHONPATH="$python_stage" python3 bench/python_overhead.py "$RES" "$BUDGET" "${PY_SETS:-bf16 f32}"; } \
+        2>&1 | tee -a "$log" || status=1
+}
+if [ "$MODE" = python ]; then
+    python_tests
+    python_bench
+    stamp "done"; exit "$status"
+fi
 
 stamp "machine ($MODE, tuning budget $BUDGET s)"
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv; \
@@ -209,13 +238,7 @@ ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout 300 > "$RES/gpu-t
 judge_ctest $? "$RES/gpu-tests.log"
 grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
 
-stamp "the Python package: the binding compiled here against this build's libjitgemm.a, its tests against PyTorch and CuPy"
-pystage=$(mktemp -d)
-{ cmake -S python -B "$pystage/build" -G Ninja -DJITGEMM_PREBUILT_DIR="$PWD/$BUILD" -DPython_EXECUTABLE="$(command -v python3)" \
-    && cmake --build "$pystage/build" && cp -r python/jitgemm "$pystage/" && cp "$pystage"/build/_jitgemm*.so "$pystage/jitgemm/" \
-    && PYTHONPATH="$pystage" python3 -m unittest discover -s python/tests -p 'test_*.py' -v; } > "$RES/python-tests.log" 2>&1 \
-    || { echo "Python tests failed" | tee -a "$log"; status=1; }
-tail -5 "$RES/python-tests.log" | tee -a "$log"
+python_tests
 
 stamp "compute-sanitizer memcheck on tails, transposes and odd leading dimensions"
 while read -r config dtype compute; do
