@@ -82,8 +82,33 @@ def _from_dlpack(array: Any, name: str) -> Matrix:
     return Matrix(int(ptr), shape[0], shape[1], strides[0], strides[1], dtype, array)
 
 
+_TORCH_DTYPES = {}  # torch.dtype -> name, filled on the first PyTorch tensor
+
+
+def _from_torch(tensor: Any, name: str) -> Matrix:
+    """PyTorch tensors directly: reading __cuda_array_interface__ costs several microseconds a call, this a few
+    attribute reads (the per-call cost is what small products are made of)."""
+    if not _TORCH_DTYPES:
+        import torch
+
+        _TORCH_DTYPES.update({torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"})
+    if not tensor.is_cuda:
+        raise Error(f"jitgemm: {name} is on {tensor.device}, not a CUDA device", "invalid argument")
+    dtype = _TORCH_DTYPES.get(tensor.dtype)
+    if dtype is None:
+        raise Error(f"jitgemm: {name} has element type {tensor.dtype}; jitgemm takes float32, float16 and bfloat16",
+                    "unsupported")
+    if tensor.dim() != 2:
+        raise Error(f"jitgemm: {name} has {tensor.dim()} dimensions; jitgemm multiplies 2-D matrices", "unsupported")
+    rows, cols = tensor.shape
+    row_stride, col_stride = tensor.stride()
+    return Matrix(tensor.data_ptr(), rows, cols, row_stride, col_stride, dtype, tensor)
+
+
 def matrix_of(array: Any, name: str) -> Matrix:
     """The Matrix of a CUDA array of any framework; raises jitgemm.Error for what jitgemm cannot take."""
+    if type(array).__module__.startswith("torch"):
+        return _from_torch(array, name)
     try:
         interface = array.__cuda_array_interface__
     except (AttributeError, TypeError, ValueError, RuntimeError):
