@@ -21,6 +21,7 @@ enum class ErrorCode {
     CompileError,     // NVRTC rejected a kernel; the message carries the log and the options
     CacheError,       // the tuning cache could not be read or written
     Internal,         // a broken invariant inside jitgemm: a bug, please report it
+    NotTuned,         // under TunePolicy::Never, a problem the cache holds no kernel for (nothing was compiled)
 };
 
 JITGEMM_API std::string_view to_string(ErrorCode);

@@ -49,10 +49,14 @@ enum class TunePolicy {
     Now,              // tune within the budget, then launch the winner (the first call waits for the search)
     Background,       // launch the heuristic default now; tune on a background thread and swap the winner in
     Off,              // heuristic default, never tune; the problem is recorded as untuned for `jitgemm tune`
+    Never,            // never tune and never compile: a kernel not in memory comes from the cache (the tuned entry,
+                      // or the stored cubin of a requested configuration) or the call throws Error(NotTuned) naming
+                      // the problem and the command that tunes it; NVRTC is not called. For production that must
+                      // prove it runs from its bundle.
 };
 
 JITGEMM_API std::string_view to_string(TunePolicy);
-// "now", "background", "off", "from-environment"
+// "now", "background", "off", "never", "from-environment"
 JITGEMM_API std::optional<TunePolicy> parse_tune_policy(std::string_view);
 
 struct GemmOptions {

@@ -49,12 +49,13 @@ def version() -> str:
 def set_tuning_defaults(tuning: Optional[str] = None, budget_seconds: Optional[float] = None) -> None:
     """What calls do on a problem that is neither in memory nor in the cache, unless they say otherwise:
     ``tuning`` is "now" (search within the budget, then run the winner), "background" (run the default now,
-    search on a background thread), "off" (run the default, record the problem as untuned) or "from-environment"
+    search on a background thread), "off" (run the default, record the problem as untuned), "never" (never compile:
+    a problem the cache has no kernel for raises jitgemm.Error with code "not tuned") or "from-environment"
     ($JITGEMM_TUNE, else "now"); ``budget_seconds`` is a search's wall-clock budget (0: $JITGEMM_TUNE_BUDGET, else 10).
     """
     if tuning is not None:
-        if tuning not in ("now", "background", "off", "from-environment"):
-            raise Error(f'jitgemm: tuning="{tuning}" is not one of now, background, off, from-environment',
+        if tuning not in ("now", "background", "off", "never", "from-environment"):
+            raise Error(f'jitgemm: tuning="{tuning}" is not one of now, background, off, never, from-environment',
                         "invalid argument")
         _defaults["tuning"] = tuning
     if budget_seconds is not None:

@@ -3,7 +3,8 @@
 
 class Error(RuntimeError):
     """A failure reported by jitgemm. ``code`` names its kind: "invalid argument", "unsupported", "no CUDA driver",
-    "no CUDA device", "CUDA error", "compile error", "cache error" or "internal error"; the message is a sentence
+    "no CUDA device", "CUDA error", "compile error", "cache error", "internal error" or "not tuned" (under the
+    "never" policy, a problem the cache has no kernel for); the message is a sentence
     saying what was wrong and, where there is one, the rule."""
 
     def __init__(self, message: str, code: str = "invalid argument"):

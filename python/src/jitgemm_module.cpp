@@ -34,7 +34,7 @@ std::string gemm_pointers(const std::string& order, bool trans_a, bool trans_b, 
     jitgemm::GemmOptions options;
     options.config = config;
     options.compute = tf32 ? jitgemm::ComputeType::TF32 : jitgemm::ComputeType::F32;
-    options.tuning = parse_or_throw(jitgemm::parse_tune_policy(tuning), "tuning policy (now, background, off, "
+    options.tuning = parse_or_throw(jitgemm::parse_tune_policy(tuning), "tuning policy (now, background, off, never, "
                                                                         "from-environment)", tuning);
     options.tune_budget_seconds = budget_seconds;
     const jitgemm::ServedBy served = jitgemm::gemm(

@@ -18,14 +18,15 @@ constexpr NameTable<DType, 3> kDTypeNames{{{DType::F32, "f32"}, {DType::F16, "f1
 constexpr NameTable<ComputeType, 2> kComputeNames{{{ComputeType::F32, "f32"}, {ComputeType::TF32, "tf32"}}};
 constexpr NameTable<Transpose, 2> kTransposeNames{{{Transpose::No, "n"}, {Transpose::Yes, "t"}}};
 constexpr NameTable<Order, 2> kOrderNames{{{Order::ColumnMajor, "col"}, {Order::RowMajor, "row"}}};
-constexpr NameTable<ErrorCode, 8> kErrorNames{{{ErrorCode::InvalidArgument, "invalid argument"},
+constexpr NameTable<ErrorCode, 9> kErrorNames{{{ErrorCode::InvalidArgument, "invalid argument"},
                                                {ErrorCode::Unsupported, "unsupported"},
                                                {ErrorCode::NoDriver, "no CUDA driver"},
                                                {ErrorCode::NoDevice, "no CUDA device"},
                                                {ErrorCode::CudaError, "CUDA error"},
                                                {ErrorCode::CompileError, "compile error"},
                                                {ErrorCode::CacheError, "cache error"},
-                                               {ErrorCode::Internal, "internal error"}}};
+                                               {ErrorCode::Internal, "internal error"},
+                                               {ErrorCode::NotTuned, "not tuned"}}};
 constexpr NameTable<ServedBy, 6> kServedByNames{{{ServedBy::InMemory, "in-memory"},
                                                  {ServedBy::CachedTuned, "cached-tuned"},
                                                  {ServedBy::FreshlyTuned, "freshly-tuned"},
@@ -33,10 +34,11 @@ constexpr NameTable<ServedBy, 6> kServedByNames{{{ServedBy::InMemory, "in-memory
                                                  {ServedBy::Requested, "requested-config"},
                                                  {ServedBy::NothingToDo, "nothing-to-do"}}};
 
-constexpr NameTable<TunePolicy, 4> kTunePolicyNames{{{TunePolicy::FromEnvironment, "from-environment"},
+constexpr NameTable<TunePolicy, 5> kTunePolicyNames{{{TunePolicy::FromEnvironment, "from-environment"},
                                                      {TunePolicy::Now, "now"},
                                                      {TunePolicy::Background, "background"},
-                                                     {TunePolicy::Off, "off"}}};
+                                                     {TunePolicy::Off, "off"},
+                                                     {TunePolicy::Never, "never"}}};
 
 template <typename Enum, std::size_t N>
 std::string_view name_of(const NameTable<Enum, N>& table, Enum value) {

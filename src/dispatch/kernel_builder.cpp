@@ -23,15 +23,28 @@
 namespace jitgemm {
 namespace {
 
+// Under TunePolicy::Never: what the call is refused with. The problem is recorded as untuned, so that
+// `jitgemm cache untuned` lists it for `jitgemm tune`.
+Error not_tuned(const Problem& problem, const DeviceInfo& device, const std::string& what);
+
+// The binary of `program`: from the caches, or compiled (and kept) when compiling is allowed; under
+// TunePolicy::Never a program without a stored binary throws Error(NotTuned).
+std::string binary_of(const KernelProgram& program, const Problem& problem, const DeviceInfo& device,
+                      bool may_compile) {
+    if (may_compile) return obtain_cubin(program, cache::CacheStack::global(), true).image;
+    if (auto stored = find_verified_cubin(program, cache::CacheStack::global())) return std::move(stored->image);
+    throw not_tuned(problem, device, "no stored binary of " + program.config_name);
+}
+
 std::shared_ptr<const LoadedKernel> compile_and_load(const Problem& problem, const AnyConfig& config,
-                                                     const DeviceInfo& device) {
+                                                     const DeviceInfo& device, bool may_compile) {
     const KernelProgram program = kernel_program(config, problem, device.arch());
-    const Cubin cubin = obtain_cubin(program, cache::CacheStack::global(), true);
-    return load_kernel(cubin.image, program.kernel_symbol, launch_description(config, problem), program.config_name);
+    return load_kernel(binary_of(program, problem, device, may_compile), program.kernel_symbol,
+                       launch_description(config, problem), program.config_name);
 }
 
 // The tuned entry of the cache stack, loaded; nullptr when there is none that this build can use.
-std::shared_ptr<const LoadedKernel> load_tuned(const Problem& problem, const DeviceInfo& device) {
+std::shared_ptr<const LoadedKernel> load_tuned(const Problem& problem, const DeviceInfo& device, bool may_compile) {
     auto entry =
         cache::CacheStack::global().find_tuned(device.fingerprint(), problem.key(), search_provenance(problem, device));
     if (!entry) return nullptr;
@@ -49,11 +62,19 @@ std::shared_ptr<const LoadedKernel> load_tuned(const Problem& problem, const Dev
     if (entry->selection.cubin_key != program.cubin_key())
         return ignore("its cubin key " + entry->selection.cubin_key + " is not the key of " + program.config_name +
                       " for this problem (" + program.cubin_key() + ")");
-    // The entry's own cubin is used when it is the program's binary; otherwise (reported) obtain_cubin looks at the
-    // other files and compiles, and the new binary repairs the writable cache, so the tuned choice still serves.
-    const std::string image = verified_or_reported(program, entry->cubin, entry->source_path)
-                                  ? std::move(entry->cubin.image)
-                                  : obtain_cubin(program, cache::CacheStack::global(), true).image;
+    // The entry's own cubin is used when it is the program's binary; otherwise (reported) the other files are
+    // looked at and, where compiling is allowed, the program compiled, the new binary repairing the writable cache,
+    // so the tuned choice still serves.
+    std::string image;
+    if (verified_or_reported(program, entry->cubin, entry->source_path)) {
+        image = std::move(entry->cubin.image);
+    } else if (may_compile) {
+        image = obtain_cubin(program, cache::CacheStack::global(), true).image;
+    } else if (auto stored = find_verified_cubin(program, cache::CacheStack::global())) {
+        image = std::move(stored->image);
+    } else {
+        return nullptr;
+    }
     return load_kernel(image, program.kernel_symbol, launch_description(*config, problem), program.config_name);
 }
 
@@ -73,6 +94,15 @@ std::chrono::milliseconds search_wait(const TuneOptions& options) {
     return std::chrono::milliseconds(static_cast<std::int64_t>((2.0 * options.budget_seconds + 60.0) * 1000.0));
 }
 
+Error not_tuned(const Problem& problem, const DeviceInfo& device, const std::string& what) {
+    record_untuned(problem, device);
+    return Error(ErrorCode::NotTuned,
+                 "jitgemm: " + problem.key() + " has no kernel in the tuning cache for " + device.fingerprint() +
+                     " (" + what + "), and JITGEMM_TUNE=never (TunePolicy::Never) forbids compiling one. It is "
+                     "recorded as untuned: `jitgemm cache untuned --output untuned.csv` then `jitgemm tune "
+                     "--manifest untuned.csv` tunes it, and `jitgemm cache export` ships the result.");
+}
+
 }  // namespace
 
 BuiltKernel search_once(const KernelKey& key, const TuneOptions& options) {
@@ -88,7 +118,7 @@ BuiltKernel search_once(const KernelKey& key, const TuneOptions& options) {
     }
     // The search we waited for has stored its winner where we look first.
     if (turn->waited())
-        if (auto tuned = load_tuned(problem, device)) return {std::move(tuned), ServedBy::CachedTuned};
+        if (auto tuned = load_tuned(problem, device, true)) return {std::move(tuned), ServedBy::CachedTuned};
     TuneResult result = tune_problem(problem, device, key.context, options, caches);
     return {std::move(result.kernel), ServedBy::FreshlyTuned};
 }
@@ -115,14 +145,16 @@ BuiltKernel build_kernel(const KernelKey& key, const GemmOptions& options) {
     const DeviceInfo& device = cached_device_info(driver::device_of(key.context));
     require_supported_arch(device.arch());
 
+    const TunePolicy policy = resolve_tune_policy(options.tuning);
+    const bool may_compile = policy != TunePolicy::Never;
     if (!key.config.empty() || problem.k == 0) {
         const AnyConfig config = choose_config(problem, device, key.config);
-        return {compile_and_load(problem, config, device),
+        return {compile_and_load(problem, config, device, may_compile),
                 problem.k == 0 ? ServedBy::HeuristicDefault : ServedBy::Requested};
     }
-    if (auto tuned = load_tuned(problem, device)) return {std::move(tuned), ServedBy::CachedTuned};
+    if (auto tuned = load_tuned(problem, device, may_compile)) return {std::move(tuned), ServedBy::CachedTuned};
+    if (!may_compile) throw not_tuned(problem, device, "no tuned entry this build can use");
 
-    const TunePolicy policy = resolve_tune_policy(options.tuning);
     if (key.during_capture) {
         // A search would allocate, synchronize and time on the device, each of which breaks the capture; the first
         // call outside a capture finds the problem untuned and applies the policy then.
@@ -135,7 +167,7 @@ BuiltKernel build_kernel(const KernelKey& key, const GemmOptions& options) {
     } else {
         record_untuned(problem, device);
     }
-    return {compile_and_load(problem, heuristic_config(problem, device), device), ServedBy::HeuristicDefault};
+    return {compile_and_load(problem, heuristic_config(problem, device), device, true), ServedBy::HeuristicDefault};
 }
 
 }  // namespace jitgemm

@@ -18,7 +18,7 @@ TunePolicy environment_policy() {
         const auto parsed = parse_tune_policy(value);
         if (!parsed || *parsed == TunePolicy::FromEnvironment)
             throw Error(ErrorCode::InvalidArgument, std::string("jitgemm: JITGEMM_TUNE=") + value +
-                                                        " is not one of now, background, off");
+                                                        " is not one of now, background, off, never");
         return *parsed;
     }();
     return policy;

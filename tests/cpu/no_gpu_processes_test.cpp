@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "jitgemm/jitgemm.h"
 #include "support/process.h"
 
 namespace {
@@ -40,7 +41,8 @@ TEST(NoGpuProcesses, BadArgumentsExitTwoWithoutADriver) {
     for (const std::string args : {"run --m 64 --n 64 --k 64 --lda -5", "run --m 64 --n 64 --k 64 --config garbage",
                                    "run --m 9223372036854775807 --n 2 --k 2", "run --m 64 --n 64 --k 64 --iterations 0",
                                    "run --m 64 --n 64 --k 64 --budget nan", "tune --m 64 --n 64 --k 64 --budget nan",
-                                   "bench --m 9223372036854775807 --n 2 --k 2"}) {
+                                   "bench --m 9223372036854775807 --n 2 --k 2",
+                                   "run --m 64 --n 64 --k 64 --tune sometimes"}) {
         const ProcessResult r = run_process(kNoDriver + JITGEMM_CLI_PATH + " " + args);
         EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
         EXPECT_EQ(r.output.find("no CUDA driver"), std::string::npos) << args << "\n" << r.output;
@@ -58,6 +60,16 @@ TEST(NoGpuProcesses, SkippedGpuTestFailsWhenSkipsAreNotAllowed) {
     EXPECT_EQ(refused.exit_code, 1) << refused.output;
     EXPECT_NE(refused.output.find("skipped, and JITGEMM_TEST_NO_SKIP=1 says none may be"), std::string::npos)
         << refused.output;
+}
+
+TEST(NoGpuProcesses, NeverPolicyIsAcceptedAndNamedInTheUsage) {
+    EXPECT_EQ(jitgemm::parse_tune_policy("never"), jitgemm::TunePolicy::Never);
+    EXPECT_EQ(jitgemm::to_string(jitgemm::TunePolicy::Never), "never");
+    EXPECT_EQ(jitgemm::to_string(jitgemm::ErrorCode::NotTuned), "not tuned");
+    const ProcessResult never = run_process(kNoDriver + JITGEMM_CLI_PATH + " run --m 64 --n 64 --k 64 --tune never");
+    EXPECT_EQ(never.exit_code, 3) << never.output;  // accepted; stops at the missing driver
+    const ProcessResult bad = run_process(kNoDriver + JITGEMM_CLI_PATH + " run --m 64 --n 64 --k 64 --tune sometimes");
+    EXPECT_NE(bad.output.find("never"), std::string::npos) << bad.output;
 }
 
 TEST(NoGpuProcesses, ReadmeExampleStartsAndReportsTheMissingDriver) {

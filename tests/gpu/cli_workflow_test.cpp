@@ -124,5 +124,28 @@ TEST(CliWorkflow, BenchComparesWithCublasAndWritesCsvAndJson) {
     EXPECT_NE(text.find("\"jitgemm_verified\": true"), std::string::npos) << text;
 }
 
+// JITGEMM_TUNE=never: an untuned problem is refused with the way to tune it and no compile; once tuned into the
+// cache, a new process serves it from there with zero NVRTC compiles.
+TEST(CliWorkflow, NeverPolicyServesOnlyFromTheCacheAndNeverCompiles) {
+    JITGEMM_REQUIRE_GPU();
+    const TemporaryDirectory dir;
+    const std::string env = "JITGEMM_CACHE=" + dir.path() + " ";
+    const std::string problem = " --order row --m 300 --n 200 --k 100";
+    auto r = run_process(env + kCli + " run" + problem + " --tune never --json");
+    EXPECT_NE(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("JITGEMM_TUNE=never"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("jitgemm tune"), std::string::npos) << r.output;
+    r = run_process(env + kCli + " cache untuned");
+    EXPECT_NE(r.output.find("300"), std::string::npos) << "the refused problem was not recorded as untuned:\n"
+                                                        << r.output;
+    r = run_process(env + kCli + " tune" + problem + " --budget 2");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    r = run_process(env + kCli + " run" + problem + " --tune never --json");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("\"served_by\": \"cached-tuned\""), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("\"nvrtc_compiles\": 0"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("\"verified\": true"), std::string::npos) << r.output;
+}
+
 }  // namespace
 }  // namespace jitgemm

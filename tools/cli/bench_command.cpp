@@ -68,7 +68,7 @@ int bench_command(const std::vector<std::string>& args) {
     add_problem_options(options);
     options.add_options()
         ("tune", po::value<std::string>()->default_value("from-environment"),
-         "how jitgemm serves a problem it has no tuned kernel for: now, background, off")
+         "how jitgemm serves a problem it has no tuned kernel for: now, background, off, never")
         ("budget", po::value<double>()->default_value(0.0), "tuning budget in seconds (0: $JITGEMM_TUNE_BUDGET or 10)")
         ("config", po::value<std::string>()->default_value(""), "time this kernel configuration instead")
         ("iterations", po::value<int>()->default_value(30), "timed runs of each, alternating")

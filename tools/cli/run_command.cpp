@@ -70,7 +70,7 @@ int run_command(const std::vector<std::string>& args) {
         ("config", po::value<std::string>()->default_value(""), "kernel configuration (jitgemm configs); "
                                                                  "empty: jitgemm chooses")
         ("tune", po::value<std::string>()->default_value("from-environment"),
-         "on a cache miss: now, background, off (default: $JITGEMM_TUNE, else now)")
+         "on a cache miss: now, background, off, never (default: $JITGEMM_TUNE, else now)")
         ("budget", po::value<double>()->default_value(0.0), "tuning budget in seconds (0: $JITGEMM_TUNE_BUDGET, else 10)")
         ("iterations", po::value<int>()->default_value(20), "timed runs (median reported)")
         ("seed", po::value<std::uint64_t>(), "random seed (default: from the clock)")
@@ -89,7 +89,7 @@ int run_command(const std::vector<std::string>& args) {
         shape.order = parse_enum<Order>(vm, "order", parse_order, "col, row");
         shape.trans_a = parse_enum<Transpose>(vm, "transa", parse_transpose, "n, t");
         shape.trans_b = parse_enum<Transpose>(vm, "transb", parse_transpose, "n, t");
-        gemm_options.tuning = parse_enum<TunePolicy>(vm, "tune", parse_tune_policy, "now, background, off");
+        gemm_options.tuning = parse_enum<TunePolicy>(vm, "tune", parse_tune_policy, "now, background, off, never");
         shape.a_type = shape.b_type = parse_enum<DType>(vm, "dtype", parse_dtype, "f32, f16, bf16");
         shape.c_type = vm.count("out-dtype") ? parse_enum<DType>(vm, "out-dtype", parse_dtype, "f32, f16, bf16")
                                              : shape.a_type;
