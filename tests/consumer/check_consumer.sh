@@ -11,6 +11,7 @@ if [ -z "$work" ]; then
 fi
 rm -rf "$work"
 mkdir -p "$work"
+work=$(cd "$work" && pwd)  # absolute: CMAKE_PREFIX_PATH and -rpath must not depend on where they are read
 prefix="$work/prefix"
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 
