@@ -45,6 +45,15 @@ std::unique_ptr<TuningCache> TuningCache::open(const std::string& path, Access a
     return std::unique_ptr<TuningCache>(new TuningCache(path, access, db.release()));
 }
 
+std::unique_ptr<TuningCache> TuningCache::empty(const std::string& path) {
+    sqlite3* db = nullptr;
+    const int result = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+    Connection connection(db);
+    check(result, db, path, "open an empty cache in memory for");
+    bring_to_current_schema(db, path, 0);
+    return std::unique_ptr<TuningCache>(new TuningCache(path, Access::ReadOnly, connection.release()));
+}
+
 TuningCache::TuningCache(std::string path, Access access, sqlite3* db)
     : path_(std::move(path)), access_(access), db_(db) {}
 

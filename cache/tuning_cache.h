@@ -31,6 +31,9 @@ public:
     // Opens `path`; ReadWrite creates the file and its parent directories if needed. Throws Error(CacheError) with
     // the path and SQLite's message when it cannot.
     static std::unique_ptr<TuningCache> open(const std::string& path, Access access);
+    // An empty ReadOnly cache, in memory, that goes by `path`: what a cache file that does not exist yet reads as
+    // (the command's read-only subcommands on a fresh machine). Nothing is created on disk.
+    static std::unique_ptr<TuningCache> empty(const std::string& path);
     ~TuningCache();
     TuningCache(const TuningCache&) = delete;
     TuningCache& operator=(const TuningCache&) = delete;

@@ -187,6 +187,41 @@ TEST(CliCache, ListShowExportImportMergeLoseNothing) {
     EXPECT_EQ(merged->cubin_count(), original->cubin_count());
 }
 
+// A fresh machine: no cache directory yet. The read-only subcommands read the absent default cache as empty (they
+// failed with "unable to open database file"), and create nothing.
+TEST(CliCache, SubcommandsWorkBeforeAnyCacheExists) {
+    const TemporaryDirectory dir;
+    const std::string env = "JITGEMM_CUDA_DRIVER=/nonexistent/libcuda.so.1 JITGEMM_CACHE=" + dir.file("none") + " ";
+    const std::vector<std::string> subcommands{"list", "list --json", "untuned", "doctor", "prune --older-than 1",
+                                               "prune --older-than 1 --yes",
+                                               "export --output " + dir.file("empty.bundle")};
+    for (const std::string& sub : subcommands) {
+        const auto r = run_process(env + kCli + " cache " + sub);
+        EXPECT_EQ(r.exit_code, 0) << sub << "\n" << r.output;
+        EXPECT_EQ(r.output.find("unable to open"), std::string::npos) << sub << "\n" << r.output;
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir.file("none"))) << "a read-only subcommand created the cache";
+    EXPECT_NE(run_process(env + kCli + " cache list --json").output.find("\"selections\": []"), std::string::npos);
+    // An explicitly named file that does not exist is still an error.
+    EXPECT_NE(run_process(env + kCli + " cache list --cache " + dir.file("missing.sqlite")).exit_code, 0);
+}
+
+// A doctor asked for coverage it cannot judge without the GPU has not checked it: not exit 0, which a deployment
+// gate would read as covered.
+TEST(CliCache, DoctorCoverageWithoutTheGpuIsNotAPass) {
+    const TemporaryDirectory dir;
+    const std::string path = dir.file("c.sqlite");
+    {
+        const auto c = cache::TuningCache::open(path, cache::TuningCache::Access::ReadWrite);
+        fill(*c);
+    }
+    testing::write_file(dir.file("shapes.csv"), "name,M,N,K\na,64,64,64\n");
+    const auto r = run_process("JITGEMM_CUDA_DRIVER=/nonexistent/libcuda.so.1 " + kCli + " cache doctor --cache " +
+                               path + " --manifest " + dir.file("shapes.csv"));
+    EXPECT_EQ(r.exit_code, 3) << r.output;
+    EXPECT_NE(r.output.find("NOT CHECKED"), std::string::npos) << r.output;
+}
+
 TEST(CliCache, DoctorPruneAndUntunedManifest) {
     const TemporaryDirectory dir;
     const std::string path = dir.file("c.sqlite");

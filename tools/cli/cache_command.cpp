@@ -4,6 +4,7 @@
 // served untuned as a manifest for `jitgemm tune`.
 #include <ctime>
 #include <fstream>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -48,6 +49,18 @@ std::optional<RunningSystem> running_system() {
 
 std::string cache_path(const po::variables_map& vm) {
     return vm.count("cache") ? vm["cache"].as<std::string>() : cache::default_cache_path();
+}
+
+// The cache a read-only subcommand reads. The user's default cache that does not exist yet (a fresh machine) reads
+// as empty, with a note; a file named with --cache must exist.
+std::unique_ptr<TuningCache> open_for_reading(const po::variables_map& vm) {
+    const std::string path = cache_path(vm);
+    std::error_code ignored;
+    if (!vm.count("cache") && !std::filesystem::exists(path, ignored)) {
+        std::cerr << "jitgemm cache: there is no tuning cache at " << path << " yet; reading it as empty\n";
+        return TuningCache::empty(path);
+    }
+    return TuningCache::open(path, TuningCache::Access::ReadOnly);
 }
 
 void add_cache_option(po::options_description& options) {
@@ -98,7 +111,7 @@ int list_command(const std::vector<std::string>& args) {
     const auto vm = parse_options("cache list", "usage: jitgemm cache list [filters] [--cache FILE] [--json]",
                                   options, args, exit_code);
     if (!vm) return exit_code;
-    const auto file = TuningCache::open(cache_path(*vm), TuningCache::Access::ReadOnly);
+    const auto file = open_for_reading(*vm);
     const cache::SelectionFilter filter = filter_of(*vm);
     const auto running = running_system();
     std::vector<cache::SelectionRecord> shown;
@@ -140,7 +153,7 @@ int show_command(const std::vector<std::string>& args) {
     const auto vm = parse_options("cache show", "usage: jitgemm cache show KEY [--all] [--cache FILE]", options, args,
                                   exit_code, &positional);
     if (!vm) return exit_code;
-    const auto file = TuningCache::open(cache_path(*vm), TuningCache::Access::ReadOnly);
+    const auto file = open_for_reading(*vm);
     const std::string key = (*vm)["key"].as<std::string>();
     int shown = 0;
     for (const auto& s : file->all_selections()) {
@@ -202,7 +215,7 @@ int export_command(const std::vector<std::string>& args) {
                         "Writes the matching tuned entries, their cubins and measurements to a new bundle file.",
         options, args, exit_code);
     if (!vm) return exit_code;
-    const auto file = TuningCache::open(cache_path(*vm), TuningCache::Access::ReadOnly);
+    const auto file = open_for_reading(*vm);
     const auto report = cache::export_bundle(*file, (*vm)["output"].as<std::string>(), filter_of(*vm));
     std::cout << "exported to " << (*vm)["output"].as<std::string>() << ": " << report.describe() << "\n";
     return kExitOk;
@@ -264,7 +277,7 @@ int doctor_command(const std::vector<std::string>& args) {
     if (!vm) return exit_code;
     std::vector<ManifestEntry> entries;
     if (vm->count("manifest")) entries = read_manifest((*vm)["manifest"].as<std::string>());
-    const auto file = TuningCache::open(cache_path(*vm), TuningCache::Access::ReadOnly);
+    const auto file = open_for_reading(*vm);
     const auto running = running_system();
     const cache::DoctorReport r = cache::doctor(
         *file, running ? std::optional<cache::CurrentProvenance>(running->current) : std::nullopt,
@@ -282,10 +295,14 @@ int doctor_command(const std::vector<std::string>& args) {
     for (const auto& finding : r.damage) std::cout << "  " << finding << "\n";
     std::cout << "  cubins: " << r.cubins - r.damaged_cubins << " sound, " << r.damaged_cubins << " damaged\n";
 
-    bool covered = true;
+    bool covered = true, covered_unknown = false;
     if (!entries.empty()) {
         if (!running) {
-            std::cout << "  coverage of " << (*vm)["manifest"].as<std::string>() << ": needs the GPU it is for\n";
+            // Coverage depends on the device and provenance; a doctor that cannot judge it has not checked what it
+            // was asked, and a deployment gate must not read that as a pass.
+            std::cout << "  coverage of " << (*vm)["manifest"].as<std::string>()
+                      << ": NOT CHECKED, it needs the GPU it is for (exit " << kExitNoGpu << ")\n";
+            covered_unknown = true;
         } else {
             int tuned = 0, stale = 0, untuned = 0;
             const auto all = file->all_selections();
@@ -305,7 +322,8 @@ int doctor_command(const std::vector<std::string>& args) {
             covered = stale == 0 && untuned == 0;
         }
     }
-    return r.healthy() && covered ? kExitOk : kExitFailed;
+    if (!r.healthy() || !covered) return kExitFailed;
+    return covered_unknown ? kExitNoGpu : kExitOk;
 }
 
 int prune_command(const std::vector<std::string>& args) {
@@ -340,9 +358,16 @@ int prune_command(const std::vector<std::string>& args) {
         plan.current = running->current;
         plan.device_fingerprint = running->fingerprint;
     }
-    // A dry run opens the file ReadOnly: it neither creates, migrates nor sets aside anything.
-    const auto file = TuningCache::open(cache_path(*vm), plan.dry_run ? TuningCache::Access::ReadOnly
-                                                                        : TuningCache::Access::ReadWrite);
+    // A dry run opens the file ReadOnly: it neither creates, migrates nor sets aside anything. An absent default
+    // cache has nothing to prune, and is not created for it.
+    std::error_code ignored;
+    const bool absent = !vm->count("cache") && !std::filesystem::exists(cache_path(*vm), ignored);
+    if (absent) {
+        std::cout << "there is no tuning cache at " << cache_path(*vm) << " yet: nothing to prune\n";
+        return kExitOk;
+    }
+    const auto file = plan.dry_run ? open_for_reading(*vm)
+                                   : TuningCache::open(cache_path(*vm), TuningCache::Access::ReadWrite);
     const cache::PruneResult r = cache::prune(*file, plan);
     for (const auto& line : r.removed) std::cout << (plan.dry_run ? "would remove " : "removed ") << line << "\n";
     std::cout << (plan.dry_run ? "dry run: would remove " : "removed ") << r.selections_removed << " selections, "
@@ -395,7 +420,7 @@ int untuned_command(const std::vector<std::string>& args) {
                                   "The problems served untuned (policy off), as a manifest for jitgemm tune.",
                                   options, args, exit_code);
     if (!vm) return exit_code;
-    const auto file = TuningCache::open(cache_path(*vm), TuningCache::Access::ReadOnly);
+    const auto file = open_for_reading(*vm);
     std::vector<ManifestEntry> entries;
     std::vector<std::string> inexpressible;
     for (const auto& u : file->all_untuned()) {
