@@ -72,6 +72,14 @@ TEST(NoGpuProcesses, NeverPolicyIsAcceptedAndNamedInTheUsage) {
     EXPECT_NE(bad.output.find("never"), std::string::npos) << bad.output;
 }
 
+TEST(NoGpuProcesses, HelpOfACommandPrintsThatCommandsOptions) {
+    for (const std::string cmd : {"run", "tune", "bench", "cache prune"}) {
+        const ProcessResult r = run_process(JITGEMM_CLI_PATH + std::string(" help ") + cmd);
+        EXPECT_EQ(r.exit_code, 0) << cmd << "\n" << r.output;
+        EXPECT_NE(r.output.find("usage: jitgemm " + cmd), std::string::npos) << cmd << "\n" << r.output;
+    }
+}
+
 TEST(NoGpuProcesses, ReadmeExampleStartsAndReportsTheMissingDriver) {
     const ProcessResult r = run_process(kNoDriver + JITGEMM_README_EXAMPLE_PATH);
     EXPECT_NE(r.exit_code, 0) << r.output;

@@ -18,7 +18,8 @@ void print_usage(std::ostream& out) {
         << "  tune      tune problems (flags or a shape manifest) into a cache: pre-warming, sharding, several GPUs\n"
         << "  bench     jitgemm against cuBLAS on the same data, with roofline figures\n"
         << "  cache     list, show, export, import, merge, doctor, prune the tuning cache; untuned problems\n"
-        << "  configs   the kernel families and the names of their configurations\n\n"
+        << "  configs   the kernel families and the names of their configurations\n"
+        << "  help CMD  the options of a command (also: jitgemm CMD --help)\n\n"
         << "exit codes: 0 ok, 1 failed, 2 usage, 3 no CUDA driver or device\n";
 }
 
@@ -30,9 +31,14 @@ int main(int argc, char** argv) {
         print_usage(std::cerr);
         return kExitUsage;
     }
-    const std::string command = argv[1];
-    const std::vector<std::string> args(argv + 2, argv + argc);
-    if (command == "--help" || command == "-h" || command == "help") {
+    std::string command = argv[1];
+    std::vector<std::string> args(argv + 2, argv + argc);
+    if (command == "help" && !args.empty()) {
+        // "help CMD [SUB]" is "CMD [SUB] --help".
+        command = args.front();
+        args.erase(args.begin());
+        args.push_back("--help");
+    } else if (command == "--help" || command == "-h" || command == "help") {
         print_usage(std::cout);
         return kExitOk;
     }
