@@ -22,6 +22,7 @@
 
 #include "cache/damaged_file.h"
 #include "cache/schema.h"
+#include "log/log.h"
 
 namespace jitgemm::cache {
 namespace {
@@ -190,8 +191,8 @@ Connection open_cache_file(const std::string& path, TuningCache::Access access) 
         // that one is not to be moved.
         if (file_identity(path) == identity) {
             const std::string aside = set_aside_damaged_file(path);
-            std::cerr << "jitgemm: warning: the tuning cache " << path << " is damaged (" << damage.reason()
-                      << "); it was moved to " << aside << " and a fresh cache was started in its place.\n";
+            log::warn("the tuning cache " + path + " is damaged (" + damage.reason() + "); it was moved to " + aside +
+                      " and a fresh cache was started in its place.");
         }
     }
     return open_checked(path, access);

@@ -8,6 +8,7 @@
 
 #include "cache/tuning_cache.h"
 #include "jitgemm/error.h"
+#include "log/log.h"
 
 namespace jitgemm::cache {
 namespace {
@@ -53,7 +54,11 @@ std::vector<std::string> bundle_paths() {
     for (std::string entry; std::getline(entries, entry, ':');) {
         std::error_code error;
         const auto status = std::filesystem::status(entry, error);
-        if (entry.empty() || error || !std::filesystem::exists(status)) continue;  // bundles are optional
+        if (entry.empty()) continue;
+        if (error || !std::filesystem::exists(status)) {
+            log::warn("JITGEMM_CACHE_PATH names " + entry + ", which does not exist; it is skipped");
+            continue;
+        }
         if (std::filesystem::is_directory(status)) {
             const std::vector<std::string> files = sqlite_files_in(entry);
             paths.insert(paths.end(), files.begin(), files.end());

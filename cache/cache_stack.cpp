@@ -1,9 +1,9 @@
 // Lookups through the writable cache and the bundles.
 #include "cache/cache_stack.h"
 
-#include <iostream>
 
 #include "jitgemm/error.h"
+#include "log/log.h"
 
 namespace jitgemm::cache {
 
@@ -16,20 +16,42 @@ CacheStack& CacheStack::global() {
         try {
             writable = TuningCache::open(default_cache_path(), TuningCache::Access::ReadWrite);
         } catch (const Error& e) {
-            std::cerr << "jitgemm: warning: no writable tuning cache, tuning results will not be kept: " << e.what()
-                      << "\n";
+            log::warn(std::string("no writable tuning cache, tuning results will not be kept: ") + e.what());
         }
         std::vector<std::unique_ptr<TuningCache>> bundles;
         for (const std::string& path : bundle_paths()) {
             try {
                 bundles.push_back(TuningCache::open(path, TuningCache::Access::ReadOnly));
             } catch (const Error& e) {
-                std::cerr << "jitgemm: warning: skipping tuning-cache bundle " << path << ": " << e.what() << "\n";
+                log::warn("skipping the tuning-cache bundle " + path + ": " + e.what());
             }
         }
         return CacheStack(std::move(writable), std::move(bundles));
     }();
     return stack;
+}
+
+void CacheStack::report_unusable_bundle_entries(const std::string& device_fingerprint,
+                                                const CurrentProvenance& current) const {
+    for (const auto& bundle : bundles_) {
+        try {
+            std::size_t mine = 0, unusable = 0;
+            for (const SelectionRecord& s : bundle->all_selections()) {
+                if (s.device_fingerprint != device_fingerprint) continue;
+                ++mine;
+                if (!current.is_current(s.problem_key, s.provenance)) ++unusable;
+            }
+            if (unusable > 0)
+                log::warn_once("unusable bundle entries " + bundle->path() + "\n" + device_fingerprint,
+                               "the tuning-cache bundle " + bundle->path() + " holds " + std::to_string(unusable) +
+                                   " of its " + std::to_string(mine) + " entries for " + device_fingerprint +
+                                   " under another jitgemm, kernel-source, NVRTC or driver version; they are not "
+                                   "used (retune them with jitgemm tune and ship a new bundle)");
+        } catch (const Error& e) {
+            log::warn_once("unreadable bundle " + bundle->path(),
+                           "could not read the tuning-cache bundle " + bundle->path() + ": " + e.what());
+        }
+    }
 }
 
 std::optional<CacheStack::TunedEntry> CacheStack::find_tuned(const std::string& device_fingerprint,

@@ -41,6 +41,11 @@ public:
     std::vector<MeasurementRecord> measurements(const std::string& device_fingerprint, const std::string& problem_key,
                                                 const Provenance& current) const;
 
+    // Warns, once per bundle and device, about a bundle whose entries for `device_fingerprint` are all or partly
+    // of another provenance (another jitgemm, kernel-source, NVRTC or driver version): they are not used, and a
+    // deployment that shipped them would otherwise compile or tune without a word. Never throws.
+    void report_unusable_bundle_entries(const std::string& device_fingerprint, const CurrentProvenance& current) const;
+
 private:
     std::unique_ptr<TuningCache> writable_;
     std::vector<std::unique_ptr<TuningCache>> bundles_;

@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "cache/content_hash.h"
-#include "runtime/compile/cubin_verification.h"
+#include "log/log.h"
 
 namespace jitgemm {
 namespace {
@@ -78,7 +78,7 @@ std::optional<std::filesystem::path> lock_directory() {
     const std::optional<std::filesystem::path> directory = chosen_lock_directory();
     const std::string defect = directory_defect(*directory);
     if (defect.empty()) return directory;
-    warn_once("lock directory " + directory->string(),
+    log::warn_once("lock directory " + directory->string(),
               "searches of several processes cannot take turns: the lock directory " + directory->string() +
                   " is unusable (" + defect + "; JITGEMM_LOCK_DIR names another)");
     return std::nullopt;
@@ -87,7 +87,7 @@ std::optional<std::filesystem::path> lock_directory() {
 std::optional<Turn> take_turn(const std::filesystem::path& file, std::chrono::milliseconds wait) {
     const int fd = open(file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
-        warn_once("lock file " + file.string(), "cannot open the lock file " + file.string() + " (" +
+        log::warn_once("lock file " + file.string(), "cannot open the lock file " + file.string() + " (" +
                                                     text_of_errno() + "); going on without taking turns");
         return Turn();
     }
@@ -96,7 +96,7 @@ std::optional<Turn> take_turn(const std::filesystem::path& file, std::chrono::mi
     bool waited = false;
     while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         if (errno != EWOULDBLOCK && errno != EINTR) {
-            warn_once("lock file " + file.string(), "cannot lock " + file.string() + " (" + text_of_errno() +
+            log::warn_once("lock file " + file.string(), "cannot lock " + file.string() + " (" + text_of_errno() +
                                                         "); going on without taking turns");
             close(fd);
             return Turn();
@@ -125,7 +125,7 @@ Turn take_gpu_turn(const DeviceInfo& device) {
     if (!directory) return Turn();
     const std::filesystem::path file = *directory / gpu_turn_name(device);
     if (std::optional<Turn> turn = take_turn(file, kGpuTurnWait)) return std::move(*turn);
-    warn_once("gpu turn " + file.string(), "another process has held " + file.string() + " for over " +
+    log::warn_once("gpu turn " + file.string(), "another process has held " + file.string() + " for over " +
                                                std::to_string(kGpuTurnWait.count()) +
                                                " s; timing without waiting for it");
     return Turn();

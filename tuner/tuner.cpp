@@ -1,5 +1,6 @@
 // The tuning loop (see tuner.h): stages in the order they run.
 #include "tuner/tuner.h"
+#include "log/log.h"
 
 #include <algorithm>
 #include <atomic>
@@ -35,10 +36,6 @@ namespace {
 using cache::CandidateOutcome;
 using Clock = std::chrono::steady_clock;
 
-bool debug_log_requested() {
-    const char* level = std::getenv("JITGEMM_LOG");
-    return level != nullptr && std::string(level) == "debug";
-}
 
 // The compile stage's product for one candidate.
 struct CompiledCandidate {
@@ -71,7 +68,7 @@ public:
           start_(Clock::now()),
           deadline_(start_ + std::chrono::duration_cast<Clock::duration>(
                                  std::chrono::duration<double>(options.budget_seconds))),
-          verbose_(options.verbose || debug_log_requested()),
+          verbose_(options.verbose || log::enabled(LogLevel::Debug)),
           arch_(device.arch()),
           provenance_(search_provenance(problem, device)),
           fingerprint_(device.fingerprint()),
@@ -99,7 +96,9 @@ private:
     double seconds_left() const { return std::chrono::duration<double>(deadline_ - Clock::now()).count(); }
 
     void log(const std::string& line) const {
-        if (verbose_) std::cerr << "jitgemm tune " << key_ << ": " << line << "\n";
+        // --verbose (the command's own stage lines) on stderr; otherwise the log's debug level.
+        if (options_.verbose) std::cerr << "jitgemm tune " << key_ << ": " << line << "\n";
+        else if (verbose_) log::debug("tune " + key_ + ": " + line);
     }
 
     // The GPU turn (search_turns.h), logged with the moments it was held on the machine's monotonic clock, which all
@@ -416,7 +415,7 @@ private:
             writable->record_tuning(s, to_cubin_record(winner_->program, winner_->cubin), result_.measurements);
             result_.recorded = true;
         } catch (const Error& e) {  // the tuned kernel still serves this process
-            std::cerr << "jitgemm: warning: could not record the tuning of " << key_ << ": " << e.what() << "\n";
+            log::warn("could not record the tuning of " + key_ + ": " + e.what());
         }
     }
 

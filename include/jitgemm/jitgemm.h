@@ -3,5 +3,6 @@
 
 #include "jitgemm/error.h"
 #include "jitgemm/gemm.h"
+#include "jitgemm/log.h"
 #include "jitgemm/types.h"
 #include "jitgemm/version.h"

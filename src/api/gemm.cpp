@@ -7,6 +7,7 @@
 #include "dispatch/kernel_builder.h"
 #include "dispatch/kernel_store.h"
 #include "dispatch/statistics.h"
+#include "log/log.h"
 #include "runtime/driver/context.h"
 #include "runtime/driver/stream_capture.h"
 #include "runtime/launch/kernel_args.h"
@@ -56,6 +57,9 @@ ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int6
             if (key.during_capture) relaxed.emplace();  // loading the module must not invalidate the capture
             BuiltKernel built = build_kernel(key, options);
             served_by = built.served_by;
+            if (log::enabled(LogLevel::Info))
+                log::info(key.problem.key() + ": " + std::string(to_string(built.served_by)) + " " +
+                          built.kernel->config_name + " (" + built.why + ")");
             return built.kernel;
         });
     }

@@ -1,5 +1,6 @@
 // The background tuning thread.
 #include "dispatch/background_tuner.h"
+#include "log/log.h"
 
 #include <iostream>
 
@@ -64,8 +65,7 @@ void BackgroundTuner::work() {
             BuiltKernel searched = search_once(key, job.second);
             if (searched.kernel) KernelStore::global().replace(key, std::move(searched.kernel));
         } catch (const std::exception& e) {
-            std::cerr << "jitgemm: warning: background tuning of " << key.problem.key() << " failed: " << e.what()
-                      << "\n";
+            log::warn("background tuning of " + key.problem.key() + " failed: " + e.what());
         }
         {
             std::lock_guard lock(mutex_);

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <mutex>
 #include <optional>
 
 #include "cache/cache_stack.h"
@@ -16,6 +17,7 @@
 #include "dispatch/tuning_policy.h"
 #include "runtime/driver/context.h"
 #include "jitgemm/error.h"
+#include "log/log.h"
 #include "tuner/search_provenance.h"
 #include "tuner/search_turns.h"
 #include "tuner/tuner.h"
@@ -49,7 +51,7 @@ std::shared_ptr<const LoadedKernel> load_tuned(const Problem& problem, const Dev
         cache::CacheStack::global().find_tuned(device.fingerprint(), problem.key(), search_provenance(problem, device));
     if (!entry) return nullptr;
     const auto ignore = [&](const std::string& why) -> std::shared_ptr<const LoadedKernel> {
-        warn_once(entry->source_path + "\n" + problem.key(), "ignoring the tuned entry for " + problem.key() + " in " +
+        log::warn_once(entry->source_path + "\n" + problem.key(), "ignoring the tuned entry for " + problem.key() + " in " +
                                                                  entry->source_path + ": " + why);
         return nullptr;
     };
@@ -84,7 +86,7 @@ void record_untuned(const Problem& problem, const DeviceInfo& device) {
     try {
         writable->record_untuned(device.fingerprint(), problem.key(), search_provenance(problem, device));
     } catch (const Error& e) {
-        std::cerr << "jitgemm: warning: could not record " << problem.key() << " as untuned: " << e.what() << "\n";
+        log::warn("could not record " + problem.key() + " as untuned: " + e.what());
     }
 }
 
@@ -111,16 +113,21 @@ BuiltKernel search_once(const KernelKey& key, const TuneOptions& options) {
     const cache::CacheStack& caches = cache::CacheStack::global();
     const std::optional<Turn> turn = take_search_turn(caches, device, problem, search_wait(options));
     if (!turn) {
-        warn_once("search wait\n" + problem.key(), "another process is still tuning " + problem.key() + " after " +
+        log::warn_once("search wait\n" + problem.key(), "another process is still tuning " + problem.key() + " after " +
                                                        std::to_string(search_wait(options).count() / 1000) +
                                                        " s; serving it untuned");
-        return {nullptr, ServedBy::HeuristicDefault};
+        return {nullptr, ServedBy::HeuristicDefault, "another process's search of it outlasted the wait"};
     }
     // The search we waited for has stored its winner where we look first.
     if (turn->waited())
-        if (auto tuned = load_tuned(problem, device, true)) return {std::move(tuned), ServedBy::CachedTuned};
+        if (auto tuned = load_tuned(problem, device, true))
+            return {std::move(tuned), ServedBy::CachedTuned, "the winner of another process's search, just finished"};
     TuneResult result = tune_problem(problem, device, key.context, options, caches);
-    return {std::move(result.kernel), ServedBy::FreshlyTuned};
+    const std::string searched = std::to_string(result.candidates_measured) + " of " +
+                                 std::to_string(result.candidates_total) + " candidates in " +
+                                 std::to_string(result.seconds) + " s" + (result.complete ? "" : ", budget reached");
+    if (!result.kernel) return {nullptr, ServedBy::HeuristicDefault, "no candidate passed (" + searched + ")"};
+    return {std::move(result.kernel), ServedBy::FreshlyTuned, "searched now: " + searched};
 }
 
 AnyConfig choose_config(const Problem& problem, const DeviceInfo& device, const std::string& requested) {
@@ -144,30 +151,43 @@ BuiltKernel build_kernel(const KernelKey& key, const GemmOptions& options) {
     const Problem& problem = key.problem;
     const DeviceInfo& device = cached_device_info(driver::device_of(key.context));
     require_supported_arch(device.arch());
+    static std::once_flag bundles_reported;  // the first miss of the process: the bundles' entries, judged once
+    std::call_once(bundles_reported, [&] {
+        cache::CacheStack::global().report_unusable_bundle_entries(device.fingerprint(),
+                                                                   current_search_provenance(device));
+    });
 
     const TunePolicy policy = resolve_tune_policy(options.tuning);
     const bool may_compile = policy != TunePolicy::Never;
     if (!key.config.empty() || problem.k == 0) {
         const AnyConfig config = choose_config(problem, device, key.config);
         return {compile_and_load(problem, config, device, may_compile),
-                problem.k == 0 ? ServedBy::HeuristicDefault : ServedBy::Requested};
+                problem.k == 0 ? ServedBy::HeuristicDefault : ServedBy::Requested,
+                problem.k == 0 ? "k = 0: the scaling kernel" : "the configuration the call asked for"};
     }
-    if (auto tuned = load_tuned(problem, device, may_compile)) return {std::move(tuned), ServedBy::CachedTuned};
+    if (auto tuned = load_tuned(problem, device, may_compile))
+        return {std::move(tuned), ServedBy::CachedTuned, "the tuned entry of the cache"};
     if (!may_compile) throw not_tuned(problem, device, "no tuned entry this build can use");
 
+    std::string why;
     if (key.during_capture) {
         // A search would allocate, synchronize and time on the device, each of which breaks the capture; the first
         // call outside a capture finds the problem untuned and applies the policy then.
         if (policy == TunePolicy::Off) record_untuned(problem, device);
+        why = "untuned: called during a stream capture, tuned at the first call outside one";
     } else if (policy == TunePolicy::Now) {
         BuiltKernel searched = search_once(key, resolve_tune_options(options));
         if (searched.kernel) return searched;
+        why = "untuned: " + searched.why;
     } else if (policy == TunePolicy::Background) {
         BackgroundTuner::global().submit(key, resolve_tune_options(options));
+        why = "untuned for now: a background search is queued";
     } else {
         record_untuned(problem, device);
+        why = "untuned: the policy is off (recorded for jitgemm cache untuned)";
     }
-    return {compile_and_load(problem, heuristic_config(problem, device), device, true), ServedBy::HeuristicDefault};
+    return {compile_and_load(problem, heuristic_config(problem, device), device, true), ServedBy::HeuristicDefault,
+            why};
 }
 
 }  // namespace jitgemm

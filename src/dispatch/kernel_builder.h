@@ -16,6 +16,7 @@ namespace jitgemm {
 struct BuiltKernel {
     std::shared_ptr<const LoadedKernel> kernel;
     ServedBy served_by = ServedBy::HeuristicDefault;
+    std::string why;  // for the log: where the kernel came from, or why it is untuned
 };
 
 // The configuration a call with an explicit or no request runs untuned: `requested` parsed and checked, or the

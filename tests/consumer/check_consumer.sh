@@ -33,7 +33,7 @@ shared=$(find "$prefix" -name 'libjitgemm.so*' -type f | head -1)
 if [ -n "$shared" ]; then
     echo "== symbols exported by $(basename "$shared")"
     # Allowed: the public API of include/jitgemm (jitgemm/export.h marks it) and jitgemm::Error's type information.
-    public='jitgemm::(gemm|version|statistics|wait_for_background_tuning|release_workspaces|to_string|parse_[a-z_]+|size_of|Error::)'
+    public='jitgemm::(gemm|version|statistics|wait_for_background_tuning|release_workspaces|to_string|parse_[a-z_]+|size_of|set_log_level|log_level|set_log_callback|Error::)'
     # Symbols of jitgemm's own namespace (the std:: template instances over jitgemm types that libstdc++'s default
     # visibility exports are not jitgemm's interface and are left out).
     own=$(nm -DC --defined-only "$shared" | sed -E 's/^[0-9a-f]+ [A-Za-z] //' \

@@ -23,6 +23,7 @@ struct Layer {
 const Layer kLayers[] = {
     {"src/api/", "api/", 60},       {"src/dispatch/", "dispatch/", 50}, {"tuner/families/", "tuner/families/", 35},
     {"tuner/", "tuner/", 40},       {"src/runtime/", "runtime/", 20},   {"cache/", "cache/", 10},
+    {"src/log/", "log/", 5},
 };
 
 std::optional<Layer> layer_of_file(const std::string& path) {

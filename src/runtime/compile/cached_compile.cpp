@@ -1,5 +1,6 @@
 // Cached-or-compiled cubins.
 #include "runtime/compile/cached_compile.h"
+#include "log/log.h"
 
 #include <ctime>
 #include <iostream>
@@ -37,7 +38,7 @@ Cubin obtain_cubin(const KernelProgram& program, const cache::CacheStack& caches
         try {
             caches.writable()->put_cubin(to_cubin_record(program, cubin));
         } catch (const Error& e) {  // the kernel is still good; only its persistence failed
-            std::cerr << "jitgemm: warning: could not store a cubin in the tuning cache: " << e.what() << "\n";
+            log::warn(std::string("could not store a cubin in the tuning cache: ") + e.what());
         }
     }
     return cubin;

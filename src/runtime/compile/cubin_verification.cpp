@@ -1,6 +1,8 @@
 // Verifying a cached cubin against the program it is to stand for.
 #include "runtime/compile/cubin_verification.h"
 
+#include "log/log.h"
+
 #include <iostream>
 #include <mutex>
 #include <set>
@@ -29,7 +31,7 @@ bool verified_or_reported(const KernelProgram& program, const cache::CubinRecord
                           const std::string& source_path) {
     const auto defect = cubin_defect_for(program, cubin);
     if (defect)
-        warn_once(source_path + "\n" + cubin.key, "ignoring the cubin " + cubin.key + " of " + program.config_name +
+        log::warn_once(source_path + "\n" + cubin.key, "ignoring the cubin " + cubin.key + " of " + program.config_name +
                                                      " in " + source_path + ": " + *defect + "; compiling it again");
     return !defect;
 }
@@ -41,11 +43,5 @@ std::optional<cache::CubinRecord> find_verified_cubin(const KernelProgram& progr
     return std::nullopt;
 }
 
-void warn_once(const std::string& what, const std::string& message) {
-    static std::mutex mutex;
-    static std::set<std::string> reported;
-    std::lock_guard<std::mutex> lock(mutex);
-    if (reported.insert(what).second) std::cerr << "jitgemm: warning: " << message << "\n";
-}
 
 }  // namespace jitgemm

@@ -27,7 +27,4 @@ bool verified_or_reported(const KernelProgram& program, const cache::CubinRecord
 // replaces a damaged row of the writable cache).
 std::optional<cache::CubinRecord> find_verified_cubin(const KernelProgram& program, const cache::CacheStack& caches);
 
-// Prints "jitgemm: warning: <message>" on stderr the first time `what` is reported in this process.
-void warn_once(const std::string& what, const std::string& message);
-
 }  // namespace jitgemm

@@ -1,5 +1,6 @@
 // The bandwidth, FFMA and mma.sync probes, and the ceilings kept in the cache.
 #include "runtime/measure/ceiling_probes.h"
+#include "log/log.h"
 
 #include <functional>
 #include <iostream>
@@ -135,7 +136,7 @@ KnownCeilings known_ceilings(const DeviceInfo& device, const cache::CacheStack& 
                 for (const CeilingField& c : kCeilingFields)
                     writable->record_ceiling(fingerprint, driver, c.name, stored.*c.field);
             } catch (const Error& e) {
-                std::cerr << "jitgemm: warning: could not keep the measured ceilings: " << e.what() << "\n";
+                log::warn(std::string("could not keep the measured ceilings: ") + e.what());
             }
         }
     }
