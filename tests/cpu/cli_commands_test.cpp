@@ -11,6 +11,7 @@
 #include "support/cache_test_files.h"
 #include "support/fake_cubin.h"
 #include "tuner/families/registry.h"
+#include "tools/manifest/json_value.h"
 #include "tools/manifest/shape_manifest.h"
 #include "support/process.h"
 
@@ -220,6 +221,47 @@ TEST(CliCache, DoctorCoverageWithoutTheGpuIsNotAPass) {
                                path + " --manifest " + dir.file("shapes.csv"));
     EXPECT_EQ(r.exit_code, 3) << r.output;
     EXPECT_NE(r.output.find("NOT CHECKED"), std::string::npos) << r.output;
+}
+
+// The subcommands that print data print valid JSON with --json, holding what the text shows.
+TEST(CliCache, JsonOfConfigsShowAndDoctor) {
+    const TemporaryDirectory dir;
+    const std::string path = dir.file("c.sqlite");
+    {
+        const auto c = cache::TuningCache::open(path, cache::TuningCache::Access::ReadWrite);
+        fill(*c);
+    }
+    const auto member = [](const manifest::JsonValue& object, const std::string& key) -> const manifest::JsonValue* {
+        for (const auto& m : object.members)
+            if (m.key == key) return &m.value;
+        return nullptr;
+    };
+    auto r = run_process(kCli + " configs --json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto configs = manifest::parse_json(r.output, "configs --json");
+    ASSERT_NE(member(configs, "families"), nullptr);
+    std::size_t families = 0;
+    for_each_family([&](auto) { ++families; });
+    EXPECT_EQ(member(configs, "families")->items.size(), families);
+
+    r = run_process(kCli + " cache show m4096 --json --cache " + path);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto shown = manifest::parse_json(r.output, "cache show --json");
+    ASSERT_NE(member(shown, "selections"), nullptr);
+    ASSERT_FALSE(member(shown, "selections")->items.empty());
+    for (const auto& s : member(shown, "selections")->items) {
+        ASSERT_NE(member(s, "problem"), nullptr);
+        EXPECT_NE(member(s, "problem")->text.find("m4096"), std::string::npos);
+        EXPECT_NE(member(s, "candidates"), nullptr);
+    }
+
+    r = run_process("JITGEMM_CUDA_DRIVER=/nonexistent/libcuda.so.1 " + kCli + " cache doctor --json --cache " + path);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    const auto doctor = manifest::parse_json(r.output, "cache doctor --json");
+    ASSERT_NE(member(doctor, "selections"), nullptr);
+    EXPECT_EQ(member(doctor, "selections")->text, "12");
+    EXPECT_EQ(member(doctor, "healthy")->text, "true");
+    EXPECT_EQ(member(doctor, "coverage")->kind, manifest::JsonValue::Kind::Null);
 }
 
 TEST(CliCache, DoctorPruneAndUntunedManifest) {

@@ -53,13 +53,6 @@ struct BenchRow {
     std::string types() const { return dtype + (compute == "f32" ? "" : " " + compute); }
 };
 
-// JSON has no NaN or Infinity: a relative error that is not finite (NaN in C) is written as null.
-std::string json_number(double value) {
-    if (!std::isfinite(value)) return "null";
-    std::ostringstream s;
-    s << value;
-    return s.str();
-}
 
 }  // namespace
 

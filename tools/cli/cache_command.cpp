@@ -142,23 +142,54 @@ int list_command(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
+// One selection of `cache show --json`: the winner, its search, and every candidate measured.
+void print_selection_json(const TuningCache& file, const cache::SelectionRecord& s, bool comma) {
+    std::cout << (comma ? ", " : "") << "{\"problem\": " << json_string(s.problem_key)
+              << ", \"device\": " << json_string(s.device_fingerprint) << ", \"config\": " << json_string(s.config)
+              << ", \"time_ms\": " << json_number(s.time_ms) << ", \"tflops\": " << json_number(s.tflops)
+              << ", \"cubin\": " << json_string(s.cubin_key) << ", \"candidates_measured\": " << s.candidates_measured
+              << ", \"candidates_total\": " << s.candidates_total
+              << ", \"search_complete\": " << (s.search_complete ? "true" : "false")
+              << ", \"search_seconds\": " << json_number(s.search_seconds) << ", \"tuned_at\": " << s.tuned_at_unix
+              << ", \"provenance\": " << json_string(provenance_text(s.provenance)) << ", \"candidates\": [";
+    auto measurements = file.measurements(s.device_fingerprint, s.problem_key, s.provenance);
+    std::stable_sort(measurements.begin(), measurements.end(), [](const auto& x, const auto& y) {
+        const bool xp = x.outcome == cache::CandidateOutcome::Passed, yp = y.outcome == cache::CandidateOutcome::Passed;
+        return xp != yp ? xp : xp && x.time_ms < y.time_ms;
+    });
+    for (std::size_t i = 0; i < measurements.size(); ++i) {
+        const auto& m = measurements[i];
+        std::cout << (i ? ", " : "") << "{\"config\": " << json_string(m.config) << ", \"outcome\": "
+                  << json_string(std::string(to_string(m.outcome))) << ", \"time_ms\": " << json_number(m.time_ms)
+                  << ", \"detail\": " << json_string(m.detail) << "}";
+    }
+    std::cout << "]}";
+}
+
 int show_command(const std::vector<std::string>& args) {
     po::options_description options;
     add_cache_option(options);
     options.add_options()("key", po::value<std::string>()->required(), "problem key (or a part of it)")(
-        "all", "every candidate the search measured, fastest first, then the ones that failed and why");
+        "all", "every candidate the search measured, fastest first, then the ones that failed and why")(
+        "json", "print JSON (every candidate, as with --all)");
     po::positional_options_description positional;
     positional.add("key", 1);
     int exit_code = kExitOk;
-    const auto vm = parse_options("cache show", "usage: jitgemm cache show KEY [--all] [--cache FILE]", options, args,
-                                  exit_code, &positional);
+    const auto vm = parse_options("cache show", "usage: jitgemm cache show KEY [--all] [--json] [--cache FILE]",
+                                  options, args, exit_code, &positional);
     if (!vm) return exit_code;
     const auto file = open_for_reading(*vm);
     const std::string key = (*vm)["key"].as<std::string>();
     int shown = 0;
+    const bool json = vm->count("json") > 0;
+    if (json) std::cout << "{\"cache\": " << json_string(file->path()) << ", \"selections\": [";
     for (const auto& s : file->all_selections()) {
         if (s.problem_key.find(key) == std::string::npos) continue;
         ++shown;
+        if (json) {
+            print_selection_json(*file, s, shown > 1);
+            continue;
+        }
         std::cout << "problem   " << s.problem_key << "\ndevice    " << s.device_fingerprint << "\nwinner    "
                   << s.config << ": " << s.time_ms << " ms, " << s.tflops << " TFLOP/s (cubin " << s.cubin_key
                   << ")\nsearch    " << s.candidates_measured << "/" << s.candidates_total << " candidates, "
@@ -190,6 +221,7 @@ int show_command(const std::vector<std::string>& args) {
             std::cout << (i ? ", " : " ") << passed[i].second << " " << passed[i].first << " ms";
         std::cout << "\n\n";
     }
+    if (json) std::cout << "]}\n";
     if (shown == 0) {
         std::cerr << "jitgemm cache show: no selection in " << file->path() << " matches \"" << key << "\"\n";
         return kExitFailed;
@@ -270,9 +302,13 @@ int merge_command(const std::vector<std::string>& args) {
 int doctor_command(const std::vector<std::string>& args) {
     po::options_description options;
     add_cache_option(options);
-    options.add_options()("manifest", po::value<std::string>(), "also report how much of this manifest is tuned");
+    options.add_options()("manifest", po::value<std::string>(), "also report how much of this manifest is tuned")(
+        "json", "print JSON");
     int exit_code = kExitOk;
-    const auto vm = parse_options("cache doctor", "usage: jitgemm cache doctor [--cache FILE] [--manifest FILE]",
+    const auto vm = parse_options("cache doctor",
+                                  "usage: jitgemm cache doctor [--cache FILE] [--manifest FILE] [--json]\n"
+                                  "exit 0: healthy (and the manifest covered); 1: damage, or problems of the manifest "
+                                  "untuned or stale; 3: coverage asked for, but no GPU here to judge it",
                                   options, args, exit_code);
     if (!vm) return exit_code;
     std::vector<ManifestEntry> entries;
@@ -282,6 +318,64 @@ int doctor_command(const std::vector<std::string>& args) {
     const cache::DoctorReport r = cache::doctor(
         *file, running ? std::optional<cache::CurrentProvenance>(running->current) : std::nullopt,
         running ? running->fingerprint : std::string());
+
+    // Coverage of the manifest on this machine: each problem tuned (current here), stale or untuned.
+    struct Uncovered {
+        std::string state, name, key;
+    };
+    std::vector<Uncovered> uncovered;
+    int tuned = 0, stale = 0, untuned = 0;
+    const bool coverage_asked = !entries.empty(), coverage_checked = coverage_asked && running.has_value();
+    if (coverage_checked) {
+        const auto all = file->all_selections();
+        for (const PlannedProblem& p : plan_problems(entries, cached_device_info(0))) {
+            const std::string key = p.problem.key();
+            bool current_here = false, other = false;
+            for (const auto& s : all) {
+                if (s.device_fingerprint != running->fingerprint || s.problem_key != key) continue;
+                (running->current.is_current(key, s.provenance) ? current_here : other) = true;
+            }
+            (current_here ? tuned : other ? stale : untuned)++;
+            if (!current_here) uncovered.push_back({other ? "stale" : "untuned", p.entry.name, key});
+        }
+    }
+    const bool covered = stale == 0 && untuned == 0;
+    // A doctor that could not judge the coverage it was asked for has not checked it, and a deployment gate must not
+    // read that as a pass.
+    const int result = !r.healthy() || !covered ? kExitFailed : coverage_asked && !coverage_checked ? kExitNoGpu
+                                                                                                     : kExitOk;
+    const auto json_lines = [](const std::vector<std::string>& lines) {
+        std::string out = "[";
+        for (std::size_t i = 0; i < lines.size(); ++i) out += (i ? ", " : "") + json_string(lines[i]);
+        return out + "]";
+    };
+    if (vm->count("json")) {
+        std::cout << "{\"cache\": " << json_string(file->path()) << ", \"schema\": " << r.schema_version
+                  << ", \"integrity_ok\": " << (r.integrity_ok ? "true" : "false")
+                  << ", \"integrity_detail\": " << json_string(r.integrity_detail) << ", \"selections\": "
+                  << r.selections << ", \"cubins\": " << r.cubins << ", \"damaged_cubins\": " << r.damaged_cubins
+                  << ", \"measurements\": " << r.measurements << ", \"untuned\": " << r.untuned
+                  << ", \"device\": " << (running ? json_string(running->fingerprint) : "null")
+                  << ", \"current_selections\": " << r.current_selections
+                  << ", \"stale_selections\": " << r.stale_selections << ", \"findings\": " << json_lines(r.problems)
+                  << ", \"damage\": " << json_lines(r.damage) << ", \"healthy\": " << (r.healthy() ? "true" : "false")
+                  << ", \"coverage\": ";
+        if (!coverage_asked) {
+            std::cout << "null";
+        } else if (!coverage_checked) {
+            std::cout << "{\"checked\": false, \"why\": \"no GPU here to judge it\"}";
+        } else {
+            std::cout << "{\"checked\": true, \"tuned\": " << tuned << ", \"stale\": " << stale
+                      << ", \"untuned\": " << untuned << ", \"uncovered\": [";
+            for (std::size_t i = 0; i < uncovered.size(); ++i)
+                std::cout << (i ? ", " : "") << "{\"state\": \"" << uncovered[i].state
+                          << "\", \"name\": " << json_string(uncovered[i].name)
+                          << ", \"problem\": " << json_string(uncovered[i].key) << "}";
+            std::cout << "]}";
+        }
+        std::cout << ", \"exit\": " << result << "}\n";
+        return result;
+    }
     std::cout << file->path() << ": schema " << r.schema_version << ", integrity "
               << (r.integrity_ok ? "ok" : "FAILED: " + r.integrity_detail) << "\n"
               << "  " << r.selections << " selections, " << r.cubins << " cubins, " << r.measurements
@@ -294,36 +388,15 @@ int doctor_command(const std::vector<std::string>& args) {
     for (const auto& finding : r.problems) std::cout << "  " << finding << "\n";
     for (const auto& finding : r.damage) std::cout << "  " << finding << "\n";
     std::cout << "  cubins: " << r.cubins - r.damaged_cubins << " sound, " << r.damaged_cubins << " damaged\n";
-
-    bool covered = true, covered_unknown = false;
-    if (!entries.empty()) {
-        if (!running) {
-            // Coverage depends on the device and provenance; a doctor that cannot judge it has not checked what it
-            // was asked, and a deployment gate must not read that as a pass.
-            std::cout << "  coverage of " << (*vm)["manifest"].as<std::string>()
-                      << ": NOT CHECKED, it needs the GPU it is for (exit " << kExitNoGpu << ")\n";
-            covered_unknown = true;
-        } else {
-            int tuned = 0, stale = 0, untuned = 0;
-            const auto all = file->all_selections();
-            for (const PlannedProblem& p : plan_problems(entries, cached_device_info(0))) {
-                const std::string key = p.problem.key();
-                bool current_here = false, other = false;
-                for (const auto& s : all) {
-                    if (s.device_fingerprint != running->fingerprint || s.problem_key != key) continue;
-                    (running->current.is_current(key, s.provenance) ? current_here : other) = true;
-                }
-                const char* state = current_here ? "tuned" : other ? "stale" : "untuned";
-                (current_here ? tuned : other ? stale : untuned)++;
-                if (!current_here) std::cout << "  " << state << ": " << p.entry.name << " (" << key << ")\n";
-            }
-            std::cout << "  coverage of " << (*vm)["manifest"].as<std::string>() << ": " << tuned << " tuned, " << stale
-                      << " stale, " << untuned << " untuned\n";
-            covered = stale == 0 && untuned == 0;
-        }
+    if (coverage_asked && !coverage_checked)
+        std::cout << "  coverage of " << (*vm)["manifest"].as<std::string>()
+                  << ": NOT CHECKED, it needs the GPU it is for (exit " << kExitNoGpu << ")\n";
+    if (coverage_checked) {
+        for (const Uncovered& u : uncovered) std::cout << "  " << u.state << ": " << u.name << " (" << u.key << ")\n";
+        std::cout << "  coverage of " << (*vm)["manifest"].as<std::string>() << ": " << tuned << " tuned, " << stale
+                  << " stale, " << untuned << " untuned\n";
     }
-    if (!r.healthy() || !covered) return kExitFailed;
-    return covered_unknown ? kExitNoGpu : kExitOk;
+    return result;
 }
 
 int prune_command(const std::vector<std::string>& args) {

@@ -3,6 +3,7 @@
 
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
+#include "tools/cli/json_text.h"
 #include "tools/cli/option_parsing.h"
 #include "tuner/families/registry.h"
 
@@ -10,10 +11,25 @@ namespace jitgemm::cli {
 
 int configs_command(const std::vector<std::string>& args) {
     boost::program_options::options_description options;
+    options.add_options()("json", "print JSON");
     int exit_code = kExitOk;
-    const auto vm = parse_options("configs", "usage: jitgemm configs\nThe kernel families and their knobs.", options,
-                                  args, exit_code);
+    const auto vm = parse_options("configs", "usage: jitgemm configs [--json]\nThe kernel families and their knobs.",
+                                  options, args, exit_code);
     if (!vm) return exit_code;
+    if (vm->count("json")) {
+        std::cout << "{\"families\": [";
+        bool first = true;
+        for_each_family([&](auto tag) {
+            using Family = decltype(tag);
+            std::cout << (first ? "" : ", ") << "{\"name\": " << json_string(std::string(Family::kName))
+                      << ", \"name_format\": " << json_string(std::string(Family::kNameFormat))
+                      << ", \"default\": " << json_string(tag.to_string())
+                      << ", \"description\": " << json_string(std::string(Family::kDescription)) << "}";
+            first = false;
+        });
+        std::cout << "]}\n";
+        return kExitOk;
+    }
     // Every registered family, in registry order: its name format, its default configuration, and its knobs.
     for_each_family([](auto tag) {
         using Family = decltype(tag);

@@ -1,7 +1,9 @@
 // JSON string quoting.
 #include "tools/cli/json_text.h"
 
+#include <cmath>
 #include <cstdio>
+#include <sstream>
 
 namespace jitgemm::cli {
 
@@ -24,6 +26,13 @@ std::string json_string(const std::string& s) {
         }
     }
     return out + "\"";
+}
+
+std::string json_number(double value) {
+    if (!std::isfinite(value)) return "null";
+    std::ostringstream s;
+    s << value;
+    return s.str();
 }
 
 }  // namespace jitgemm::cli

@@ -10,6 +10,7 @@
 
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
+#include "tools/cli/json_text.h"
 #include "tools/cli/option_parsing.h"
 #include "runtime/device/device_info.h"
 #include "dispatch/kernel_store.h"
@@ -39,13 +40,6 @@ Enum parse_enum(const po::variables_map& vm, const char* name, std::optional<Enu
     return *value;
 }
 
-// JSON has no NaN or Infinity: a relative error that is not finite (NaN in C) is written as null.
-std::string json_number(double value) {
-    if (!std::isfinite(value)) return "null";
-    std::ostringstream s;
-    s << std::setprecision(6) << value;
-    return s.str();
-}
 
 }  // namespace
 
