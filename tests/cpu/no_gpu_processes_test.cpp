@@ -25,6 +25,12 @@ TEST(NoGpuProcesses, RunSaysThereIsNoDriverAndExitsThree) {
     const ProcessResult r = run_process(kNoDriver + JITGEMM_CLI_PATH + " run --m 64 --n 64 --k 64");
     EXPECT_EQ(r.exit_code, 3) << r.output;
     EXPECT_NE(r.output.find("no CUDA driver found"), std::string::npos) << r.output;
+    // With --json, the failure is a JSON object on stdout (it printed nothing there).
+    const ProcessResult json =
+        run_process("sh -c '" + kNoDriver + JITGEMM_CLI_PATH + " run --m 64 --n 64 --k 64 --json 2>/dev/null'");
+    EXPECT_EQ(json.exit_code, 3);
+    EXPECT_EQ(json.output.rfind("{\"error\": \"jitgemm: no CUDA driver found", 0), 0u) << json.output;
+    EXPECT_NE(json.output.find("\"code\": \"no CUDA driver\", \"exit\": 3}"), std::string::npos) << json.output;
 }
 
 TEST(NoGpuProcesses, UsageErrorsExitTwo) {

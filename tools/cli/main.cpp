@@ -1,10 +1,12 @@
 // The `jitgemm` program: dispatches to a subcommand and turns errors into messages and exit codes.
+#include <algorithm>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
+#include "tools/cli/json_text.h"
 #include "jitgemm/jitgemm.h"
 
 namespace {
@@ -56,7 +58,14 @@ int main(int argc, char** argv) {
     } catch (const jitgemm::Error& e) {
         std::cerr << e.what() << "\n";
         const bool no_gpu = e.code() == jitgemm::ErrorCode::NoDriver || e.code() == jitgemm::ErrorCode::NoDevice;
-        return no_gpu ? kExitNoGpu : e.code() == jitgemm::ErrorCode::InvalidArgument ? kExitUsage : kExitFailed;
+        const int exit_code =
+            no_gpu ? kExitNoGpu : e.code() == jitgemm::ErrorCode::InvalidArgument ? kExitUsage : kExitFailed;
+        // A program reading --json output gets an object even when the command failed.
+        if (std::find(args.begin(), args.end(), "--json") != args.end())
+            std::cout << "{\"error\": " << json_string(e.what()) << ", \"code\": "
+                      << json_string(std::string(jitgemm::to_string(e.code()))) << ", \"exit\": " << exit_code
+                      << "}\n";
+        return exit_code;
     } catch (const std::exception& e) {
         std::cerr << "jitgemm: " << e.what() << "\n";
         return kExitFailed;
