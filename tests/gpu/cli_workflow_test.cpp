@@ -117,7 +117,9 @@ TEST(CliWorkflow, BenchComparesWithCublasAndWritesCsvAndJson) {
     std::getline(csv, row);
     EXPECT_NE(header.find("speed_vs_cublas"), std::string::npos);
     EXPECT_NE(header.find("percent_of_roofline"), std::string::npos);
-    EXPECT_NE(row.find("512x384x256"), std::string::npos) << row;
+    // One column per field: sizes, order, transposes and types apart; text quoted.
+    EXPECT_EQ(header.rfind("gpu,problem,m,n,k,order,transa,transb,a_dtype,b_dtype,c_dtype,compute,", 0), 0u) << header;
+    EXPECT_NE(row.find("\",512,384,256,row,n,n,f32,f32,f32,f32,\""), std::string::npos) << row;
     EXPECT_NE(row.find(",yes,yes,"), std::string::npos) << row;  // both results verified
     std::ifstream json(dir.file("b.json"));
     const std::string text((std::istreambuf_iterator<char>(json)), std::istreambuf_iterator<char>());

@@ -35,6 +35,7 @@ namespace {
 namespace po = boost::program_options;
 
 struct BenchRow {
+    GemmShape problem;  // sizes, order, transposes, types, as run
     std::string name, shape, config, served_by;
     std::string dtype, compute;  // "bf16->f32", "f32"
     double jit_ms = 0, cublas_ms = 0, flops = 0, bytes = 0;
@@ -53,6 +54,13 @@ struct BenchRow {
     std::string types() const { return dtype + (compute == "f32" ? "" : " " + compute); }
 };
 
+
+// A text field of the CSV: quoted, with quotes doubled (names are the manifest's, and may hold commas).
+std::string csv_field(const std::string& text) {
+    std::string out = "\"";
+    for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
 
 }  // namespace
 
@@ -117,6 +125,7 @@ int bench_command(const std::vector<std::string>& args) {
         const GemmWorkload w(workload_shape(p.entry), rng);
         const GemmShape& s = w.shape();
         BenchRow row;
+        row.problem = s;
         for (const auto& n : p.names) row.name += (row.name.empty() ? "" : "+") + n;
         row.shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
         row.dtype = s.dtype_text();
@@ -180,12 +189,18 @@ int bench_command(const std::vector<std::string>& args) {
 
     if (vm.count("csv")) {
         std::ostringstream csv;
-        csv << "gpu,problem,shape,dtype,compute,jitgemm_config,served_by,jitgemm_ms,jitgemm_tflops,jitgemm_gbs,"
-               "arithmetic_intensity,bound,percent_of_roofline,cublas_ms,cublas_tflops,speed_vs_cublas,"
-               "jitgemm_verified,cublas_verified,jitgemm_relative_error,cublas_relative_error,ceilings\n";
+        // One column per field (sizes, order, transposes and each type apart), text fields quoted (RFC 4180).
+        csv << "gpu,problem,m,n,k,order,transa,transb,a_dtype,b_dtype,c_dtype,compute,jitgemm_config,served_by,"
+               "jitgemm_ms,jitgemm_tflops,jitgemm_gbs,arithmetic_intensity,bound,percent_of_roofline,cublas_ms,"
+               "cublas_tflops,speed_vs_cublas,jitgemm_verified,cublas_verified,jitgemm_relative_error,"
+               "cublas_relative_error,ceilings\n";
         for (const BenchRow& r : rows) {
-            csv << device.name << "," << r.name << "," << r.shape << "," << r.dtype << "," << r.compute << ","
-                << r.config << "," << r.served_by << "," << r.jit_ms << "," << r.tflops(r.jit_ms) << ","
+            const GemmShape& s = r.problem;
+            csv << csv_field(device.name) << "," << csv_field(r.name) << "," << s.m << "," << s.n << "," << s.k << ","
+                << to_string(s.order) << "," << to_string(s.trans_a) << "," << to_string(s.trans_b) << ","
+                << to_string(s.a_type) << "," << to_string(s.b_type) << "," << to_string(s.c_type) << ","
+                << r.compute << "," << csv_field(r.config) << "," << r.served_by << "," << r.jit_ms << ","
+                << r.tflops(r.jit_ms) << ","
                 << r.bytes / (r.jit_ms * 1e-3) / 1e9 << "," << r.intensity() << "," << r.bound() << ","
                 << r.roof_percent(roof.dram_bytes_per_s) << "," << r.cublas_ms << "," << r.tflops(r.cublas_ms) << ","
                 << r.cublas_ms / r.jit_ms << "," << (r.jit_ok ? "yes" : "no") << "," << (r.cublas_ok ? "yes" : "no")
