@@ -52,6 +52,10 @@ TEST(CliTune, UnsupportedEntriesAndBadFlagsAreUsageErrors) {
     r = run_process(kCli + " tune --m 8 --n 8 --k 8 --dtype bf16 --compute tf32 --cache " + dir.file("c.sqlite"));
     EXPECT_EQ(r.exit_code, 2) << r.output;  // TF32 is for fp32 inputs
     EXPECT_EQ(run_process(kCli + " tune --m 8 --n 8 --k 8 --compute f64").exit_code, 2);
+    // A flag's value is the field's value, not CSV text: "n,t" is a bad transpose, not two cells.
+    r = run_process(kCli + " tune --m 8 --n 8 --k 8 --transa 'n,t' --cache " + dir.file("c.sqlite"));
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("field 'transA': \"n,t\" is not a transpose"), std::string::npos) << r.output;
     EXPECT_FALSE(std::filesystem::exists(dir.file("c.sqlite")));
     r = run_process(kCli + " run --m 8 --n 8 --k 8 --dtype f64");
     EXPECT_EQ(r.exit_code, 2) << r.output;

@@ -3,8 +3,10 @@
 
 #include <iomanip>
 #include <sstream>
+#include <utility>
 
 #include "jitgemm/error.h"
+#include "tools/manifest/manifest_fields.h"
 
 namespace jitgemm::cli {
 
@@ -36,18 +38,38 @@ std::vector<ManifestEntry> problem_entries(const po::variables_map& vm) {
     }
     if (!(vm.count("m") && vm.count("n") && vm.count("k")))
         throw Error(ErrorCode::InvalidArgument, "jitgemm: name the problems: --manifest FILE, or --m, --n and --k");
-    // The flags are parsed by the manifest reader, so they follow exactly its rules and messages. `dtype` sets all
-    // four types and dtypeC/dtypeD, which come after it in the field table, override C and D with --out-dtype.
+    // Each flag's value goes to the manifest's own field parser (manifest_fields.h), so the flags follow exactly the
+    // manifest's rules and messages, without passing through CSV text (where "--transa n,t" became two cells).
+    // `dtype` sets all four types; dtypeC and dtypeD, after it in the field table, override C and D with --out-dtype.
     const std::string dtype = vm["dtype"].as<std::string>();
     const std::string out_dtype = vm.count("out-dtype") ? vm["out-dtype"].as<std::string>() : dtype;
-    std::ostringstream csv;
-    csv << std::setprecision(17) << "M,N,K,transA,transB,layout,dtype,dtypeC,dtypeD,compute,alpha,beta,batch\n"
-        << vm["m"].as<std::int64_t>() << "," << vm["n"].as<std::int64_t>() << "," << vm["k"].as<std::int64_t>() << ","
-        << vm["transa"].as<std::string>() << "," << vm["transb"].as<std::string>() << ","
-        << vm["order"].as<std::string>() << "," << dtype << "," << out_dtype << "," << out_dtype << ","
-        << vm["compute"].as<std::string>() << "," << vm["alpha"].as<double>() << "," << vm["beta"].as<double>()
-        << "," << vm["batch"].as<std::int64_t>() << "\n";
-    return parse_manifest(csv.str(), "command-line.csv");
+    const auto number = [](double value) {
+        std::ostringstream text;
+        text << std::setprecision(17) << value;
+        return text.str();
+    };
+    const std::pair<const char*, std::string> flags[] = {
+        {"M", std::to_string(vm["m"].as<std::int64_t>())},
+        {"N", std::to_string(vm["n"].as<std::int64_t>())},
+        {"K", std::to_string(vm["k"].as<std::int64_t>())},
+        {"transA", vm["transa"].as<std::string>()},
+        {"transB", vm["transb"].as<std::string>()},
+        {"layout", vm["order"].as<std::string>()},
+        {"dtype", dtype},
+        {"dtypeC", out_dtype},
+        {"dtypeD", out_dtype},
+        {"compute", vm["compute"].as<std::string>()},
+        {"alpha", number(vm["alpha"].as<double>())},
+        {"beta", number(vm["beta"].as<double>())},
+        {"batch", std::to_string(vm["batch"].as<std::int64_t>())},
+    };
+    manifest::RawProblem raw("the command line", 1);
+    for (const auto& [field, text] : flags) {
+        if (text.empty())
+            throw Error(ErrorCode::InvalidArgument, std::string("jitgemm: the flag for ") + field + " is empty");
+        raw.values[*manifest::find_field(field)] = manifest::RawValue{text, 1};
+    }
+    return {manifest::make_entry(raw)};
 }
 
 }  // namespace jitgemm::cli
