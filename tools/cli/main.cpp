@@ -22,7 +22,8 @@ void print_usage(std::ostream& out) {
         << "  cache     list, show, export, import, merge, doctor, prune the tuning cache; untuned problems\n"
         << "  configs   the kernel families and the names of their configurations\n"
         << "  help CMD  the options of a command (also: jitgemm CMD --help)\n\n"
-        << "exit codes: 0 ok, 1 failed, 2 usage, 3 no CUDA driver or device\n";
+        << "exit codes: 0 ok, 1 failed, 2 usage, 3 no CUDA driver or device, 130 stopped by Ctrl-C (tune: after\n"
+        << "the searches under way, whose results are kept)\n";
 }
 
 }  // namespace

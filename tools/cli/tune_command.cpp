@@ -14,6 +14,7 @@
 #include "cache/cache_stack.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
+#include "tools/cli/interrupt.h"
 #include "tools/cli/json_text.h"
 #include "tools/cli/option_parsing.h"
 #include "tools/cli/problem_options.h"
@@ -143,7 +144,7 @@ int tune_command(const std::vector<std::string>& args) {
         const CUcontext context = driver::primary_context(ordinal);
         JITGEMM_CU_CHECK(driver::api().cuCtxSetCurrent(context));
         const DeviceInfo& device = cached_device_info(ordinal);
-        for (std::size_t i = next++; i < plan.size(); i = next++) {
+        for (std::size_t i = next++; i < plan.size() && !interrupted(); i = next++) {
             const PlannedProblem& p = plan[i];
             ProblemOutcome& out = outcomes[i];
             out.name = joined_names(p);
@@ -203,6 +204,7 @@ int tune_command(const std::vector<std::string>& args) {
             display.finished(slot, line.str());
         }
     };
+    stop_after_current_work_on_interrupt();
     std::vector<std::thread> workers;
     for (std::size_t w = 0; w < devices.size(); ++w)
         workers.emplace_back([&, w] {
@@ -232,7 +234,9 @@ int tune_command(const std::vector<std::string>& args) {
         std::cout << "]}\n";
     }
     std::cerr << "jitgemm tune: " << (outcomes.size() - failed) << " of " << outcomes.size() << " problems tuned into "
-              << cache_path << "\n";
+              << cache_path << (interrupted() ? " (stopped by Ctrl-C; run the same command again to go on)" : "")
+              << "\n";
+    if (interrupted()) return kExitInterrupted;
     return failed == 0 ? kExitOk : kExitFailed;
 }
 
