@@ -299,17 +299,8 @@ TEST(CacheConcurrency, KilledImportOrMergeLeavesAllOrNothingAndTheRerunCompletes
                 std::string(command) == "import"
                     ? std::vector<std::string>{cli, "cache", "import", "--cache", target, bundle}
                     : std::vector<std::string>{cli, "cache", "merge", "--output", target, bundle};
-            const pid_t child = fork();
+            const pid_t child = jitgemm::testing::start_process(args);
             ASSERT_GE(child, 0);
-            if (child == 0) {
-                std::vector<char*> argv;
-                for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-                argv.push_back(nullptr);
-                const int null = ::open("/dev/null", O_WRONLY);
-                dup2(null, 1);
-                execv(argv[0], argv.data());
-                _exit(127);
-            }
             std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
             kill(child, SIGKILL);
             int status = 0;

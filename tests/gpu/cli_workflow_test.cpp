@@ -20,11 +20,7 @@ using testing::write_file;
 
 const std::string kCli = JITGEMM_CLI_PATH;
 
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-}
+using testing::count_of;
 
 // Three problems, one of them twice (merged by tune).
 const char* kManifest =
@@ -60,11 +56,11 @@ TEST(CliWorkflow, TunePrewarmsResumesAndShipsABundleThatServesWithoutCompiling) 
                              dir.file("tuned.sqlite") + " --json";
     auto r = run_process(tune);
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    EXPECT_EQ(count(r.output, "\"status\": \"tuned\""), 3u) << r.output;  // a and a_again are one problem
+    EXPECT_EQ(count_of(r.output, "\"status\": \"tuned\""), 3u) << r.output;  // a and a_again are one problem
     EXPECT_NE(r.output.find("a+a_again"), std::string::npos) << r.output;
     r = run_process(tune);  // run again: nothing left to do
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    EXPECT_EQ(count(r.output, "\"status\": \"already-tuned\""), 3u) << r.output;
+    EXPECT_EQ(count_of(r.output, "\"status\": \"already-tuned\""), 3u) << r.output;
 
     // Ship: export a bundle, serve from it alone, in a fresh cache, with tuning off: zero compiles.
     r = run_process(kCli + " cache export --output " + dir.file("ship.bundle") + " --cache " + dir.file("tuned.sqlite"));

@@ -2,7 +2,6 @@
 // before, between and during its searches' writes. The cache keeps its integrity, every selection has its cubin,
 // `cache doctor` finds it healthy, and the rerun tunes what is missing.
 #include <gtest/gtest.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,12 +23,6 @@ using testing::TemporaryDirectory;
 
 const std::string kCli = JITGEMM_CLI_PATH;
 
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-}
-
 TEST(TuningFaults, KilledTunerLeavesASoundCacheAndTheRerunCompletes) {
     JITGEMM_REQUIRE_GPU();
     const TemporaryDirectory dir;
@@ -43,18 +36,8 @@ TEST(TuningFaults, KilledTunerLeavesASoundCacheAndTheRerunCompletes) {
         const std::string cache = dir.file("killed-" + std::to_string(delay_ms) + ".sqlite");
         const std::vector<std::string> args = {kCli,    "tune",   "--manifest", dir.file("shapes.csv"),
                                                "--budget", "1.5", "--cache",   cache};
-        const pid_t child = fork();
+        const pid_t child = testing::start_process(args, true);
         ASSERT_GE(child, 0);
-        if (child == 0) {
-            std::vector<char*> argv;
-            for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-            argv.push_back(nullptr);
-            const int null = ::open("/dev/null", O_WRONLY);
-            dup2(null, 1);
-            dup2(null, 2);
-            execv(argv[0], argv.data());
-            _exit(127);
-        }
         std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
         kill(child, SIGKILL);
         int status = 0;
@@ -73,7 +56,9 @@ TEST(TuningFaults, KilledTunerLeavesASoundCacheAndTheRerunCompletes) {
         r = run_process(kCli + " tune --manifest " + dir.file("shapes.csv") + " --budget 1.5 --cache " + cache +
                         " --json");
         EXPECT_EQ(r.exit_code, 0) << r.output;
-        EXPECT_EQ(count(r.output, "\"status\": \"tuned\"") + count(r.output, "\"status\": \"already-tuned\""), 4u)
+        EXPECT_EQ(testing::count_of(r.output, "\"status\": \"tuned\"") +
+                      testing::count_of(r.output, "\"status\": \"already-tuned\""),
+                  4u)
             << r.output;
         EXPECT_EQ(cache_test::query_text(cache, "SELECT count(*) FROM selections"), "4");
         r = run_process(kCli + " cache doctor --cache " + cache);

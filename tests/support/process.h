@@ -1,12 +1,15 @@
 // Running a program of the build (the jitgemm command, the README example) from a test: exit code and output.
 #pragma once
 
+#include <fcntl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace jitgemm::testing {
 
@@ -25,6 +28,28 @@ inline ProcessResult run_process(const std::string& command) {
     const int status = pclose(pipe);
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
+}
+
+// Starts `args` (args[0] a path) as a child process with stdout (and stderr, when `quiet_stderr`) to /dev/null, and
+// returns its pid at once: for tests that kill a command part-way. -1 when fork failed.
+inline pid_t start_process(const std::vector<std::string>& args, bool quiet_stderr = false) {
+    const pid_t child = fork();
+    if (child != 0) return child;
+    std::vector<char*> argv;
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    const int null = ::open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    if (quiet_stderr) dup2(null, 2);
+    execv(argv[0], argv.data());
+    _exit(127);
+}
+
+// How many times `what` occurs in `text`.
+inline std::size_t count_of(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
 }
 
 // Writes `text` to a new or truncated file: the manifests and inputs the command-line tests hand to the program.
