@@ -153,7 +153,7 @@ if [ "$MODE" = targets ]; then
         mma_sync_32x32x16_w1x1_s2_g8 mma_sync_32x32x16_w1x1_s2_g8_sk7_p3 mma_sync_64x64x16_w2x2_s3_g8_sk13 \
         mma_sync_112x64x16_w1x2_s3_g8_k3_p3 mma_sync_112x64x32_w1x4_s2_g8 mma_sync_64x64x32_w2x2_s3_g8_k2_p3_bulk \
         mma_sync_112x64x16_w1x2_s3_g8_k3_p3_bulk mma_sync_64x64x64_w2x2_s2_g8_p3_bulk; do
-        timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --m 131 --n 77 --k 45 \
+        timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --order col --m 131 --n 77 --k 45 \
             --transa t --transb t --beta 0.5 --ldc 141 --lda 47 --iterations 1 --config "$config" --dtype bf16 2>&1 | \
             grep -E "ERROR SUMMARY|check|wrong|error" | sed "s/^/$config: /" | tee -a "$log"
     done
@@ -242,7 +242,7 @@ python_tests
 
 stamp "compute-sanitizer memcheck on tails, transposes and odd leading dimensions"
 while read -r config dtype compute; do
-    timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --m 131 --n 77 --k 45 \
+    timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/jitgemm" run --order col --m 131 --n 77 --k 45 \
         --transa t --transb t --beta 0.5 --ldc 141 --lda 47 --iterations 1 --config "$config" --dtype "$dtype" \
         --compute "$compute" 2>&1 | grep -E "ERROR SUMMARY|check|wrong|error" | sed "s/^/$config $dtype: /" | tee -a "$log"
 done <<'EOF'

@@ -51,7 +51,7 @@ int run_command(const std::vector<std::string>& args) {
         ("k", po::value<std::int64_t>()->required(), "columns of op(A), rows of op(B)")
         ("transa", po::value<std::string>()->default_value("n"), "n or t")
         ("transb", po::value<std::string>()->default_value("n"), "n or t")
-        ("order", po::value<std::string>()->default_value("col"), "col (BLAS) or row")
+        ("order", po::value<std::string>()->default_value("row"), "row or col (BLAS); row like tune and bench")
         ("lda", po::value<std::int64_t>()->default_value(0), "leading dimension of A (0: the minimum)")
         ("ldb", po::value<std::int64_t>()->default_value(0), "leading dimension of B (0: the minimum)")
         ("ldc", po::value<std::int64_t>()->default_value(0), "leading dimension of C (0: the minimum)")
