@@ -13,6 +13,8 @@
 #            hot_path_overhead): SASS of the main kernels side by side, the hot path of both, then per set in $SETS
 #            both builds tune the public rows ($BUDGET s each, fresh caches) and bench them against cuBLAS, one build
 #            after the other (bench_<set>_old.csv, bench_<set>_new.csv)
+#     fixed: the previous build ($OLD) against this one with fixed configurations (rows "m n k dtype compute
+#            config" in $FIXED_ROWS, default bench/shapes/fixed_compare.txt), three alternating rounds
 #     python: the Python package's tests and bench/python_overhead.py (per-call cost; public shapes of $PY_SETS,
 #            default "bf16 f32")
 #     targets: a short batch for issue 5's speed targets — the rows of bench/shapes/tensor_targets.csv (4096^3,
@@ -65,7 +67,7 @@ stage_python_package() {
 }
 python_tests() {
     stamp "the Python package's tests against PyTorch and CuPy"
-    { stage_python_package && PYTHONPATH="$python_stage" python3 -m unittest discover -s python/tests -p 'test_*.py' -v; } \
+    { stage_python_package && PYTHONPATH="$python_stage" python3 -X faulthandler -m unittest discover -s python/tests -p 'test_*.py' -v; } \
         > "$RES/python-tests.log" 2>&1 || { echo "Python tests failed" | tee -a "$log"; status=1; }
     tail -5 "$RES/python-tests.log" | tee -a "$log"
 }
@@ -126,6 +128,25 @@ EOF
     done
     stamp "done"
     exit 0
+fi
+
+if [ "$MODE" = fixed ]; then
+    # The previous build and this one with fixed configurations, alternating in three rounds, each row against
+    # cuBLAS in the same run: a kernel comparison that no search's choice can blur. $OLD names the previous build's
+    # folder (its jitgemm); its configurations are named with the old prefix "mma_" instead of "mma_sync_".
+    OLD=${OLD:?fixed needs OLD, the folder of the previous build}
+    for round in 1 2 3; do
+        while read -r m n k dtype compute config; do
+            for who in old new; do
+                bin="$BUILD/jitgemm"; c="$config"
+                [ "$who" = old ] && { bin="$OLD/jitgemm"; c=$(echo "$config" | sed 's/^mma_sync_/mma_/'); }
+                timeout 60 "$bin" bench --m "$m" --n "$n" --k "$k" --dtype "$dtype" --compute "$compute" \
+                    --config "$c" --iterations 50 2>&1 | grep -E "^ *[0-9]+x|error" | sed "s/^/$round $who /" | \
+                    tee -a "$log"
+            done
+        done < "${FIXED_ROWS:-bench/shapes/fixed_compare.txt}"
+    done
+    stamp "done"; exit 0
 fi
 
 if [ "$MODE" = targets ]; then
@@ -234,8 +255,17 @@ grep -E "^---|REG|HMMA|LDL|STL|LDSM" "$RES/sass.txt" | tee -a "$log"
 
 if [ "$MODE" != bench ]; then
 stamp "GPU tests"
-ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
+# $GPU_JOBS tests at a time (default 4): one at a time they outlast a device call; they share the GPU, and the
+# tuning ones take turns on it (tuner/search_turns), so running them together changes their times, not their checks.
+# Except the tests that bound a search's wall time ($ALONE): a search waits for the GPU turns of the other tests'
+# searches, and that waiting counts against its budget, so they run afterwards, one at a time.
+ALONE='SearchRespectsItsBudget'
+ctest --test-dir "$BUILD" -L gpu -j "${GPU_JOBS:-4}" ${TESTS:+-R "$TESTS"} -E "$ALONE" --output-on-failure \
+    --timeout 300 > "$RES/gpu-tests.log" 2>&1
 judge_ctest $? "$RES/gpu-tests.log"
+ctest --test-dir "$BUILD" -L gpu -R "$ALONE" --output-on-failure --timeout 300 > "$RES/gpu-tests-alone.log" 2>&1
+judge_ctest $? "$RES/gpu-tests-alone.log"
+cat "$RES/gpu-tests-alone.log" >> "$RES/gpu-tests.log"
 grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
 
 python_tests

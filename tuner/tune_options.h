@@ -17,7 +17,9 @@ struct TuneProgress {
 };
 
 struct TuneOptions {
-    double budget_seconds = 10.0;  // wall time for the whole search, setup and final re-timing included
+    // Wall time for the whole search, setup and final re-timing included; exceeded only as far as it takes one
+    // candidate to pass (a search always ends with a verified winner when any candidate works).
+    double budget_seconds = 10.0;
     int min_runs = 10;             // timed runs per candidate, at least ...
     double min_milliseconds = 20;  // ... and at least this much measured kernel time
     int max_runs = 200;

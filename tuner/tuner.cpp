@@ -125,6 +125,11 @@ private:
     };
     LoggedTurn gpu_turn() const { return LoggedTurn(*this, take_gpu_turn(device_)); }
 
+    // Whether a candidate has passed. Until one has, the budget does not stop the search: a search that setup (or
+    // waiting for another search's GPU turn) has used up finds a verified kernel all the same, one candidate past
+    // its budget, instead of serving the call untuned and leaving the problem to be searched again. Thread-safe.
+    bool have_winner() const { return best_ms_.load() > 0; }
+
     // Seconds the final re-timing of the finalists will take, from the best time so far. Thread-safe.
     double final_reserve() const {
         const double best = best_ms_.load() > 0 ? best_ms_.load() : 1.0;
@@ -134,7 +139,7 @@ private:
     // Stage 0: the tuner's own operands on the device, the verification kernels, and the reference output from the
     // reference family.
     void prepare_operands() {
-        const KernelProgram program = make_support_program("support/jg_verify.cuh", arch_);
+        const KernelProgram program = make_support_program("support/jg_verify.cuh", "jg_compare", arch_);
         verification_kernels_ = load_verification_kernels(obtain_cubin(program, caches_, true).image);
         operands_ = std::make_unique<TuningOperands>(problem_, *verification_kernels_, stream_.get(),
                                                        std::random_device{}());
@@ -202,7 +207,7 @@ private:
                 try {
                     if (auto cached = find_verified_cubin(c.program, caches_)) {
                         c.cubin.image = std::move(cached->image);
-                    } else if (seconds_left() < final_reserve() + compile_seconds_.load()) {
+                    } else if (have_winner() && seconds_left() < final_reserve() + compile_seconds_.load()) {
                         c.skipped = true;  // compiles cannot be interrupted: do not start one that would overrun
                     } else {
                         c.compiled_now = true;
@@ -217,7 +222,7 @@ private:
             },
             options_.compile_threads);
         while (auto item = pool.next()) {
-            if (seconds_left() < final_reserve()) {
+            if (have_winner() && seconds_left() < final_reserve()) {
                 pool.cancel();  // compiles under way still arrive; they are left unmeasured
                 continue;
             }

@@ -67,7 +67,8 @@ struct GemmOptions {
     ComputeType compute = ComputeType::F32;
     // On a miss in memory and in the tuning cache.
     TunePolicy tuning = TunePolicy::FromEnvironment;
-    // Wall-clock budget of one problem's search in seconds; 0: $JITGEMM_TUNE_BUDGET, else 10.
+    // Wall-clock budget of one problem's search in seconds; 0: $JITGEMM_TUNE_BUDGET, else 10. A search whose budget
+    // runs out before any candidate has passed goes on until one does.
     double tune_budget_seconds = 0.0;
 };
 

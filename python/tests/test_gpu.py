@@ -10,6 +10,7 @@ import itertools
 import os
 import unittest
 
+# jitgemm before torch, on purpose: a build of the extension with a static C++ runtime crashed in this order.
 import jitgemm
 
 try:

@@ -8,6 +8,7 @@ Run: python -m unittest discover -s python/tests -p 'test_package.py'
 
 import ctypes
 import itertools
+import sys
 import unittest
 
 import jitgemm
@@ -163,6 +164,15 @@ class Package(unittest.TestCase):
             jitgemm.matmul(a, b, out, stream=0)
         self.assertEqual(caught.exception.code, "no CUDA driver")
         self.assertIn("libcuda.so.1", str(caught.exception))
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "reads /proc/self/maps")
+    def test_the_extension_uses_the_shared_cpp_runtime(self):
+        # A static libstdc++ inside the extension made `import jitgemm` then `import torch` crash (its GNU_UNIQUE
+        # symbols capture the libstdc++.so loaded after it); python/CMakeLists.txt links the shared one. CPython
+        # itself does not load libstdc++, so after importing jitgemm it is mapped only because the extension needs it.
+        with open("/proc/self/maps") as maps:
+            mapped = maps.read()
+        self.assertRegex(mapped, r"/libstdc\+\+\.so", "the extension carries its own static C++ runtime")
 
 
 if __name__ == "__main__":

@@ -146,5 +146,27 @@ TEST(CubinTrust, BundleCubinRowOfAnotherProvenanceIsNotUsed) {
     EXPECT_NE(warnings.find("NVRTC version"), std::string::npos) << warnings;
 }
 
+// The support modules (the tuner's verification kernels, the roofline probes) hold several kernels: each program
+// names one of them, so that its cubin is stored — the cache refuses a row whose image does not define its kernel —
+// and the next process finds it instead of compiling again.
+TEST(CubinTrust, SupportModulesAreStoredAndFoundAgain) {
+    TempDir dir;
+    cache::CacheStack stack(
+        cache::TuningCache::open(dir.file("tuning.sqlite"), cache::TuningCache::Access::ReadWrite), {});
+    for (const auto& [header, entry] : {std::pair<std::string, std::string>{"support/jg_verify.cuh", "jg_compare"},
+                                        {"support/jg_ceilings.cuh", "jg_copy"}}) {
+        const KernelProgram program = make_support_program(header, entry, "sm_90a");
+        testing::internal::CaptureStderr();
+        const Cubin cubin = obtain_cubin(program, stack, true);
+        const std::string warnings = testing::internal::GetCapturedStderr();
+        EXPECT_EQ(warnings, "") << header;
+        const auto stored = stack.writable()->find_cubin(program.cubin_key());
+        ASSERT_TRUE(stored.has_value()) << header;
+        EXPECT_EQ(cache::cubin_record_defect(*stored), std::nullopt) << header;
+        EXPECT_TRUE(stored->image == cubin.image) << header;
+        EXPECT_TRUE(find_verified_cubin(program, stack).has_value()) << header;
+    }
+}
+
 }  // namespace
 }  // namespace jitgemm

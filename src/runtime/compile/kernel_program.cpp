@@ -41,11 +41,13 @@ KernelProgram make_kernel_program(const Problem& p, const FamilyKernel& kernel, 
 
 namespace jitgemm {
 
-KernelProgram make_support_program(const std::string& header, const std::string& arch) {
+KernelProgram make_support_program(const std::string& header, const std::string& entry_kernel,
+                                   const std::string& arch) {
     KernelProgram program;
     const std::string file = header.substr(header.rfind('/') + 1);  // "support/jg_verify.cuh" -> "jg_verify"
     program.config_name = file.substr(0, file.find('.'));
     program.file_name = program.config_name + ".cu";
+    program.kernel_symbol = entry_kernel;
     program.source = "#include \"" + header + "\"\n";
     program.source_hash = jitgemm::source_hash(header);
     program.arch = arch;

@@ -40,8 +40,10 @@ struct FamilyKernel {
 KernelProgram make_kernel_program(const Problem& problem, const FamilyKernel& kernel, const std::string& arch);
 
 // The program of a support header of kernel_sources/ that is no GEMM family — "support/jg_verify.cuh" (the tuner's
-// operand fill and result comparison), "support/jg_ceilings.cuh" (the roofline probes). Its module holds several kernels,
-// so kernel_symbol is empty.
-KernelProgram make_support_program(const std::string& header, const std::string& arch);
+// operand fill and result comparison), "support/jg_ceilings.cuh" (the roofline probes). Its module holds several
+// kernels; kernel_symbol is `entry_kernel`, one of them, so that a stored cubin of it passes the cache's check that
+// an image defines its row's kernel (cache/cubin_check.h), which refuses a row without one.
+KernelProgram make_support_program(const std::string& header, const std::string& entry_kernel,
+                                   const std::string& arch);
 
 }  // namespace jitgemm

@@ -1,4 +1,4 @@
-// Synchronous whole-buffer copies.
+// Synchronous whole-buffer copies: complete on the device when they return, after all of the context's work.
 #include "runtime/driver/device_copy.h"
 
 #include "runtime/driver/cuda_driver.h"
@@ -12,11 +12,20 @@ namespace {
 void copy_in(const DeviceBuffer& device, const void* host, std::size_t bytes, std::size_t offset_bytes) {
     if (bytes + offset_bytes > device.bytes())
         throw Error(ErrorCode::Internal, "jitgemm: host data larger than its device buffer");
-    if (bytes > 0) JITGEMM_CU_CHECK(api().cuMemcpyHtoD(device.get() + offset_bytes, host, bytes));
+    if (bytes == 0) return;
+    JITGEMM_CU_CHECK(api().cuMemcpyHtoD(device.get() + offset_bytes, host, bytes));
+    // From pageable memory the copy returns once the bytes are staged, before they reach the buffer, and it is
+    // ordered only on the legacy stream: a kernel on a non-blocking stream could still read the old contents (the
+    // soak test saw C reset after the GEMM had written it). Done means on the device.
+    JITGEMM_CU_CHECK(api().cuCtxSynchronize());
 }
 
 void copy_out(void* host, const DeviceBuffer& device, std::size_t bytes, std::size_t offset_bytes) {
-    if (bytes > 0) JITGEMM_CU_CHECK(api().cuMemcpyDtoH(host, device.get() + offset_bytes, bytes));
+    if (bytes == 0) return;
+    // The copy waits only for the legacy stream; work on non-blocking streams that writes the buffer must have
+    // finished first (the graph-capture test read C before its GEMM had run).
+    JITGEMM_CU_CHECK(api().cuCtxSynchronize());
+    JITGEMM_CU_CHECK(api().cuMemcpyDtoH(host, device.get() + offset_bytes, bytes));
 }
 
 }  // namespace

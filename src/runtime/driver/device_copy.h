@@ -1,4 +1,7 @@
-// Host <-> device copies of whole DeviceBuffers, synchronous, for tools and tests (never on the gemm hot path).
+// Host <-> device copies of whole DeviceBuffers, for tools and tests (never on the gemm hot path). Synchronous with
+// the whole current context, whatever streams its work is on: a download waits for all work enqueued before it, an
+// upload has reached the device when it returns. (A plain cuMemcpy orders only against the legacy stream, and from
+// pageable memory returns before the bytes land.) Not for use while another thread captures a graph in global mode.
 #pragma once
 
 #include <cstddef>

@@ -49,7 +49,7 @@ double median_launch_ms(const std::function<void()>& launch, CUstream stream) {
 
 DeviceCeilings measure_ceilings(const DeviceInfo& device, const cache::CacheStack& caches) {
     const auto& cu = driver::api();
-    const KernelProgram program = make_support_program("support/jg_ceilings.cuh", device.arch());
+    const KernelProgram program = make_support_program("support/jg_ceilings.cuh", "jg_copy", device.arch());
     const Cubin cubin = obtain_cubin(program, caches, true);
     CUmodule raw = nullptr;
     JITGEMM_CU_CHECK(cu.cuModuleLoadData(&raw, cubin.image.data()));
