@@ -257,9 +257,10 @@ if [ "$MODE" != bench ]; then
 stamp "GPU tests"
 # $GPU_JOBS tests at a time (default 4): one at a time they outlast a device call; they share the GPU, and the
 # tuning ones take turns on it (tuner/search_turns), so running them together changes their times, not their checks.
-# Except the tests that bound a search's wall time ($ALONE): a search waits for the GPU turns of the other tests'
-# searches, and that waiting counts against its budget, so they run afterwards, one at a time.
-ALONE='SearchRespectsItsBudget'
+# Except the tests that measure what other processes change ($ALONE), which run afterwards, one at a time: the one
+# that bounds a search's wall time (a search waits for the GPU turns of the other tests' searches, and that waiting
+# counts against its budget), and the one that watches the device's free memory over a million calls.
+ALONE='SearchRespectsItsBudget|AMillionCallsKeep'
 ctest --test-dir "$BUILD" -L gpu -j "${GPU_JOBS:-4}" ${TESTS:+-R "$TESTS"} -E "$ALONE" --output-on-failure \
     --timeout 300 > "$RES/gpu-tests.log" 2>&1
 judge_ctest $? "$RES/gpu-tests.log"
