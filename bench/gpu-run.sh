@@ -15,7 +15,7 @@
 #            after the other (bench_<set>_old.csv, bench_<set>_new.csv)
 #     fixed: the previous build ($OLD) against this one with fixed configurations (rows "m n k dtype compute
 #            config" in $FIXED_ROWS, default bench/shapes/fixed_compare.txt), three alternating rounds
-#     python: the Python package's tests and bench/python_overhead.py (per-call cost; public shapes of $PY_SETS,
+#     python: the Python package's tests and bench/python_overhead.py (per-call cost; public shapes of $PY_SETS (empty: none),
 #            default "bf16 f32")
 #     targets: a short batch for issue 5's speed targets — the rows of bench/shapes/tensor_targets.csv (4096^3,
 #            and the misaligned rows that take the packed and split-K paths) tuned and against cuBLAS first, then
@@ -73,7 +73,7 @@ python_tests() {
 }
 python_bench() {
     stamp "jitgemm.matmul from Python against torch.matmul: per-call cost and the public shapes ($BUDGET s budget)"
-    { stage_python_package && PYTHONPATH="$python_stage" python3 bench/python_overhead.py "$RES" "$BUDGET" "${PY_SETS:-bf16 f32}"; } \
+    { stage_python_package && PYTHONPATH="$python_stage" python3 bench/python_overhead.py "$RES" "$BUDGET" "${PY_SETS-bf16 f32}"; } \
         2>&1 | tee -a "$log" || status=1
 }
 if [ "$MODE" = python ]; then

@@ -19,7 +19,7 @@ import threading
 from typing import Any, Optional
 
 from . import _jitgemm
-from ._arrays import Matrix, current_stream_of, empty_like_framework, matrix_of, stream_handle
+from ._arrays import Matrix, column_major_ld, current_stream_of, empty_like_framework, matrix_of, stream_handle
 from ._errors import Error
 
 __all__ = [
@@ -71,12 +71,15 @@ def last_served_by() -> Optional[str]:
     return getattr(_local, "served_by", None)
 
 
-def _operand(x: Matrix, name: str) -> tuple:
-    """(transpose, leading dimension) of an operand in jitgemm's column-major terms."""
-    ld = x.column_major_ld()
+def _operand(x: Matrix, name: str, transposed: bool = False) -> tuple:
+    """(transpose, leading dimension) in jitgemm's column-major terms of x, or of x^T when ``transposed``."""
+    rows, cols, row_stride, col_stride = x.rows, x.cols, x.row_stride, x.col_stride
+    if transposed:
+        rows, cols, row_stride, col_stride = cols, rows, col_stride, row_stride
+    ld = column_major_ld(rows, cols, row_stride, col_stride)
     if ld is not None:
         return False, ld
-    ld = x.row_major_ld()
+    ld = column_major_ld(cols, rows, col_stride, row_stride)
     if ld is not None:
         return True, ld  # a row-major matrix is its transpose stored column-major
     raise Error(f"jitgemm: {name} is neither row- nor column-major (strides {x.row_stride}, {x.col_stride} "
@@ -90,19 +93,23 @@ def _run(a: Matrix, b: Matrix, c: Matrix, alpha: float, beta: float, stream: int
         raise Error(f"jitgemm: shapes do not chain: ({a.rows} x {a.cols}) @ ({b.rows} x {b.cols}) into "
                     f"({c.rows} x {c.cols})", "invalid argument")
     m, n, k = a.rows, b.cols, a.cols
-    ldc = c.column_major_ld()
-    if ldc is None:
-        if c.row_major_ld() is None:
+    ldc = column_major_ld(c.rows, c.cols, c.row_stride, c.col_stride)
+    if ldc is not None:
+        first, second = a, b
+        trans_a, lda = _operand(a, "a")
+        trans_b, ldb = _operand(b, "b")
+    else:
+        ldc = column_major_ld(c.cols, c.rows, c.col_stride, c.row_stride)
+        if ldc is None:
             _operand(c, "out")  # raises with the layout
         # A row-major C is C^T column-major, and C^T = B^T A^T.
-        a, b, c = b.transposed(), a.transposed(), c.transposed()
         m, n = n, m
-        ldc = c.column_major_ld()
-    trans_a, lda = _operand(a, "a")
-    trans_b, ldb = _operand(b, "b")
+        first, second = b, a
+        trans_a, lda = _operand(b, "b", transposed=True)
+        trans_b, ldb = _operand(a, "a", transposed=True)
     served = _jitgemm.gemm_pointers(
-        "col", trans_a, trans_b, m, n, k, float(alpha), a.ptr, a.dtype, lda, b.ptr, b.dtype, ldb, float(beta),
-        c.ptr, c.dtype, ldc, stream, bool(tf32), config,
+        "col", trans_a, trans_b, m, n, k, float(alpha), first.ptr, first.dtype, lda, second.ptr, second.dtype, ldb,
+        float(beta), c.ptr, c.dtype, ldc, stream, bool(tf32), config,
         tuning if tuning is not None else _defaults["tuning"],
         float(budget_seconds if budget_seconds is not None else _defaults["budget_seconds"]))
     _local.served_by = served

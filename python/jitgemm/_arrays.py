@@ -7,7 +7,6 @@ column-major (a slice with a step along both dimensions, say) is refused with an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional
 
 from . import _jitgemm
@@ -19,30 +18,34 @@ _DLPACK_CUDA_MANAGED = 13  # kDLCUDAManaged
 _ITEM_BYTES = {"f32": 4, "f16": 2, "bf16": 2}
 
 
-@dataclass(frozen=True)
-class Matrix:
-    """A rows x cols matrix at ``ptr`` whose element (i, j) lies at ptr + (i * row_stride + j * col_stride) elements."""
+def column_major_ld(rows: int, cols: int, row_stride: int, col_stride: int) -> Optional[int]:
+    """The leading dimension of a rows x cols matrix with these element strides when it is column-major (elements
+    of a column adjacent), else None. The row-major one is column_major_ld(cols, rows, col_stride, row_stride)."""
+    if rows > 1 and row_stride != 1:
+        return None
+    ld = col_stride if cols > 1 else max(rows, 1)
+    return ld if ld >= max(rows, 1) else None
 
-    ptr: int
-    rows: int
-    cols: int
-    row_stride: int
-    col_stride: int
-    dtype: str
-    owner: Any  # the array, kept alive while the call uses its memory
+
+class Matrix:
+    """A rows x cols matrix at ``ptr`` whose element (i, j) lies at ptr + (i * row_stride + j * col_stride) elements.
+
+    A plain class with slots: three are made per call, and a frozen dataclass cost ~1 us each (per-call cost is
+    what small products are made of)."""
+
+    __slots__ = ("ptr", "rows", "cols", "row_stride", "col_stride", "dtype", "owner")
+
+    def __init__(self, ptr: int, rows: int, cols: int, row_stride: int, col_stride: int, dtype: str, owner: Any):
+        self.ptr = ptr
+        self.rows = rows
+        self.cols = cols
+        self.row_stride = row_stride
+        self.col_stride = col_stride
+        self.dtype = dtype
+        self.owner = owner  # the array, kept alive while the call uses its memory
 
     def transposed(self) -> "Matrix":
         return Matrix(self.ptr, self.cols, self.rows, self.col_stride, self.row_stride, self.dtype, self.owner)
-
-    def column_major_ld(self) -> Optional[int]:
-        """The leading dimension when the matrix is column-major (elements of a column adjacent), else None."""
-        if self.rows > 1 and self.row_stride != 1:
-            return None
-        ld = self.col_stride if self.cols > 1 else max(self.rows, 1)
-        return ld if ld >= max(self.rows, 1) else None
-
-    def row_major_ld(self) -> Optional[int]:
-        return self.transposed().column_major_ld()
 
 
 def _from_cuda_array_interface(array: Any, interface: dict, name: str) -> Matrix:
@@ -131,6 +134,9 @@ def current_stream_of(array: Any) -> int:
     if framework == "torch":
         import torch
 
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        if raw is not None:  # the handle itself: torch.cuda.current_stream builds a Stream object (microseconds)
+            return int(raw(array.get_device()))
         return int(torch.cuda.current_stream(array.device).cuda_stream)
     if framework == "cupy":
         import cupy
