@@ -9,7 +9,7 @@ run_job=1
 [ "${1:-}" = "--no-run" ] && run_job=0
 
 packages=(cmake ninja-build g++ pkg-config libsqlite3-dev libboost-program-options-dev libgtest-dev libgmock-dev
-          libxxhash-dev)
+          libxxhash-dev nlohmann-json3-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

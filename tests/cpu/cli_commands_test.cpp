@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include "cache/tuning_cache.h"
@@ -70,6 +71,26 @@ TEST(CliTune, UnsupportedEntriesAndBadFlagsAreUsageErrors) {
     EXPECT_EQ(run_process(kCli + " cache frobnicate").exit_code, 2);
     EXPECT_EQ(run_process(kCli + " tune --help").exit_code, 0);
     EXPECT_EQ(run_process(kCli + " cache --help").exit_code, 0);
+}
+
+// `jitgemm report` needs no GPU: a bench file alone makes the page; the page is not overwritten without --force,
+// and nothing to show is a usage error.
+TEST(CliReport, WritesThePageWithoutAGpuAndKeepsAnExistingFile) {
+    const TemporaryDirectory dir;
+    const std::string env = "JITGEMM_CUDA_DRIVER=/nonexistent/libcuda.so.1 JITGEMM_CACHE=" + dir.file("none.sqlite");
+    const std::string bench = std::string(JITGEMM_SOURCE_DIR) + "/tests/report/h200_session14_bench.json";
+    auto r = run_process(env + " " + kCli + " report --bench " + bench + " --output " + dir.file("r.html"));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("52 problems on NVIDIA H200 (52 beside cuBLAS)"), std::string::npos) << r.output;
+    std::ifstream page(dir.file("r.html"));
+    const std::string html((std::istreambuf_iterator<char>(page)), std::istreambuf_iterator<char>());
+    EXPECT_NE(html.find("<svg class=\"roofline\" data-precision=\"bf16\""), std::string::npos);
+    r = run_process(env + " " + kCli + " report --bench " + bench + " --output " + dir.file("r.html"));
+    EXPECT_EQ(r.exit_code, 2) << r.output;  // exists, no --force
+    r = run_process(env + " " + kCli + " report --output " + dir.file("s.html"));
+    EXPECT_EQ(r.exit_code, 2) << r.output;  // no cache yet and no bench file
+    EXPECT_NE(r.output.find("nothing to show"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("s.html")));
 }
 
 TEST(CliTune, WithoutAGpuAValidManifestStopsWithExitThree) {

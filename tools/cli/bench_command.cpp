@@ -9,12 +9,13 @@
 #include <random>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "tools/baseline/cublas_baseline.h"
 #include "cache/cache_stack.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/output_file.h"
-#include "tools/cli/json_text.h"
 #include "tools/cli/option_parsing.h"
 #include "tools/cli/problem_options.h"
 #include "tools/cli/problem_plan.h"
@@ -210,28 +211,28 @@ int bench_command(const std::vector<std::string>& args) {
         write_output_file(vm["csv"].as<std::string>(), csv.str(), force);
     }
     if (vm.count("json")) {
-        std::ostringstream json;
-        json << "{\"gpu\": " << json_string(device.name) << ", \"cublas\": " << json_string(cublas.version())
-             << ", \"fp32_flops\": " << roof.fp32_flops << ", \"f16_mma_flops\": " << roof.f16_mma_flops
-             << ", \"tf32_mma_flops\": " << roof.tf32_mma_flops << ", \"dram_bytes_per_s\": " << roof.dram_bytes_per_s
-             << ", \"ceilings\": \"" << (known.source == CeilingSource::Measured ? "measured" : "estimated")
-             << "\", \"problems\": [";
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            const BenchRow& r = rows[i];
-            json << (i ? ", " : "") << "{\"problem\": " << json_string(r.name) << ", \"shape\": \"" << r.shape
-                 << "\", \"dtype\": \"" << r.dtype << "\", \"compute\": \"" << r.compute
-                 << "\", \"config\": " << json_string(r.config) << ", \"served_by\": \"" << r.served_by
-                 << "\", \"jitgemm_ms\": " << r.jit_ms << ", \"jitgemm_tflops\": " << r.tflops(r.jit_ms)
-                 << ", \"arithmetic_intensity\": " << r.intensity() << ", \"bound\": \"" << r.bound()
-                 << "\", \"percent_of_roofline\": " << r.roof_percent(roof.dram_bytes_per_s)
-                 << ", \"cublas_ms\": " << r.cublas_ms << ", \"speed_vs_cublas\": " << r.cublas_ms / r.jit_ms
-                 << ", \"jitgemm_verified\": " << (r.jit_ok ? "true" : "false")
-                 << ", \"cublas_verified\": " << (r.cublas_ok ? "true" : "false")
-                 << ", \"jitgemm_relative_error\": " << json_number(r.jit_relative_error)
-                 << ", \"cublas_relative_error\": " << json_number(r.cublas_relative_error) << "}";
+        // JSON has no NaN: a relative error that could not be computed is null.
+        const auto finite_or_null = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
+        nlohmann::json json = {{"gpu", device.name}, {"cublas", cublas.version()}, {"fp32_flops", roof.fp32_flops},
+                               {"f16_mma_flops", roof.f16_mma_flops}, {"bf16_mma_flops", roof.bf16_mma_flops},
+                               {"tf32_mma_flops", roof.tf32_mma_flops}, {"dram_bytes_per_s", roof.dram_bytes_per_s},
+                               {"ceilings", known.source == CeilingSource::Measured ? "measured" : "estimated"},
+                               {"problems", nlohmann::json::array()}};
+        for (const BenchRow& r : rows) {
+            const GemmShape& s = r.problem;
+            json["problems"].push_back(
+                {{"problem", r.name}, {"m", s.m}, {"n", s.n}, {"k", s.k}, {"order", to_string(s.order)},
+                 {"transa", to_string(s.trans_a)}, {"transb", to_string(s.trans_b)},
+                 {"a_dtype", to_string(s.a_type)}, {"b_dtype", to_string(s.b_type)},
+                 {"c_dtype", to_string(s.c_type)}, {"compute", r.compute}, {"config", r.config},
+                 {"served_by", r.served_by}, {"jitgemm_ms", r.jit_ms}, {"jitgemm_tflops", r.tflops(r.jit_ms)},
+                 {"arithmetic_intensity", r.intensity()}, {"bound", r.bound()},
+                 {"percent_of_roofline", r.roof_percent(roof.dram_bytes_per_s)}, {"cublas_ms", r.cublas_ms},
+                 {"speed_vs_cublas", r.cublas_ms / r.jit_ms}, {"jitgemm_verified", r.jit_ok},
+                 {"cublas_verified", r.cublas_ok}, {"jitgemm_relative_error", finite_or_null(r.jit_relative_error)},
+                 {"cublas_relative_error", finite_or_null(r.cublas_relative_error)}});
         }
-        json << "]}\n";
-        write_output_file(vm["json"].as<std::string>(), json.str(), force);
+        write_output_file(vm["json"].as<std::string>(), json.dump(1) + "\n", force);
     }
     for (const BenchRow& r : rows)
         if (!r.jit_ok) return kExitFailed;

@@ -13,5 +13,6 @@ int configs_command(const std::vector<std::string>& args);
 int tune_command(const std::vector<std::string>& args);
 int bench_command(const std::vector<std::string>& args);
 int cache_command(const std::vector<std::string>& args);
+int report_command(const std::vector<std::string>& args);
 
 }  // namespace jitgemm::cli

@@ -21,6 +21,7 @@ void print_usage(std::ostream& out) {
         << "  bench     jitgemm against cuBLAS on the same data, with roofline figures\n"
         << "  cache     list, show, export, import, merge, doctor, prune the tuning cache; untuned problems\n"
         << "  configs   the kernel families and the names of their configurations\n"
+        << "  report    an HTML page of the roofline: each tuned or benched problem, beside cuBLAS\n"
         << "  help CMD  the options of a command (also: jitgemm CMD --help)\n\n"
         << "exit codes: 0 ok, 1 failed, 2 usage, 3 no CUDA driver or device, 130 stopped by Ctrl-C (tune: after\n"
         << "the searches under way, whose results are kept)\n";
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
         if (command == "tune") return tune_command(args);
         if (command == "bench") return bench_command(args);
         if (command == "cache") return cache_command(args);
+        if (command == "report") return report_command(args);
     } catch (const jitgemm::Error& e) {
         std::cerr << e.what() << "\n";
         const bool no_gpu = e.code() == jitgemm::ErrorCode::NoDriver || e.code() == jitgemm::ErrorCode::NoDevice;

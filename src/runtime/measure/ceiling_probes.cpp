@@ -2,7 +2,10 @@
 #include "runtime/measure/ceiling_probes.h"
 #include "log/log.h"
 
+#include <algorithm>
 #include <functional>
+#include <iterator>
+#include <map>
 #include <iostream>
 
 #include "runtime/compile/kernel_program.h"
@@ -146,6 +149,32 @@ KnownCeilings known_ceilings(const DeviceInfo& device, const cache::CacheStack& 
         known.source = CeilingSource::Measured;
     }
     return known;
+}
+
+
+std::optional<DeviceCeilings> stored_ceilings(const std::vector<cache::CeilingRecord>& records,
+                                              const std::string& fingerprint) {
+    struct Driver {
+        DeviceCeilings ceilings;
+        std::size_t found = 0;
+        std::int64_t latest = 0;
+    };
+    std::map<std::string, Driver> by_driver;
+    for (const cache::CeilingRecord& r : records) {
+        if (r.device_fingerprint != fingerprint) continue;
+        for (const CeilingField& field : kCeilingFields)
+            if (r.name == field.name) {
+                Driver& d = by_driver[r.driver_version];
+                d.ceilings.*field.field = r.value;
+                ++d.found;
+                d.latest = std::max(d.latest, r.measured_at_unix);
+            }
+    }
+    const Driver* chosen = nullptr;
+    for (const auto& [version, d] : by_driver)
+        if (d.found == std::size(kCeilingFields) && (chosen == nullptr || d.latest > chosen->latest)) chosen = &d;
+    if (chosen == nullptr) return std::nullopt;
+    return chosen->ceilings;
 }
 
 }  // namespace jitgemm

@@ -7,6 +7,10 @@
 #include "runtime/device/device_info.h"
 #include "runtime/device/device_ceilings.h"
 
+#include <optional>
+#include <string>
+#include <vector>
+
 namespace jitgemm {
 
 // In the current context; the probe's cubin comes from the caches when they have it. The Tensor Core rates stay at
@@ -25,5 +29,10 @@ struct KnownCeilings {
 // missing and `measure` is set, measures them all now (about two seconds) and records them. Otherwise the estimate
 // from the device's clocks, generation and bus.
 KnownCeilings known_ceilings(const DeviceInfo& device, const cache::CacheStack& caches, bool measure);
+
+// The ceilings of the device `fingerprint` among stored records (TuningCache::all_ceilings), without a GPU: those of
+// the driver version measured last that has every one of them; nullopt when no driver version has them all.
+std::optional<DeviceCeilings> stored_ceilings(const std::vector<cache::CeilingRecord>& records,
+                                              const std::string& fingerprint);
 
 }  // namespace jitgemm
