@@ -309,6 +309,13 @@ TEST(CliCache, DoctorPruneAndUntunedManifest) {
     EXPECT_EQ(entries[0].n, 200);
     EXPECT_EQ(entries[0].k, 300);
     EXPECT_EQ(entries[0].trans_b, Transpose::Yes);
+    // The same as a JSON manifest, which reads back as the same problem.
+    r = run_process(kCli + " cache untuned --json --output " + dir.file("untuned.json") + " --cache " + path);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto from_json = read_manifest(dir.file("untuned.json"));
+    ASSERT_EQ(from_json.size(), 1u);
+    EXPECT_TRUE(same_problem(from_json[0], entries[0])) << describe(from_json[0]) << "\n" << describe(entries[0]);
+    EXPECT_EQ(from_json[0].frequency, entries[0].frequency);
 
     // The output is never written over data (issue 19: pointed at the cache, it turned 30 selections into 188 bytes
     // of CSV with exit 0): the cache itself is refused even with --force, another existing file without it.

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "jitgemm/jitgemm.h"
 #include "support/process.h"
 
@@ -29,8 +31,10 @@ TEST(NoGpuProcesses, RunSaysThereIsNoDriverAndExitsThree) {
     const ProcessResult json =
         run_process("sh -c '" + kNoDriver + JITGEMM_CLI_PATH + " run --m 64 --n 64 --k 64 --json 2>/dev/null'");
     EXPECT_EQ(json.exit_code, 3);
-    EXPECT_EQ(json.output.rfind("{\"error\": \"jitgemm: no CUDA driver found", 0), 0u) << json.output;
-    EXPECT_NE(json.output.find("\"code\": \"no CUDA driver\", \"exit\": 3}"), std::string::npos) << json.output;
+    const auto object = nlohmann::json::parse(json.output);  // nothing but the object
+    EXPECT_EQ(object["error"].get<std::string>().rfind("jitgemm: no CUDA driver found", 0), 0u) << json.output;
+    EXPECT_EQ(object["code"], "no CUDA driver");
+    EXPECT_EQ(object["exit"], 3);
 }
 
 TEST(NoGpuProcesses, UsageErrorsExitTwo) {

@@ -212,12 +212,12 @@ int bench_command(const std::vector<std::string>& args) {
     }
     if (vm.count("json")) {
         // JSON has no NaN: a relative error that could not be computed is null.
-        const auto finite_or_null = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
-        nlohmann::json json = {{"gpu", device.name}, {"cublas", cublas.version()}, {"fp32_flops", roof.fp32_flops},
+        const auto finite_or_null = [](double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); };
+        nlohmann::ordered_json json = {{"gpu", device.name}, {"cublas", cublas.version()}, {"fp32_flops", roof.fp32_flops},
                                {"f16_mma_flops", roof.f16_mma_flops}, {"bf16_mma_flops", roof.bf16_mma_flops},
                                {"tf32_mma_flops", roof.tf32_mma_flops}, {"dram_bytes_per_s", roof.dram_bytes_per_s},
                                {"ceilings", known.source == CeilingSource::Measured ? "measured" : "estimated"},
-                               {"problems", nlohmann::json::array()}};
+                               {"problems", nlohmann::ordered_json::array()}};
         for (const BenchRow& r : rows) {
             const GemmShape& s = r.problem;
             json["problems"].push_back(

@@ -10,14 +10,16 @@
 #include <sstream>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "cache/cache_doctor.h"
 #include "cache/cache_transfer.h"
 #include "cache/tuning_cache.h"
+#include "tools/manifest/json_manifest.h"
 #include "tools/cli/commands.h"
 #include "tuner/search_provenance.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/output_file.h"
-#include "tools/cli/json_text.h"
 #include "tools/cli/option_parsing.h"
 #include "tools/cli/problem_plan.h"
 #include "runtime/device/device_info.h"
@@ -118,18 +120,14 @@ int list_command(const std::vector<std::string>& args) {
     for (auto& s : file->all_selections())
         if (filter.matches(s)) shown.push_back(s);
     if (vm->count("json")) {
-        std::cout << "{\"cache\": " << json_string(file->path()) << ", \"selections\": [";
-        for (std::size_t i = 0; i < shown.size(); ++i) {
-            const auto& s = shown[i];
-            std::cout << (i ? ", " : "") << "{\"device\": " << json_string(s.device_fingerprint)
-                      << ", \"problem\": " << json_string(s.problem_key) << ", \"config\": " << json_string(s.config)
-                      << ", \"time_ms\": " << s.time_ms << ", \"tflops\": " << s.tflops
-                      << ", \"search_complete\": " << (s.search_complete ? "true" : "false")
-                      << ", \"tuned_at\": " << s.tuned_at_unix << ", \"provenance\": "
-                      << json_string(provenance_text(s.provenance)) << ", \"standing\": \""
-                      << standing(s, running) << "\"}";
-        }
-        std::cout << "]}\n";
+        nlohmann::ordered_json out = {{"cache", file->path()}, {"selections", nlohmann::ordered_json::array()}};
+        for (const auto& s : shown)
+            out["selections"].push_back({{"device", s.device_fingerprint}, {"problem", s.problem_key},
+                                         {"config", s.config}, {"time_ms", s.time_ms}, {"tflops", s.tflops},
+                                         {"search_complete", s.search_complete}, {"tuned_at", s.tuned_at_unix},
+                                         {"provenance", provenance_text(s.provenance)},
+                                         {"standing", standing(s, running)}});
+        std::cout << out.dump(1) << "\n";
         return kExitOk;
     }
     std::cout << file->path() << ": " << shown.size() << " of " << file->all_selections().size() << " selections\n";
@@ -143,27 +141,22 @@ int list_command(const std::vector<std::string>& args) {
 }
 
 // One selection of `cache show --json`: the winner, its search, and every candidate measured.
-void print_selection_json(const TuningCache& file, const cache::SelectionRecord& s, bool comma) {
-    std::cout << (comma ? ", " : "") << "{\"problem\": " << json_string(s.problem_key)
-              << ", \"device\": " << json_string(s.device_fingerprint) << ", \"config\": " << json_string(s.config)
-              << ", \"time_ms\": " << json_number(s.time_ms) << ", \"tflops\": " << json_number(s.tflops)
-              << ", \"cubin\": " << json_string(s.cubin_key) << ", \"candidates_measured\": " << s.candidates_measured
-              << ", \"candidates_total\": " << s.candidates_total
-              << ", \"search_complete\": " << (s.search_complete ? "true" : "false")
-              << ", \"search_seconds\": " << json_number(s.search_seconds) << ", \"tuned_at\": " << s.tuned_at_unix
-              << ", \"provenance\": " << json_string(provenance_text(s.provenance)) << ", \"candidates\": [";
+nlohmann::ordered_json selection_json(const TuningCache& file, const cache::SelectionRecord& s) {
+    nlohmann::ordered_json out = {{"problem", s.problem_key}, {"device", s.device_fingerprint}, {"config", s.config},
+                          {"time_ms", s.time_ms}, {"tflops", s.tflops}, {"cubin", s.cubin_key},
+                          {"candidates_measured", s.candidates_measured}, {"candidates_total", s.candidates_total},
+                          {"search_complete", s.search_complete}, {"search_seconds", s.search_seconds},
+                          {"tuned_at", s.tuned_at_unix}, {"provenance", provenance_text(s.provenance)},
+                          {"candidates", nlohmann::ordered_json::array()}};
     auto measurements = file.measurements(s.device_fingerprint, s.problem_key, s.provenance);
     std::stable_sort(measurements.begin(), measurements.end(), [](const auto& x, const auto& y) {
         const bool xp = x.outcome == cache::CandidateOutcome::Passed, yp = y.outcome == cache::CandidateOutcome::Passed;
         return xp != yp ? xp : xp && x.time_ms < y.time_ms;
     });
-    for (std::size_t i = 0; i < measurements.size(); ++i) {
-        const auto& m = measurements[i];
-        std::cout << (i ? ", " : "") << "{\"config\": " << json_string(m.config) << ", \"outcome\": "
-                  << json_string(std::string(to_string(m.outcome))) << ", \"time_ms\": " << json_number(m.time_ms)
-                  << ", \"detail\": " << json_string(m.detail) << "}";
-    }
-    std::cout << "]}";
+    for (const auto& m : measurements)
+        out["candidates"].push_back({{"config", m.config}, {"outcome", std::string(to_string(m.outcome))},
+                                     {"time_ms", m.time_ms}, {"detail", m.detail}});
+    return out;
 }
 
 int show_command(const std::vector<std::string>& args) {
@@ -182,12 +175,12 @@ int show_command(const std::vector<std::string>& args) {
     const std::string key = (*vm)["key"].as<std::string>();
     int shown = 0;
     const bool json = vm->count("json") > 0;
-    if (json) std::cout << "{\"cache\": " << json_string(file->path()) << ", \"selections\": [";
+    nlohmann::ordered_json out = {{"cache", file->path()}, {"selections", nlohmann::ordered_json::array()}};
     for (const auto& s : file->all_selections()) {
         if (s.problem_key.find(key) == std::string::npos) continue;
         ++shown;
         if (json) {
-            print_selection_json(*file, s, shown > 1);
+            out["selections"].push_back(selection_json(*file, s));
             continue;
         }
         std::cout << "problem   " << s.problem_key << "\ndevice    " << s.device_fingerprint << "\nwinner    "
@@ -221,7 +214,7 @@ int show_command(const std::vector<std::string>& args) {
             std::cout << (i ? ", " : " ") << passed[i].second << " " << passed[i].first << " ms";
         std::cout << "\n\n";
     }
-    if (json) std::cout << "]}\n";
+    if (json) std::cout << out.dump(1) << "\n";
     if (shown == 0) {
         std::cerr << "jitgemm cache show: no selection in " << file->path() << " matches \"" << key << "\"\n";
         return kExitFailed;
@@ -344,36 +337,27 @@ int doctor_command(const std::vector<std::string>& args) {
     // read that as a pass.
     const int result = !r.healthy() || !covered ? kExitFailed : coverage_asked && !coverage_checked ? kExitNoGpu
                                                                                                      : kExitOk;
-    const auto json_lines = [](const std::vector<std::string>& lines) {
-        std::string out = "[";
-        for (std::size_t i = 0; i < lines.size(); ++i) out += (i ? ", " : "") + json_string(lines[i]);
-        return out + "]";
-    };
     if (vm->count("json")) {
-        std::cout << "{\"cache\": " << json_string(file->path()) << ", \"schema\": " << r.schema_version
-                  << ", \"integrity_ok\": " << (r.integrity_ok ? "true" : "false")
-                  << ", \"integrity_detail\": " << json_string(r.integrity_detail) << ", \"selections\": "
-                  << r.selections << ", \"cubins\": " << r.cubins << ", \"damaged_cubins\": " << r.damaged_cubins
-                  << ", \"measurements\": " << r.measurements << ", \"untuned\": " << r.untuned
-                  << ", \"device\": " << (running ? json_string(running->fingerprint) : "null")
-                  << ", \"current_selections\": " << r.current_selections
-                  << ", \"stale_selections\": " << r.stale_selections << ", \"findings\": " << json_lines(r.problems)
-                  << ", \"damage\": " << json_lines(r.damage) << ", \"healthy\": " << (r.healthy() ? "true" : "false")
-                  << ", \"coverage\": ";
+        nlohmann::ordered_json out = {{"cache", file->path()}, {"schema", r.schema_version}, {"integrity_ok", r.integrity_ok},
+                              {"integrity_detail", r.integrity_detail}, {"selections", r.selections},
+                              {"cubins", r.cubins}, {"damaged_cubins", r.damaged_cubins},
+                              {"measurements", r.measurements}, {"untuned", r.untuned},
+                              {"device", running ? nlohmann::ordered_json(running->fingerprint) : nlohmann::ordered_json()},
+                              {"current_selections", r.current_selections}, {"stale_selections", r.stale_selections},
+                              {"findings", r.problems}, {"damage", r.damage}, {"healthy", r.healthy()}};
         if (!coverage_asked) {
-            std::cout << "null";
+            out["coverage"] = nullptr;
         } else if (!coverage_checked) {
-            std::cout << "{\"checked\": false, \"why\": \"no GPU here to judge it\"}";
+            out["coverage"] = {{"checked", false}, {"why", "no GPU here to judge it"}};
         } else {
-            std::cout << "{\"checked\": true, \"tuned\": " << tuned << ", \"stale\": " << stale
-                      << ", \"untuned\": " << untuned << ", \"uncovered\": [";
-            for (std::size_t i = 0; i < uncovered.size(); ++i)
-                std::cout << (i ? ", " : "") << "{\"state\": \"" << uncovered[i].state
-                          << "\", \"name\": " << json_string(uncovered[i].name)
-                          << ", \"problem\": " << json_string(uncovered[i].key) << "}";
-            std::cout << "]}";
+            nlohmann::ordered_json missing = nlohmann::ordered_json::array();
+            for (const auto& u : uncovered)
+                missing.push_back({{"state", u.state}, {"name", u.name}, {"problem", u.key}});
+            out["coverage"] = {{"checked", true}, {"tuned", tuned}, {"stale", stale}, {"untuned", untuned},
+                               {"uncovered", missing}};
         }
-        std::cout << ", \"exit\": " << result << "}\n";
+        out["exit"] = result;
+        std::cout << out.dump(1) << "\n";
         return result;
     }
     std::cout << file->path() << ": schema " << r.schema_version << ", integrity "
@@ -486,11 +470,13 @@ int untuned_command(const std::vector<std::string>& args) {
     po::options_description options;
     add_cache_option(options);
     options.add_options()("output,o", po::value<std::string>(), "write the manifest here (default: stdout)")
-        ("force", "replace --output if it exists (never a SQLite database)");
+        ("force", "replace --output if it exists (never a SQLite database)")
+        ("json", "write the manifest as JSON (what jitgemm tune reads, like the CSV)");
     int exit_code = kExitOk;
     const auto vm = parse_options("cache untuned",
-                                  "usage: jitgemm cache untuned [--output FILE [--force]] [--cache FILE]\n"
-                                  "The problems served untuned (policy off), as a manifest for jitgemm tune.",
+                                  "usage: jitgemm cache untuned [--output FILE [--force]] [--json] [--cache FILE]\n"
+                                  "The problems served untuned (policy off or never), as a manifest for jitgemm tune;\n"
+                                  "each one's frequency is the number of calls served untuned.",
                                   options, args, exit_code);
     if (!vm) return exit_code;
     const auto file = open_for_reading(*vm);
@@ -506,9 +492,15 @@ int untuned_command(const std::vector<std::string>& args) {
         entries.push_back(*e);
     }
     std::ostringstream out;
-    out << "# untuned problems of " << file->path() << " (" << entries.size() << ")\n";
-    for (const auto& key : inexpressible) out << "# not expressible as a manifest entry: " << key << "\n";
-    write_manifest_csv(entries, out);
+    if (vm->count("json")) {
+        out << manifest::write_json_manifest(entries);  // JSON has no comments: the others are said on stderr
+        for (const auto& key : inexpressible)
+            std::cerr << "jitgemm cache untuned: not expressible as a manifest entry: " << key << "\n";
+    } else {
+        out << "# untuned problems of " << file->path() << " (" << entries.size() << ")\n";
+        for (const auto& key : inexpressible) out << "# not expressible as a manifest entry: " << key << "\n";
+        write_manifest_csv(entries, out);
+    }
     if (vm->count("output"))
         write_output_file((*vm)["output"].as<std::string>(), out.str(), vm->count("force") > 0);
     else
@@ -516,7 +508,7 @@ int untuned_command(const std::vector<std::string>& args) {
     if (!inexpressible.empty())
         std::cerr << "jitgemm cache untuned: " << inexpressible.size()
                   << " problems have leading dimensions or alignments a manifest cannot state, or keys of another "
-                     "jitgemm version; listed as comments\n";
+                     "jitgemm version; listed " << (vm->count("json") ? "above" : "as comments") << "\n";
     return kExitOk;
 }
 

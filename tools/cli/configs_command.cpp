@@ -3,7 +3,8 @@
 
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
-#include "tools/cli/json_text.h"
+#include <nlohmann/json.hpp>
+
 #include "tools/cli/option_parsing.h"
 #include "tuner/families/registry.h"
 
@@ -17,17 +18,13 @@ int configs_command(const std::vector<std::string>& args) {
                                   options, args, exit_code);
     if (!vm) return exit_code;
     if (vm->count("json")) {
-        std::cout << "{\"families\": [";
-        bool first = true;
+        nlohmann::ordered_json families = nlohmann::ordered_json::array();
         for_each_family([&](auto tag) {
             using Family = decltype(tag);
-            std::cout << (first ? "" : ", ") << "{\"name\": " << json_string(std::string(Family::kName))
-                      << ", \"name_format\": " << json_string(std::string(Family::kNameFormat))
-                      << ", \"default\": " << json_string(tag.to_string())
-                      << ", \"description\": " << json_string(std::string(Family::kDescription)) << "}";
-            first = false;
+            families.push_back({{"name", std::string(Family::kName)}, {"name_format", std::string(Family::kNameFormat)},
+                                {"default", tag.to_string()}, {"description", std::string(Family::kDescription)}});
         });
-        std::cout << "]}\n";
+        std::cout << nlohmann::ordered_json{{"families", families}}.dump(1) << "\n";
         return kExitOk;
     }
     // Every registered family, in registry order: its name format, its default configuration, and its knobs.

@@ -4,10 +4,11 @@
 #include <iostream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "tools/cli/commands.h"
 #include "tuner/families/registry.h"
 #include "tools/cli/exit_codes.h"
-#include "tools/cli/json_text.h"
 #include "tools/cli/option_parsing.h"
 #include "runtime/compile/kernel_sources.h"
 #include "runtime/compile/nvrtc_compiler.h"
@@ -58,22 +59,21 @@ void print_device_text(std::ostream& out, int ordinal, const DeviceInfo& d, cons
     out << line;
 }
 
-void print_device_json(std::ostream& out, int ordinal, const DeviceInfo& d, const KnownCeilings& known) {
-    out << "{\"ordinal\": " << ordinal << ", \"name\": " << json_string(d.name) << ", \"compute_capability\": \""
-        << d.cc_major << "." << d.cc_minor << "\", \"arch\": \"" << d.arch() << "\", \"sm_count\": " << d.sm_count
-        << ", \"global_memory_bytes\": " << d.global_memory_bytes << ", \"l2_bytes\": " << d.l2_bytes
-        << ", \"max_threads_per_block\": " << d.max_threads_per_block
-        << ", \"max_threads_per_sm\": " << d.max_threads_per_sm << ", \"max_blocks_per_sm\": " << d.max_blocks_per_sm
-        << ", \"registers_per_block\": " << d.registers_per_block << ", \"registers_per_sm\": " << d.registers_per_sm
-        << ", \"shared_per_block\": " << d.shared_per_block << ", \"shared_per_block_optin\": "
-        << d.shared_per_block_optin << ", \"shared_per_sm\": " << d.shared_per_sm
-        << ", \"fingerprint\": " << json_string(d.fingerprint()) << ", \"ceilings\": {\"source\": \""
-        << (known.source == CeilingSource::Measured ? "measured" : "estimated")
-        << "\", \"copy_bytes_per_s\": " << known.ceilings.dram_bytes_per_s
-        << ", \"fp32_flops\": " << known.ceilings.fp32_flops << ", \"fp32_ridge_flop_per_byte\": "
-        << known.ceilings.fp32_ridge() << ", \"f16_mma_flops\": " << known.ceilings.f16_mma_flops
-        << ", \"bf16_mma_flops\": " << known.ceilings.bf16_mma_flops
-        << ", \"tf32_mma_flops\": " << known.ceilings.tf32_mma_flops << "}}";
+nlohmann::ordered_json device_json(int ordinal, const DeviceInfo& d, const KnownCeilings& known) {
+    const DeviceCeilings& c = known.ceilings;
+    return {{"ordinal", ordinal}, {"name", d.name},
+            {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+            {"arch", d.arch()}, {"sm_count", d.sm_count}, {"global_memory_bytes", d.global_memory_bytes},
+            {"l2_bytes", d.l2_bytes}, {"max_threads_per_block", d.max_threads_per_block},
+            {"max_threads_per_sm", d.max_threads_per_sm}, {"max_blocks_per_sm", d.max_blocks_per_sm},
+            {"registers_per_block", d.registers_per_block}, {"registers_per_sm", d.registers_per_sm},
+            {"shared_per_block", d.shared_per_block}, {"shared_per_block_optin", d.shared_per_block_optin},
+            {"shared_per_sm", d.shared_per_sm}, {"fingerprint", d.fingerprint()},
+            {"ceilings",
+             {{"source", known.source == CeilingSource::Measured ? "measured" : "estimated"},
+              {"copy_bytes_per_s", c.dram_bytes_per_s}, {"fp32_flops", c.fp32_flops},
+              {"fp32_ridge_flop_per_byte", c.fp32_ridge()}, {"f16_mma_flops", c.f16_mma_flops},
+              {"bf16_mma_flops", c.bf16_mma_flops}, {"tf32_mma_flops", c.tf32_mma_flops}}}};
 }
 
 }  // namespace
@@ -91,6 +91,7 @@ int info_command(const std::vector<std::string>& args) {
     const bool have_gpu = driver::is_available();
     const cache::CacheStack& caches = cache::CacheStack::global();
     std::ostringstream devices;
+    nlohmann::ordered_json devices_json = nlohmann::ordered_json::array();
     int count = 0;
     if (have_gpu) {
         JITGEMM_CU_CHECK(driver::api().cuDeviceGetCount(&count));
@@ -99,49 +100,48 @@ int info_command(const std::vector<std::string>& args) {
             JITGEMM_CU_CHECK(driver::api().cuCtxSetCurrent(driver::primary_context(i)));
             const KnownCeilings known = known_ceilings(d, caches, true);
             if (json) {
-                if (i > 0) devices << ", ";
-                print_device_json(devices, i, d, known);
+                devices_json.push_back(device_json(i, d, known));
             } else {
                 print_device_text(devices, i, d, known);
             }
         }
     }
-    std::ostringstream cache_text, cache_json;
+    std::ostringstream cache_text;
+    nlohmann::ordered_json cache_json;
     {
         const cache::TuningCache* writable = caches.writable();
-        cache_json << "{\"path\": " << json_string(writable ? writable->path() : "") << ", \"selections\": "
-                   << (writable ? writable->all_selections().size() : 0) << ", \"cubins\": "
-                   << (writable ? writable->cubin_count() : 0) << ", \"measurements\": "
-                   << (writable ? writable->measurement_count() : 0) << ", \"bundles\": [";
+        const auto bundles = cache::bundle_paths();
+        cache_json = {{"path", writable ? writable->path() : ""},
+                      {"selections", writable ? writable->all_selections().size() : 0},
+                      {"cubins", writable ? writable->cubin_count() : 0},
+                      {"measurements", writable ? writable->measurement_count() : 0}, {"bundles", bundles}};
         cache_text << "tuning cache " << (writable ? writable->path() : std::string("(none writable)"));
         if (writable)
             cache_text << ": " << writable->all_selections().size() << " tuned problems, " << writable->cubin_count()
                        << " cubins, " << writable->measurement_count() << " measurements, "
                        << writable->all_untuned().size() << " untuned problems";
         cache_text << "\n";
-        const auto bundles = cache::bundle_paths();
-        for (std::size_t b = 0; b < bundles.size(); ++b) {
-            cache_text << "bundle " << bundles[b] << "\n";
-            cache_json << (b ? ", " : "") << json_string(bundles[b]);
-        }
-        cache_json << "]}";
+        for (const auto& bundle : bundles) cache_text << "bundle " << bundle << "\n";
     }
 
     // Each family's source hash: what its cubins and the searches it takes part in are keyed by.
-    std::ostringstream hashes_text, hashes_json;
+    std::ostringstream hashes_text;
+    nlohmann::ordered_json hashes_json = nlohmann::ordered_json::object();
     for_each_family([&](auto tag) {
         using Family = decltype(tag);
         const std::string& hash = source_hash(Family::kSourceHeader);
         hashes_text << (hashes_text.tellp() > 0 ? ", " : "") << Family::kName << " " << hash.substr(0, 12);
-        hashes_json << (hashes_json.tellp() > 0 ? ", " : "") << "\"" << Family::kName << "\": \"" << hash << "\"";
+        hashes_json[std::string(Family::kName)] = hash;
     });
     if (json) {
-        std::cout << "{\"jitgemm_version\": \"" << version() << "\", \"nvrtc_version\": \"" << nvrtc_version()
-                  << "\", \"family_source_hashes\": {" << hashes_json.str() << "}, \"driver_version\": "
-                  << (have_gpu ? "\"" + driver_version_text() + "\"" : std::string("null"))
-                  << ", \"gpu_available\": " << (have_gpu ? "true" : "false") << ", \"error\": "
-                  << (have_gpu ? std::string("null") : json_string(driver::unavailable_reason()))
-                  << ", \"cache\": " << cache_json.str() << ", \"devices\": [" << devices.str() << "]}\n";
+        const nlohmann::ordered_json out = {
+            {"jitgemm_version", std::string(version())}, {"nvrtc_version", nvrtc_version()},
+            {"family_source_hashes", hashes_json},
+            {"driver_version", have_gpu ? nlohmann::ordered_json(driver_version_text()) : nlohmann::ordered_json()},
+            {"gpu_available", have_gpu},
+            {"error", have_gpu ? nlohmann::ordered_json() : nlohmann::ordered_json(driver::unavailable_reason())},
+            {"cache", cache_json}, {"devices", devices_json}};
+        std::cout << out.dump(1) << "\n";
     } else {
         std::cout << "jitgemm " << version() << ", NVRTC " << nvrtc_version() << ", kernel sources "
                   << hashes_text.str() << "\n";

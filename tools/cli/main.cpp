@@ -4,9 +4,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
-#include "tools/cli/json_text.h"
 #include "jitgemm/jitgemm.h"
 
 namespace {
@@ -65,9 +66,10 @@ int main(int argc, char** argv) {
             no_gpu ? kExitNoGpu : e.code() == jitgemm::ErrorCode::InvalidArgument ? kExitUsage : kExitFailed;
         // A program reading --json output gets an object even when the command failed.
         if (std::find(args.begin(), args.end(), "--json") != args.end())
-            std::cout << "{\"error\": " << json_string(e.what()) << ", \"code\": "
-                      << json_string(std::string(jitgemm::to_string(e.code()))) << ", \"exit\": " << exit_code
-                      << "}\n";
+            std::cout << nlohmann::ordered_json{{"error", e.what()}, {"code", std::string(jitgemm::to_string(e.code()))},
+                                        {"exit", exit_code}}
+                             .dump(1)
+                      << "\n";
         return exit_code;
     } catch (const std::exception& e) {
         std::cerr << "jitgemm: " << e.what() << "\n";

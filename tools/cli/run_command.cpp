@@ -8,9 +8,10 @@
 #include <random>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
-#include "tools/cli/json_text.h"
 #include "tools/cli/option_parsing.h"
 #include "runtime/device/device_info.h"
 #include "dispatch/kernel_store.h"
@@ -174,18 +175,17 @@ int run_command(const std::vector<std::string>& args) {
 
     const std::string config_name = kernel ? kernel->config_name : "?";
     if (vm.count("json")) {
-        std::cout << std::setprecision(6) << "{\"device\": \"" << device.name << "\", \"shape\": \"" << shape.describe()
-                  << "\", \"dtype\": \"" << shape.dtype_text() << "\", \"compute\": \"" << to_string(shape.compute)
-                  << "\", \"config\": \"" << config_name << "\", \"served_by\": \"" << to_string(served_by)
-                  << "\", \"registers\": " << (kernel ? kernel->registers : 0)
-                  << ", \"local_bytes\": " << (kernel ? kernel->local_bytes : 0)
-                  << ", \"nvrtc_compiles\": " << after_first_call.nvrtc_compiles
-                  << ", \"tunings\": " << after_first_call.tunings
-                  << ", \"first_call_ms\": " << first_call_ms << ", \"median_ms\": " << ms
-                  << ", \"tflops\": " << tflops << ", \"gbs\": " << gbs << ", \"iterations\": " << iterations
-                  << ", \"verified\": " << (!checked ? "null" : verified ? "true" : "false")
-                  << ", \"relative_error\": " << (relative_error ? json_number(*relative_error) : "null")
-                  << ", \"check\": \"" << verify_text << "\", \"seed\": " << seed << "}\n";
+        const nlohmann::ordered_json out = {
+            {"device", device.name}, {"shape", shape.describe()}, {"dtype", shape.dtype_text()},
+            {"compute", std::string(to_string(shape.compute))}, {"config", config_name},
+            {"served_by", std::string(to_string(served_by))}, {"registers", kernel ? kernel->registers : 0},
+            {"local_bytes", kernel ? kernel->local_bytes : 0}, {"nvrtc_compiles", after_first_call.nvrtc_compiles},
+            {"tunings", after_first_call.tunings}, {"first_call_ms", first_call_ms}, {"median_ms", ms},
+            {"tflops", tflops}, {"gbs", gbs}, {"iterations", iterations},
+            {"verified", !checked ? nlohmann::ordered_json() : nlohmann::ordered_json(verified)},
+            {"relative_error", relative_error ? nlohmann::ordered_json(*relative_error) : nlohmann::ordered_json()},
+            {"check", verify_text}, {"seed", seed}};
+        std::cout << out.dump(1) << "\n";
     } else {
         std::cout << "device      " << device.name << " (" << device.arch() << ", " << device.sm_count << " SMs)\n"
                   << "problem     " << workload.shape().describe() << "\n"

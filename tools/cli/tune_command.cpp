@@ -11,11 +11,12 @@
 #include <sstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "cache/cache_stack.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/interrupt.h"
-#include "tools/cli/json_text.h"
 #include "tools/cli/option_parsing.h"
 #include "tools/cli/problem_options.h"
 #include "tools/cli/problem_plan.h"
@@ -220,18 +221,15 @@ int tune_command(const std::vector<std::string>& args) {
     int failed = 0;
     for (const auto& o : outcomes) failed += (o.status == "tuned" || o.status == "already-tuned") ? 0 : 1;
     if (vm.count("json")) {
-        std::cout << "{\"cache\": " << json_string(cache_path) << ", \"problems\": [";
-        for (std::size_t i = 0; i < outcomes.size(); ++i) {
-            const auto& o = outcomes[i];
-            std::cout << (i ? ", " : "") << "{\"name\": " << json_string(o.name) << ", \"key\": " << json_string(o.key)
-                      << ", \"status\": " << json_string(o.status.empty() ? "not-run" : o.status)
-                      << ", \"device\": " << o.device << ", \"config\": " << json_string(o.config)
-                      << ", \"time_ms\": " << o.ms << ", \"tflops\": " << o.tflops << ", \"seconds\": " << o.seconds
-                      << ", \"candidates_measured\": " << o.measured << ", \"candidates_total\": " << o.total
-                      << ", \"search_complete\": " << (o.complete ? "true" : "false") << ", \"compiles\": "
-                      << o.compiles << ", \"detail\": " << json_string(o.detail) << "}";
-        }
-        std::cout << "]}\n";
+        nlohmann::ordered_json out = {{"cache", cache_path}, {"problems", nlohmann::ordered_json::array()}};
+        for (const auto& o : outcomes)
+            out["problems"].push_back({{"name", o.name}, {"key", o.key},
+                                       {"status", o.status.empty() ? "not-run" : o.status}, {"device", o.device},
+                                       {"config", o.config}, {"time_ms", o.ms}, {"tflops", o.tflops},
+                                       {"seconds", o.seconds}, {"candidates_measured", o.measured},
+                                       {"candidates_total", o.total}, {"search_complete", o.complete},
+                                       {"compiles", o.compiles}, {"detail", o.detail}});
+        std::cout << out.dump(1) << "\n";
     }
     std::cerr << "jitgemm tune: " << (outcomes.size() - failed) << " of " << outcomes.size() << " problems tuned into "
               << cache_path << (interrupted() ? " (stopped by Ctrl-C; run the same command again to go on)" : "")

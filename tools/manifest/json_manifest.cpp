@@ -1,5 +1,8 @@
-// From a JSON tree to manifest entries: where the list of problems is, and each object's keys to RawProblem values.
+// From a JSON tree to manifest entries: where the list of problems is, and each object's keys to RawProblem values;
+// and entries back to JSON.
 #include "tools/manifest/json_manifest.h"
+
+#include <nlohmann/json.hpp>
 
 #include "tools/manifest/json_value.h"
 #include "tools/manifest/manifest_error.h"
@@ -27,7 +30,7 @@ const JsonValue& problem_list(const JsonValue& root, const std::string& file) {
     const JsonValue* list = nullptr;
     for (const JsonMember& member : root.members) {
         if (!same_name(member.key, "problems"))
-            throw_manifest_error(file, member.line, "unknown key " + quoted(member.key) + " (" + kShape + ")");
+            throw_manifest_error(file, member.line, "unknown key " + manifest::quoted(member.key) + " (" + kShape + ")");
         if (list) throw_manifest_error(file, member.line, "key \"problems\" given twice");
         list = &member.value;
     }
@@ -74,6 +77,17 @@ std::vector<ManifestEntry> read_json_manifest(std::string_view text, const std::
     entries.reserve(list.items.size());
     for (std::size_t i = 0; i < list.items.size(); ++i) entries.push_back(read_problem(list.items[i], i, file));
     return entries;
+}
+
+std::string write_json_manifest(const std::vector<ManifestEntry>& entries) {
+    nlohmann::ordered_json problems = nlohmann::ordered_json::array();
+    for (const ManifestEntry& entry : entries) {
+        nlohmann::ordered_json problem = nlohmann::ordered_json::object();
+        for (const ManifestField& field : manifest_fields())
+            if (field.format) problem[std::string(field.name)] = field.format(entry);
+        problems.push_back(std::move(problem));
+    }
+    return nlohmann::ordered_json{{"problems", problems}}.dump(1) + "\n";
 }
 
 }  // namespace jitgemm::manifest

@@ -1,277 +1,153 @@
-// The JSON syntax reader: recursive descent over the text, counting lines as it skips blanks and strings.
+// The JSON reader: nlohmann-json's SAX parser does the syntax; this file builds the tree and gives every value and
+// key its line. nlohmann tells no positions to a SAX handler, so the text is fed through an iterator that counts the
+// line breaks it passes: when an event arrives, the parser has just read the event's token, which therefore ends on
+// the counted line.
 #include "tools/manifest/json_value.h"
 
-#include <cctype>
 #include <cstdint>
+#include <iterator>
+#include <regex>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "tools/manifest/manifest_error.h"
 
 namespace jitgemm::manifest {
 namespace {
 
-// Deeper nesting has no place in a manifest; the limit keeps a hostile file from exhausting the stack.
+// Deeper nesting has no place in a manifest; the limit keeps a hostile file from building a tree whose
+// destruction would exhaust the stack.
 constexpr int kMaxDepth = 64;
 
-class JsonReader {
-public:
-    JsonReader(std::string_view text, const std::string& file) : text_(text), file_(file) {}
+// Where the parser is in the text: the line of the last character it took, and that character.
+struct Position {
+    int line = 1;
+    char last = '\0';
+};
 
-    JsonValue read_document() {
-        skip_blanks();
-        if (at_end()) fail(line_, "no JSON value (the file is blank)");
-        JsonValue value = read_value(0);
-        const int end_line = line_;
-        skip_blanks();
-        if (!at_end())
-            fail(line_, "unexpected " + found() + " after the end of the JSON value" +
-                            (line_ != end_line ? " (it ends on line " + std::to_string(end_line) + ")" : ""));
-        return value;
+// A character iterator over the text that moves `position` along with it.
+class CountingIterator {
+public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
+
+    CountingIterator(const char* at, Position* position) : at_(at), position_(position) {}
+    const char& operator*() const { return *at_; }
+    CountingIterator& operator++() {
+        if (position_->last == '\n') ++position_->line;  // the break belongs to the line it ends
+        position_->last = *at_;
+        ++at_;
+        return *this;
     }
+    bool operator==(const CountingIterator& other) const { return at_ == other.at_; }
+    bool operator!=(const CountingIterator& other) const { return at_ != other.at_; }
 
 private:
-    [[noreturn]] void fail(int line, const std::string& what) const { throw_manifest_error(file_, line, what); }
+    const char* at_;
+    Position* position_;
+};
 
-    bool at_end() const { return pos_ >= text_.size(); }
+class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
+public:
+    TreeBuilder(const Position& position, const std::string& file) : position_(position), file_(file) {}
 
-    // The next character as a message shows it.
-    std::string found() const {
-        if (at_end()) return "end of file";
-        const char c = text_[pos_];
-        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
-            return "character " + quoted(std::string_view(&c, 1));
-        return "'" + std::string(1, c) + "'";
-    }
+    JsonValue take() { return std::move(root_); }
 
-    void skip_blanks() {
-        while (!at_end()) {
-            const char c = text_[pos_];
-            if (c == '\n') {
-                ++line_;
-            } else if (c != ' ' && c != '\t' && c != '\r') {
-                return;
-            }
-            ++pos_;
-        }
-    }
+    bool null() override { return scalar(JsonValue::Kind::Null, "", position_.line); }
+    bool boolean(bool value) override { return scalar(JsonValue::Kind::Boolean, value ? "true" : "false", position_.line); }
+    bool number_integer(number_integer_t value) override { return number(std::to_string(value)); }
+    bool number_unsigned(number_unsigned_t value) override { return number(std::to_string(value)); }
+    bool number_float(number_float_t, const string_t& as_written) override { return number(as_written); }
+    bool string(string_t& value) override { return scalar(JsonValue::Kind::String, value, position_.line); }
+    bool binary(binary_t&) override { return scalar(JsonValue::Kind::Null, "", position_.line); }  // not in text
 
-    JsonValue read_value(int depth) {
-        if (depth >= kMaxDepth) fail(line_, "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
-        JsonValue value;
-        value.line = line_;
-        if (at_end()) fail(line_, "expected a value, got the end of the file");
-        const char c = text_[pos_];
-        if (c == '{') {
-            value.kind = JsonValue::Kind::Object;
-            read_object(value, depth);
-        } else if (c == '[') {
-            value.kind = JsonValue::Kind::Array;
-            read_array(value, depth);
-        } else if (c == '"') {
-            value.kind = JsonValue::Kind::String;
-            value.text = read_string();
-        } else if (c == '-' || (c >= '0' && c <= '9')) {
-            value.kind = JsonValue::Kind::Number;
-            value.text = read_number();
-        } else if (read_word("true")) {
-            value.kind = JsonValue::Kind::Boolean;
-            value.text = "true";
-        } else if (read_word("false")) {
-            value.kind = JsonValue::Kind::Boolean;
-            value.text = "false";
-        } else if (read_word("null")) {
-            value.kind = JsonValue::Kind::Null;
-        } else if (c == ']' || c == '}') {
-            fail(line_, "expected a value, got " + found() + " (a comma too many before it?)");
-        } else {
-            fail(line_, "expected a value, got " + found());
-        }
-        return value;
-    }
-
-    bool read_word(std::string_view word) {
-        if (text_.substr(pos_, word.size()) != word) return false;
-        const std::size_t after = pos_ + word.size();
-        if (after < text_.size() && std::isalnum(static_cast<unsigned char>(text_[after]))) return false;
-        pos_ = after;
+    bool start_object(std::size_t) override { return open(JsonValue::Kind::Object); }
+    bool start_array(std::size_t) override { return open(JsonValue::Kind::Array); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool key(string_t& key) override {
+        open_.back().members.push_back(JsonMember{key, position_.line, {}});
+        last_ = "the key " + manifest::quoted(key);
+        last_line_ = position_.line;
         return true;
     }
 
-    void read_object(JsonValue& object, int depth) {
-        ++pos_;  // '{'
-        skip_blanks();
-        if (!at_end() && text_[pos_] == '}') {
-            ++pos_;
-            return;
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& error) override {
+        // "[json.exception.parse_error.101] parse error at line 4, column 5: syntax error while parsing object
+        // separator - invalid literal; last read: '1\n    "'; expected '}'": the line and the reason are kept, the
+        // rest said in our words, with the last thing that did read well.
+        static const std::regex parts(R"(at line (\d+), column (\d+): (?:syntax error while parsing [^-]*- )?(.*))");
+        static const std::regex last_read(R"(; last read: '.*'(?=;|$))");
+        std::cmatch found;
+        int line = position_.line;
+        std::string what = error.what();
+        if (std::regex_search(error.what(), found, parts)) {
+            line = std::stoi(found[1].str());
+            what = "column " + found[2].str() + ": " + std::regex_replace(found[3].str(), last_read, "");
         }
-        for (;;) {
-            skip_blanks();
-            if (at_end() || text_[pos_] != '"')
-                fail(line_, "expected a key in double quotes, got " + found() +
-                                (!at_end() && text_[pos_] == '}' ? " (a comma too many before it?)" : ""));
-            JsonMember member;
-            member.line = line_;
-            member.key = read_string();
-            skip_blanks();
-            if (at_end() || text_[pos_] != ':')
-                fail(line_, "expected ':' after the key " + quoted(member.key) + ", got " + found());
-            ++pos_;
-            skip_blanks();
-            member.value = read_value(depth + 1);
-            object.members.push_back(std::move(member));
-            if (after_item('}', "the value of " + quoted(object.members.back().key))) return;
-        }
+        if (!last_.empty()) what += " (after " + last_ + ", line " + std::to_string(last_line_) + ")";
+        throw_manifest_error(file_, line, "JSON syntax error, " + what);
     }
 
-    void read_array(JsonValue& array, int depth) {
-        ++pos_;  // '['
-        skip_blanks();
-        if (!at_end() && text_[pos_] == ']') {
-            ++pos_;
-            return;
-        }
-        for (;;) {
-            skip_blanks();
-            array.items.push_back(read_value(depth + 1));
-            if (after_item(']', "item " + std::to_string(array.items.size()) + " of the array")) return;
-        }
+private:
+    // The parser read one character past a number to see where it ends; that character is on the number's line
+    // (a line break counts to the line it ends), so the counted line is the number's.
+    bool number(const std::string& as_written) { return scalar(JsonValue::Kind::Number, as_written, position_.line); }
+
+    bool scalar(JsonValue::Kind kind, std::string text, int line) {
+        JsonValue value;
+        value.kind = kind;
+        value.line = line;
+        value.text = std::move(text);
+        last_ = kind == JsonValue::Kind::String ? "the string " + manifest::quoted(value.text) : "the value " + value.text;
+        if (kind == JsonValue::Kind::Null) last_ = "null";
+        last_line_ = line;
+        place(std::move(value));
+        return true;
     }
 
-    // After a member or item: true at the closing bracket, false after a comma. A missing comma is reported on the
-    // line where the comma belongs, the one the previous value ends on.
-    bool after_item(char close, const std::string& previous) {
-        const int end_line = line_;
-        skip_blanks();
-        if (!at_end() && text_[pos_] == close) {
-            ++pos_;
-            return true;
-        }
-        if (!at_end() && text_[pos_] == ',') {
-            ++pos_;
-            return false;
-        }
-        fail(end_line, std::string("expected ',' or '") + close + "' after " + previous + ", got " + found() +
-                           (line_ != end_line ? " on line " + std::to_string(line_) : ""));
+    bool open(JsonValue::Kind kind) {
+        if (static_cast<int>(open_.size()) >= kMaxDepth)
+            throw_manifest_error(file_, position_.line,
+                                 "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
+        JsonValue value;
+        value.kind = kind;
+        value.line = position_.line;
+        open_.push_back(std::move(value));
+        return true;
     }
 
-    std::string read_string() {
-        const int start_line = line_;
-        ++pos_;  // '"'
-        std::string out;
-        for (;;) {
-            if (at_end()) fail(start_line, "unterminated string: it reaches the end of the file");
-            const char c = text_[pos_];
-            if (c == '"') {
-                ++pos_;
-                return out;
-            }
-            if (c == '\n' || c == '\r') fail(start_line, "unterminated string: it reaches the end of the line");
-            if (static_cast<unsigned char>(c) < 0x20)
-                fail(line_, "control character " + quoted(std::string_view(&c, 1)) +
-                                " inside a string (write it as an escape)");
-            if (c != '\\') {
-                out += c;
-                ++pos_;
-                continue;
-            }
-            ++pos_;
-            if (at_end()) fail(start_line, "unterminated string: it reaches the end of the file");
-            const char escape = text_[pos_++];
-            switch (escape) {
-                case '"': out += '"'; break;
-                case '\\': out += '\\'; break;
-                case '/': out += '/'; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
-                case 'n': out += '\n'; break;
-                case 'r': out += '\r'; break;
-                case 't': out += '\t'; break;
-                case 'u': append_utf8(read_code_point(), out); break;
-                default: fail(line_, "unknown escape '\\" + std::string(1, escape) + "' in a string");
-            }
-        }
+    bool close() {
+        JsonValue done = std::move(open_.back());
+        open_.pop_back();
+        last_ = done.kind == JsonValue::Kind::Object ? "the end of the object from line " + std::to_string(done.line)
+                                                     : "the end of the array from line " + std::to_string(done.line);
+        last_line_ = position_.line;
+        place(std::move(done));
+        return true;
     }
 
-    std::uint32_t read_hex4() {
-        if (pos_ + 4 > text_.size()) fail(line_, "\\u needs four hex digits");
-        std::uint32_t value = 0;
-        for (int i = 0; i < 4; ++i) {
-            const char c = text_[pos_++];
-            value <<= 4;
-            if (c >= '0' && c <= '9') value |= static_cast<std::uint32_t>(c - '0');
-            else if (c >= 'a' && c <= 'f') value |= static_cast<std::uint32_t>(c - 'a' + 10);
-            else if (c >= 'A' && c <= 'F') value |= static_cast<std::uint32_t>(c - 'A' + 10);
-            else fail(line_, "\\u needs four hex digits");
-        }
-        return value;
-    }
-
-    // After "\u": one code point, joining a UTF-16 surrogate pair.
-    std::uint32_t read_code_point() {
-        const std::uint32_t first = read_hex4();
-        if (first >= 0xDC00 && first <= 0xDFFF) fail(line_, "\\u escape is a lone low surrogate");
-        if (first < 0xD800 || first > 0xDBFF) return first;
-        if (text_.substr(pos_, 2) != "\\u") fail(line_, "\\u escape is a high surrogate without its low half");
-        pos_ += 2;
-        const std::uint32_t second = read_hex4();
-        if (second < 0xDC00 || second > 0xDFFF) fail(line_, "\\u escape is a high surrogate without its low half");
-        return 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
-    }
-
-    static void append_utf8(std::uint32_t code, std::string& out) {
-        if (code < 0x80) {
-            out += static_cast<char>(code);
-        } else if (code < 0x800) {
-            out += static_cast<char>(0xC0 | (code >> 6));
-            out += static_cast<char>(0x80 | (code & 0x3F));
-        } else if (code < 0x10000) {
-            out += static_cast<char>(0xE0 | (code >> 12));
-            out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (code & 0x3F));
+    // A finished value goes to the member or item it is the value of, or becomes the document.
+    void place(JsonValue value) {
+        if (open_.empty()) {
+            root_ = std::move(value);
+        } else if (open_.back().kind == JsonValue::Kind::Object) {
+            open_.back().members.back().value = std::move(value);
         } else {
-            out += static_cast<char>(0xF0 | (code >> 18));
-            out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (code & 0x3F));
+            open_.back().items.push_back(std::move(value));
         }
     }
 
-    bool digit() const { return !at_end() && text_[pos_] >= '0' && text_[pos_] <= '9'; }
-
-    // JSON's number grammar exactly: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-    std::string read_number() {
-        const std::size_t start = pos_;
-        const auto invalid = [&] {
-            std::size_t end = pos_;
-            while (end < text_.size() && std::string_view(",]} \t\r\n").find(text_[end]) == std::string_view::npos)
-                ++end;
-            fail(line_, quoted(text_.substr(start, end - start)) + " is not a JSON number");
-        };
-        if (text_[pos_] == '-') ++pos_;
-        if (!digit()) invalid();
-        if (text_[pos_] == '0') {
-            ++pos_;
-        } else {
-            while (digit()) ++pos_;
-        }
-        if (!at_end() && text_[pos_] == '.') {
-            ++pos_;
-            if (!digit()) invalid();
-            while (digit()) ++pos_;
-        }
-        if (!at_end() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
-            ++pos_;
-            if (!at_end() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
-            if (!digit()) invalid();
-            while (digit()) ++pos_;
-        }
-        if (!at_end() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.')) invalid();
-        return std::string(text_.substr(start, pos_ - start));
-    }
-
-    std::string_view text_;
+    const Position& position_;
     const std::string& file_;
-    std::size_t pos_ = 0;
-    int line_ = 1;
+    std::vector<JsonValue> open_;  // the objects and arrays being read, outermost first
+    JsonValue root_;
+    std::string last_;             // the last thing read whole, for syntax messages
+    int last_line_ = 0;
 };
 
 }  // namespace
@@ -288,6 +164,14 @@ std::string_view kind_name(JsonValue::Kind kind) {
     return "a value";
 }
 
-JsonValue parse_json(std::string_view text, const std::string& file) { return JsonReader(text, file).read_document(); }
+JsonValue parse_json(std::string_view text, const std::string& file) {
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        throw_manifest_error(file, 1, "no JSON value (the file is blank)");
+    Position position;
+    TreeBuilder builder(position, file);
+    const CountingIterator first(text.data(), &position), last(text.data() + text.size(), &position);
+    nlohmann::json::sax_parse(first, last, &builder);
+    return builder.take();
+}
 
 }  // namespace jitgemm::manifest

@@ -218,13 +218,13 @@ std::string render_html(const ReportData& data) {
     }
 
     // The numbers behind the page, for programs and the tests (written by nlohmann-json).
-    nlohmann::json model = {{"device", data.device}, {"ceilings_source", data.ceilings_source},
+    nlohmann::ordered_json model = {{"device", data.device}, {"ceilings_source", data.ceilings_source},
                             {"dram_bytes_per_s", c.dram_bytes_per_s}, {"fp32_flops", c.fp32_flops},
                             {"tf32_mma_flops", c.tf32_mma_flops}, {"bf16_mma_flops", c.bf16_mma_flops},
-                            {"f16_mma_flops", c.f16_mma_flops}, {"problems", nlohmann::json::array()}};
+                            {"f16_mma_flops", c.f16_mma_flops}, {"problems", nlohmann::ordered_json::array()}};
     for (const ReportPoint& p : data.points) {
         const PointFigures f = figures_of(p, c);
-        nlohmann::json row = {{"name", p.name}, {"shape", p.shape}, {"types", p.types},
+        nlohmann::ordered_json row = {{"name", p.name}, {"shape", p.shape}, {"types", p.types},
                               {"precision", p.precision}, {"config", p.config}, {"origin", p.origin},
                               {"arithmetic_intensity", p.intensity()}, {"jitgemm_ms", p.jitgemm_ms},
                               {"jitgemm_tflops", p.tflops(p.jitgemm_ms)}, {"bound", f.bound},
