@@ -15,6 +15,8 @@
 #            after the other (bench_<set>_old.csv, bench_<set>_new.csv)
 #     fixed: the previous build ($OLD) against this one with fixed configurations (rows "m n k dtype compute
 #            config" in $FIXED_ROWS, default bench/shapes/fixed_compare.txt), three alternating rounds
+#     report: the command's GPU tests (its JSON), then the quick rows tuned and benched as JSON and `jitgemm report`
+#            of the cache and those files (report.html)
 #     python: the Python package's tests and bench/python_overhead.py (per-call cost; public shapes of $PY_SETS (empty: none),
 #            default "bf16 f32")
 #     targets: a short batch for issue 5's speed targets — the rows of bench/shapes/tensor_targets.csv (4096^3,
@@ -147,6 +149,27 @@ if [ "$MODE" = fixed ]; then
         done < "${FIXED_ROWS:-bench/shapes/fixed_compare.txt}"
     done
     stamp "done"; exit 0
+fi
+
+if [ "$MODE" = report ]; then
+    # The command's JSON on the GPU (its GPU tests), then a real report: the quick rows tuned ($BUDGET s each) and
+    # benched against cuBLAS as JSON, and `jitgemm report` of that cache and file (report.html in results.tgz).
+    ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-CliWorkflow|ANewProcessServes|EightProcessesMeeting}" -j 3 \
+        --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
+    judge_ctest $? "$RES/gpu-tests.log"
+    grep -E "Test +#|tests passed|FAILED" "$RES/gpu-tests.log" | tee -a "$log"
+    export JITGEMM_CACHE=/tmp/jitgemm-report-cache
+    rm -rf "$JITGEMM_CACHE"
+    "$BUILD/jitgemm" info > /dev/null 2>&1  # the measured ceilings, into the cache
+    for manifest in bench/shapes/quick.csv bench/shapes/quick_tensor.csv; do
+        name=$(basename "$manifest" .csv)
+        stamp "$name: tuned ($BUDGET s) and against cuBLAS, as JSON"
+        "$BUILD/jitgemm" bench --manifest "$manifest" --tune now --budget "$BUDGET" --json "$RES/bench_$name.json" \
+            2>&1 | tail -3 | tee -a "$log"
+    done
+    "$BUILD/jitgemm" report --bench "$RES/bench_quick.json" --bench "$RES/bench_quick_tensor.json" \
+        --output "$RES/report.html" 2>&1 | tee -a "$log" || status=1
+    stamp "done"; exit "$status"
 fi
 
 if [ "$MODE" = targets ]; then
