@@ -8,6 +8,8 @@
 #include <iterator>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "cache/tuning_cache.h"
 #include "support/cache_test_files.h"
 #include "support/fake_cubin.h"
@@ -287,6 +289,41 @@ TEST(CliCache, JsonOfConfigsShowAndDoctor) {
     EXPECT_EQ(member(doctor, "selections")->text, "12");
     EXPECT_EQ(member(doctor, "healthy")->text, "true");
     EXPECT_EQ(member(doctor, "coverage")->kind, manifest::JsonValue::Kind::Null);
+}
+
+// The subcommands that act (export, import, merge, prune) say what they did as JSON with --json: the counts their
+// text gives, and a document a program can read whole.
+TEST(CliCache, JsonOfExportImportMergeAndPrune) {
+    const TemporaryDirectory dir;
+    const std::string path = dir.file("c.sqlite");
+    {
+        const auto c = cache::TuningCache::open(path, cache::TuningCache::Access::ReadWrite);
+        fill(*c);
+    }
+    auto r = run_process(kCli + " cache export --json --device H200 --output " + dir.file("h200.bundle") + " --cache " +
+                         path);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    auto out = nlohmann::json::parse(r.output);
+    EXPECT_EQ(out["bundle"], dir.file("h200.bundle"));
+    EXPECT_EQ(out["selections_added"], 4);  // 2 problems x 2 library versions of the H200
+    r = run_process(kCli + " cache import --json " + dir.file("h200.bundle") + " --cache " + dir.file("fresh.sqlite"));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    out = nlohmann::json::parse(r.output);
+    ASSERT_EQ(out["bundles"].size(), 1u);
+    EXPECT_EQ(out["bundles"][0]["selections_added"], 4);
+    EXPECT_EQ(out["bundles"][0]["rejections"].size(), 0u);
+    r = run_process(kCli + " cache merge --json --output " + dir.file("merged.sqlite") + " " + path + " " +
+                    dir.file("fresh.sqlite"));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    out = nlohmann::json::parse(r.output);
+    ASSERT_EQ(out["inputs"].size(), 2u);
+    EXPECT_EQ(out["inputs"][0]["selections_added"], 12);
+    EXPECT_EQ(out["inputs"][1]["selections_added"], 0);
+    r = run_process(kCli + " cache prune --json --unreferenced-cubins --cache " + path);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    out = nlohmann::json::parse(r.output);
+    EXPECT_EQ(out["dry_run"], true);
+    EXPECT_EQ(out["cubins_removed"], 0);
 }
 
 TEST(CliCache, DoctorPruneAndUntunedManifest) {

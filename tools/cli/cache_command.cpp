@@ -229,11 +229,28 @@ void warn_rejections(const std::string& source, const cache::TransferReport& rep
         std::cerr << "jitgemm: warning: not copied from " << source << ": " << rejection << "\n";
 }
 
+// What a transfer (export, import, merge) did, for --json.
+nlohmann::ordered_json transfer_json(const cache::TransferReport& r) {
+    return {{"selections_added", r.selections_added}, {"selections_replaced", r.selections_replaced},
+            {"selections_kept", r.selections_kept}, {"cubins_added", r.cubins_added},
+            {"cubins_repaired", r.cubins_repaired}, {"measurements_added", r.measurements_added},
+            {"measurements_duplicate", r.measurements_duplicate}, {"untuned_added", r.untuned_added},
+            {"untuned_updated", r.untuned_updated}, {"ceilings_added", r.ceilings_added},
+            {"ceilings_replaced", r.ceilings_replaced}, {"cubins_rejected", r.cubins_rejected},
+            {"selections_rejected", r.selections_rejected}, {"measurements_rejected", r.measurements_rejected},
+            {"ceilings_rejected", r.ceilings_rejected}, {"rejections", r.rejections}};
+}
+
+void add_json_option(po::options_description& options) {
+    options.add_options()("json", "print what was done as JSON on stdout (warnings stay on stderr)");
+}
+
 int export_command(const std::vector<std::string>& args) {
     po::options_description options;
     add_cache_option(options);
     add_filter_options(options);
     options.add_options()("output,o", po::value<std::string>()->required(), "the bundle file to write (new)");
+    add_json_option(options);
     int exit_code = kExitOk;
     const auto vm = parse_options(
         "cache export", "usage: jitgemm cache export --output BUNDLE [filters] [--cache FILE]\n"
@@ -242,7 +259,13 @@ int export_command(const std::vector<std::string>& args) {
     if (!vm) return exit_code;
     const auto file = open_for_reading(*vm);
     const auto report = cache::export_bundle(*file, (*vm)["output"].as<std::string>(), filter_of(*vm));
-    std::cout << "exported to " << (*vm)["output"].as<std::string>() << ": " << report.describe() << "\n";
+    if (vm->count("json")) {
+        nlohmann::ordered_json out = {{"cache", file->path()}, {"bundle", (*vm)["output"].as<std::string>()}};
+        out.update(transfer_json(report));
+        std::cout << out.dump(1) << "\n";
+    } else {
+        std::cout << "exported to " << (*vm)["output"].as<std::string>() << ": " << report.describe() << "\n";
+    }
     return kExitOk;
 }
 
@@ -250,6 +273,7 @@ int import_command(const std::vector<std::string>& args) {
     po::options_description options;
     add_cache_option(options);
     options.add_options()("bundle", po::value<std::vector<std::string>>()->required(), "bundle files to import");
+    add_json_option(options);
     po::positional_options_description positional;
     positional.add("bundle", -1);
     int exit_code = kExitOk;
@@ -258,12 +282,20 @@ int import_command(const std::vector<std::string>& args) {
     if (!vm) return exit_code;
     const auto target = TuningCache::open(cache_path(*vm), TuningCache::Access::ReadWrite);
     target->set_lock_wait_ms(TuningCache::kBulkLockWaitMs);
+    nlohmann::ordered_json out = {{"cache", target->path()}, {"bundles", nlohmann::ordered_json::array()}};
     for (const auto& bundle : (*vm)["bundle"].as<std::vector<std::string>>()) {
         const auto source = TuningCache::open(bundle, TuningCache::Access::ReadOnly);
         const cache::TransferReport report = cache::merge_into(*target, *source);
-        std::cout << "imported " << bundle << " into " << target->path() << ": " << report.describe() << "\n";
+        if (vm->count("json")) {
+            nlohmann::ordered_json one = {{"bundle", bundle}};
+            one.update(transfer_json(report));
+            out["bundles"].push_back(one);
+        } else {
+            std::cout << "imported " << bundle << " into " << target->path() << ": " << report.describe() << "\n";
+        }
         warn_rejections(bundle, report);
     }
+    if (vm->count("json")) std::cout << out.dump(1) << "\n";
     return kExitOk;
 }
 
@@ -272,6 +304,7 @@ int merge_command(const std::vector<std::string>& args) {
     options.add_options()
         ("output,o", po::value<std::string>()->required(), "the cache file to merge into (created if missing)")
         ("input", po::value<std::vector<std::string>>()->required(), "cache files to merge");
+    add_json_option(options);
     po::positional_options_description positional;
     positional.add("input", -1);
     int exit_code = kExitOk;
@@ -283,12 +316,20 @@ int merge_command(const std::vector<std::string>& args) {
     if (!vm) return exit_code;
     const auto target = TuningCache::open((*vm)["output"].as<std::string>(), TuningCache::Access::ReadWrite);
     target->set_lock_wait_ms(TuningCache::kBulkLockWaitMs);
+    nlohmann::ordered_json out = {{"output", target->path()}, {"inputs", nlohmann::ordered_json::array()}};
     for (const auto& input : (*vm)["input"].as<std::vector<std::string>>()) {
         const auto source = TuningCache::open(input, TuningCache::Access::ReadOnly);
         const cache::TransferReport report = cache::merge_into(*target, *source);
-        std::cout << "merged " << input << ": " << report.describe() << "\n";
+        if (vm->count("json")) {
+            nlohmann::ordered_json one = {{"input", input}};
+            one.update(transfer_json(report));
+            out["inputs"].push_back(one);
+        } else {
+            std::cout << "merged " << input << ": " << report.describe() << "\n";
+        }
         warn_rejections(input, report);
     }
+    if (vm->count("json")) std::cout << out.dump(1) << "\n";
     return kExitOk;
 }
 
@@ -391,6 +432,7 @@ int prune_command(const std::vector<std::string>& args) {
         ("older-than", po::value<double>(), "remove entries tuned more than this many days ago")
         ("unreferenced-cubins", "remove cubins no selection uses")
         ("yes", "really remove (without it, only show what would go)");
+    add_json_option(options);
     int exit_code = kExitOk;
     const auto vm = parse_options("cache prune",
                                   "usage: jitgemm cache prune [--stale] [--older-than DAYS] [--unreferenced-cubins] "
@@ -419,13 +461,24 @@ int prune_command(const std::vector<std::string>& args) {
     // cache has nothing to prune, and is not created for it.
     std::error_code ignored;
     const bool absent = !vm->count("cache") && !std::filesystem::exists(cache_path(*vm), ignored);
+    const auto file = absent ? nullptr
+                      : plan.dry_run ? open_for_reading(*vm)
+                                     : TuningCache::open(cache_path(*vm), TuningCache::Access::ReadWrite);
+    const cache::PruneResult r = absent ? cache::PruneResult{} : cache::prune(*file, plan);
+    if (vm->count("json")) {
+        std::cout << nlohmann::ordered_json{{"cache", cache_path(*vm)}, {"exists", !absent}, {"dry_run", plan.dry_run},
+                                            {"selections_removed", r.selections_removed},
+                                            {"measurements_removed", r.measurements_removed},
+                                            {"untuned_removed", r.untuned_removed},
+                                            {"cubins_removed", r.cubins_removed}, {"removed", r.removed}}
+                         .dump(1)
+                  << "\n";
+        return kExitOk;
+    }
     if (absent) {
         std::cout << "there is no tuning cache at " << cache_path(*vm) << " yet: nothing to prune\n";
         return kExitOk;
     }
-    const auto file = plan.dry_run ? open_for_reading(*vm)
-                                   : TuningCache::open(cache_path(*vm), TuningCache::Access::ReadWrite);
-    const cache::PruneResult r = cache::prune(*file, plan);
     for (const auto& line : r.removed) std::cout << (plan.dry_run ? "would remove " : "removed ") << line << "\n";
     std::cout << (plan.dry_run ? "dry run: would remove " : "removed ") << r.selections_removed << " selections, "
               << r.measurements_removed << " measurements, " << r.cubins_removed << " cubins"
