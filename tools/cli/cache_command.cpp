@@ -379,13 +379,15 @@ int doctor_command(const std::vector<std::string>& args) {
     const int result = !r.healthy() || !covered ? kExitFailed : coverage_asked && !coverage_checked ? kExitNoGpu
                                                                                                      : kExitOk;
     if (vm->count("json")) {
-        nlohmann::ordered_json out = {{"cache", file->path()}, {"schema", r.schema_version}, {"integrity_ok", r.integrity_ok},
-                              {"integrity_detail", r.integrity_detail}, {"selections", r.selections},
-                              {"cubins", r.cubins}, {"damaged_cubins", r.damaged_cubins},
-                              {"measurements", r.measurements}, {"untuned", r.untuned},
-                              {"device", running ? nlohmann::ordered_json(running->fingerprint) : nlohmann::ordered_json()},
-                              {"current_selections", r.current_selections}, {"stale_selections", r.stale_selections},
-                              {"findings", r.problems}, {"damage", r.damage}, {"healthy", r.healthy()}};
+        const nlohmann::ordered_json device =
+            running ? nlohmann::ordered_json(running->fingerprint) : nlohmann::ordered_json();
+        nlohmann::ordered_json out = {
+            {"cache", file->path()}, {"schema", r.schema_version}, {"integrity_ok", r.integrity_ok},
+            {"integrity_detail", r.integrity_detail}, {"selections", r.selections}, {"cubins", r.cubins},
+            {"damaged_cubins", r.damaged_cubins}, {"measurements", r.measurements}, {"untuned", r.untuned},
+            {"device", device}, {"current_selections", r.current_selections},
+            {"stale_selections", r.stale_selections}, {"findings", r.problems}, {"damage", r.damage},
+            {"healthy", r.healthy()}};
         if (!coverage_asked) {
             out["coverage"] = nullptr;
         } else if (!coverage_checked) {

@@ -65,11 +65,11 @@ int main(int argc, char** argv) {
         const int exit_code =
             no_gpu ? kExitNoGpu : e.code() == jitgemm::ErrorCode::InvalidArgument ? kExitUsage : kExitFailed;
         // A program reading --json output gets an object even when the command failed.
-        if (std::find(args.begin(), args.end(), "--json") != args.end())
-            std::cout << nlohmann::ordered_json{{"error", e.what()}, {"code", std::string(jitgemm::to_string(e.code()))},
-                                        {"exit", exit_code}}
-                             .dump(1)
-                      << "\n";
+        if (std::find(args.begin(), args.end(), "--json") != args.end()) {
+            const nlohmann::ordered_json failure = {
+                {"error", e.what()}, {"code", std::string(jitgemm::to_string(e.code()))}, {"exit", exit_code}};
+            std::cout << failure.dump(1) << "\n";
+        }
         return exit_code;
     } catch (const std::exception& e) {
         std::cerr << "jitgemm: " << e.what() << "\n";

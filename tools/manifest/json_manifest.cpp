@@ -30,7 +30,8 @@ const JsonValue& problem_list(const JsonValue& root, const std::string& file) {
     const JsonValue* list = nullptr;
     for (const JsonMember& member : root.members) {
         if (!same_name(member.key, "problems"))
-            throw_manifest_error(file, member.line, "unknown key " + manifest::quoted(member.key) + " (" + kShape + ")");
+            throw_manifest_error(file, member.line,
+                                 "unknown key " + manifest::quoted(member.key) + " (" + kShape + ")");
         if (list) throw_manifest_error(file, member.line, "key \"problems\" given twice");
         list = &member.value;
     }

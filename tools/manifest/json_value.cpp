@@ -58,7 +58,9 @@ public:
     JsonValue take() { return std::move(root_); }
 
     bool null() override { return scalar(JsonValue::Kind::Null, "", position_.line); }
-    bool boolean(bool value) override { return scalar(JsonValue::Kind::Boolean, value ? "true" : "false", position_.line); }
+    bool boolean(bool value) override {
+        return scalar(JsonValue::Kind::Boolean, value ? "true" : "false", position_.line);
+    }
     bool number_integer(number_integer_t value) override { return number(std::to_string(value)); }
     bool number_unsigned(number_unsigned_t value) override { return number(std::to_string(value)); }
     bool number_float(number_float_t, const string_t& as_written) override { return number(as_written); }
@@ -103,7 +105,8 @@ private:
         value.kind = kind;
         value.line = line;
         value.text = std::move(text);
-        last_ = kind == JsonValue::Kind::String ? "the string " + manifest::quoted(value.text) : "the value " + value.text;
+        last_ = kind == JsonValue::Kind::String ? "the string " + manifest::quoted(value.text)
+                                                : "the value " + value.text;
         if (kind == JsonValue::Kind::Null) last_ = "null";
         last_line_ = line;
         place(std::move(value));

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jitgemm/error.h"
+#include "runtime/device/roofline.h"
 #include "runtime/measure/ceiling_probes.h"
 #include "runtime/problem/problem.h"
 #include "tools/manifest/csv_line.h"
@@ -60,11 +61,6 @@ struct BenchFields {
     }
 };
 
-std::string precision_of(const std::string& a_dtype, const std::string& compute) {
-    if (a_dtype == "f32") return compute == "tf32" ? "tf32" : "f32";
-    return a_dtype;
-}
-
 std::string types_text(const std::string& a, const std::string& b, const std::string& c, const std::string& compute) {
     std::string t = a == b ? a : a + "," + b;
     t += "->" + c;
@@ -86,7 +82,12 @@ BenchPoint point_of(const BenchFields& f) {
     const std::string &a = f.get("a_dtype"), &b = f.get("b_dtype"), &c = f.get("c_dtype"),
                       &compute = f.get("compute");
     p.types = types_text(a, b, c, compute);
-    p.precision = precision_of(a, compute);
+    const auto inputs = parse_dtype(a);
+    const auto arithmetic = parse_compute_type(compute);
+    if (!inputs) throw bad(f.where, "a_dtype \"" + a + "\" is not a dtype (f32, f16 or bf16)");
+    if (!arithmetic) throw bad(f.where, "compute \"" + compute + "\" is not a compute type (f32 or tf32)");
+    p.inputs = *inputs;
+    p.compute = *arithmetic;
     p.config = f.get("jitgemm_config");
     p.origin = "bench";
     p.jitgemm_ms = f.number("jitgemm_ms");
@@ -186,22 +187,16 @@ BenchPoint point_of(const Problem& p, const cache::SelectionRecord& s) {
     const std::string a(to_string(p.a_type)), b(to_string(p.b_type)), c(to_string(p.c_type)),
         compute(to_string(p.compute));
     r.types = types_text(a, b, c, compute);
-    r.precision = precision_of(a, compute);
+    r.inputs = p.a_type;
+    r.compute = p.compute;
     r.config = s.config;
     r.origin = "cache";
     r.jitgemm_ms = s.time_ms;
-    const double m = static_cast<double>(p.m), n = static_cast<double>(p.n), k = static_cast<double>(p.k);
-    r.flops = 2.0 * m * n * k;
-    r.bytes = size_of(p.a_type) * m * k + size_of(p.b_type) * k * n +
-              size_of(p.c_type) * m * n * (p.beta_mode == BetaMode::Zero ? 1.0 : 2.0);
+    r.flops = 2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
+    r.bytes = compulsory_bytes(p);
     const auto flag = [](Transpose t) { return std::string(t == Transpose::Yes ? "t" : "n"); };
     out.signature = {p.m, p.n, p.k, flag(p.trans_a), flag(p.trans_b), a, b, c, compute};
     return out;
-}
-
-bool ceilings_known(const DeviceCeilings& c) {
-    return c.dram_bytes_per_s > 0 && c.fp32_flops > 0 && c.tf32_mma_flops > 0 && c.bf16_mma_flops > 0 &&
-           c.f16_mma_flops > 0;
 }
 
 }  // namespace
@@ -253,7 +248,7 @@ ReportData collect_report(const cache::TuningCache* cache, const std::vector<std
             }
     }
     if (data.ceilings_source.empty()) {
-        if (!ceilings_known(stated))
+        if (!ceilings_complete(stated))
             throw bad(cache != nullptr ? cache->path() : bench_files.empty() ? "" : bench_files.front(),
                       "no ceilings of the device to draw the roof: run `jitgemm info` on it (it measures them into "
                       "the cache), or give a bench JSON file, which states them");

@@ -77,7 +77,7 @@ void hover_text(std::ostringstream& svg, const ReportPoint& p, const PointFigure
 
 std::string chart(const std::string& precision, const std::vector<const ReportPoint*>& points,
                   const DeviceCeilings& c) {
-    const double peak = peak_flops_of(precision, c) / 1e12;  // TFLOP/s
+    const double peak = c.matrix_flops(points.front()->inputs, points.front()->compute) / 1e12;  // TFLOP/s
     const double bandwidth = c.dram_bytes_per_s / 1e12;      // TB/s: TFLOP/s per FLOP/byte
     const double ridge = peak / bandwidth;
     double x_min = ridge / 10, x_max = ridge * 10, y_min = peak / 10;
@@ -183,16 +183,19 @@ document.querySelectorAll('#problems th').forEach(function (th, column) {
 
 }  // namespace
 
-double peak_flops_of(const std::string& precision, const DeviceCeilings& c) {
-    if (precision == "f16") return c.f16_mma_flops;
-    if (precision == "bf16") return c.bf16_mma_flops;
-    if (precision == "tf32") return c.tf32_mma_flops;
-    return c.fp32_flops;
+std::string ReportPoint::precision() const {
+    if (inputs == DType::F32) return compute == ComputeType::TF32 ? "tf32" : "f32";
+    return std::string(to_string(inputs));
+}
+
+bool ceilings_complete(const DeviceCeilings& c) {
+    return c.dram_bytes_per_s > 0 && c.fp32_flops > 0 && c.tf32_mma_flops > 0 && c.bf16_mma_flops > 0 &&
+           c.f16_mma_flops > 0;
 }
 
 PointFigures figures_of(const ReportPoint& p, const DeviceCeilings& c) {
     PointFigures f;
-    f.peak_flops = peak_flops_of(p.precision, c);
+    f.peak_flops = c.matrix_flops(p.inputs, p.compute);
     const double memory_roof = p.intensity() * c.dram_bytes_per_s;
     f.roof_tflops = std::min(f.peak_flops, memory_roof) / 1e12;
     f.percent_of_roof = 100.0 * p.tflops(p.jitgemm_ms) / f.roof_tflops;
@@ -206,15 +209,14 @@ std::string render_html(const ReportData& data) {
         throw Error(ErrorCode::InvalidArgument, "jitgemm report: no problems to show (the cache has no tuned "
                                                 "entries for this device, and no bench file was given)");
     const DeviceCeilings& c = data.ceilings;
-    if (!(c.dram_bytes_per_s > 0 && c.fp32_flops > 0 && c.tf32_mma_flops > 0 && c.bf16_mma_flops > 0 &&
-          c.f16_mma_flops > 0))
+    if (!ceilings_complete(c))
         throw Error(ErrorCode::InvalidArgument, "jitgemm report: the device's ceilings are not all known");
 
     std::map<std::string, std::vector<const ReportPoint*>> by_precision;
     for (const ReportPoint& p : data.points) {
         if (!(p.flops > 0 && p.bytes > 0 && p.jitgemm_ms > 0))
             throw Error(ErrorCode::InvalidArgument, "jitgemm report: " + p.name + " has no positive size or time");
-        by_precision[p.precision].push_back(&p);
+        by_precision[p.precision()].push_back(&p);
     }
 
     // The numbers behind the page, for programs and the tests (written by nlohmann-json).
@@ -225,7 +227,7 @@ std::string render_html(const ReportData& data) {
     for (const ReportPoint& p : data.points) {
         const PointFigures f = figures_of(p, c);
         nlohmann::ordered_json row = {{"name", p.name}, {"shape", p.shape}, {"types", p.types},
-                              {"precision", p.precision}, {"config", p.config}, {"origin", p.origin},
+                              {"precision", p.precision()}, {"config", p.config}, {"origin", p.origin},
                               {"arithmetic_intensity", p.intensity()}, {"jitgemm_ms", p.jitgemm_ms},
                               {"jitgemm_tflops", p.tflops(p.jitgemm_ms)}, {"bound", f.bound},
                               {"percent_of_roof", f.percent_of_roof}};

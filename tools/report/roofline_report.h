@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "jitgemm/types.h"
 #include "runtime/device/device_ceilings.h"
 
 namespace jitgemm::report {
@@ -17,7 +18,8 @@ struct ReportPoint {
     std::string name;       // the manifest's name, or the problem key for cache entries
     std::string shape;      // "MxNxK"
     std::string types;      // "bf16->f32", with " tf32" when the multiply may round to TF32
-    std::string precision;  // the roof it sits under: "f32", "tf32", "bf16" or "f16"
+    DType inputs = DType::F32;            // A's type, and with `compute` the compute roof it sits under
+    ComputeType compute = ComputeType::F32;
     std::string config;
     std::string origin;     // "bench" or "cache"
     double flops = 0.0;     // 2 m n k
@@ -26,6 +28,8 @@ struct ReportPoint {
     std::optional<double> cublas_ms;
 
     double intensity() const { return flops / bytes; }
+    // The name of its roof: "f32", "tf32", "bf16" or "f16".
+    std::string precision() const;
     double tflops(double ms) const { return flops / (ms * 1e-3) / 1e12; }
 };
 
@@ -46,8 +50,8 @@ struct PointFigures {
 };
 PointFigures figures_of(const ReportPoint& point, const DeviceCeilings& ceilings);
 
-// The compute roof of a precision ("f32", "tf32", "bf16", "f16"), FLOP/s.
-double peak_flops_of(const std::string& precision, const DeviceCeilings& ceilings);
+// Whether every roof the page may draw is known (positive).
+bool ceilings_complete(const DeviceCeilings& ceilings);
 
 // The page. Throws Error(InvalidArgument) when there is nothing to draw (no points, or ceilings that are not
 // positive).
