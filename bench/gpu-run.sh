@@ -15,6 +15,8 @@
 #            after the other (bench_<set>_old.csv, bench_<set>_new.csv)
 #     fixed: the previous build ($OLD) against this one with fixed configurations (rows "m n k dtype compute
 #            config" in $FIXED_ROWS, default bench/shapes/fixed_compare.txt), three alternating rounds
+#     hopper: the wgmma family — SASS, correctness tests, sanitizers, fixed configurations against cuBLAS, and the
+#            manifests named in $SETS_HOPPER tuned ($BUDGET s) after their untuned default
 #     report: the command's GPU tests (its JSON), then the quick rows tuned and benched as JSON and `jitgemm report`
 #            of the cache and those files (report.html)
 #     python: the Python package's tests and bench/python_overhead.py (per-call cost; public shapes of $PY_SETS (empty: none),
@@ -149,6 +151,57 @@ if [ "$MODE" = fixed ]; then
         done < "${FIXED_ROWS:-bench/shapes/fixed_compare.txt}"
     done
     stamp "done"; exit 0
+fi
+
+if [ "$MODE" = hopper ]; then
+    # The wgmma family (issue 20): its SASS (HGMMA, no local memory), its GPU correctness tests, compute-sanitizer
+    # memcheck and racecheck on a few of its kernels, and fixed configurations against cuBLAS in the same run on the
+    # rows "m n k dtype transa transb config" of $HOPPER_ROWS (default bench/shapes/wgmma_fixed.txt), every row
+    # $ROUNDS times (default 1). Then, where $SETS names manifests of bench/shapes/ (e.g. "wgmma_targets"), those
+    # rows tuned with $BUDGET s each and benched against cuBLAS, with the untuned default before.
+    stamp "SASS of the wgmma family"
+    while read -r m n k dtype ta tb config; do
+        "$BUILD/bench/dump_cubin" "$RES/w.cubin" sm_90a "$m" "$n" "$k" "$ta" "$tb" "$config" "$dtype" > /dev/null 2>&1 &&
+        { echo "--- $m x $n x $k $dtype $ta$tb $config"; cuobjdump --dump-resource-usage "$RES/w.cubin" 2>&1 | grep -E "jg_wgmma|REG" | head -2;
+          cuobjdump --dump-sass --function jg_wgmma "$RES/w.cubin" | grep -oE '\b(HGMMA|UTMALDG|LDL|STL|WARPGROUP\.DEPBAR|SYNCS)(\.[0-9A-Zx]+)*' | sort | uniq -c | tr '\n' ' '; echo; } >> "$RES/sass.txt" 2>&1
+    done < <(head -n "${SASS_ROWS:-6}" "${HOPPER_ROWS:-bench/shapes/wgmma_fixed.txt}")
+    tee -a "$log" < "$RES/sass.txt"
+    stamp "wgmma correctness (8 layouts x types, 50 shapes each) and the launch ABI"
+    ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-Wgmma|LaunchAbi}" -j "${GPU_JOBS:-4}" --output-on-failure --timeout 300 \
+        > "$RES/gpu-tests.log" 2>&1
+    judge_ctest $? "$RES/gpu-tests.log"
+    grep -E "Test +#|tests passed|Failure|failed|cases" "$RES/gpu-tests.log" | head -60 | tee -a "$log"
+    stamp "fixed wgmma configurations against cuBLAS"
+    for round in $(seq "${ROUNDS:-1}"); do
+        while read -r m n k dtype ta tb config; do
+            timeout 60 "$BUILD/jitgemm" bench --m "$m" --n "$n" --k "$k" --dtype "$dtype" --transa "$ta" --transb "$tb" \
+                --order col --config "$config" --iterations 20 2>&1 | grep -E "^ *[0-9]+x|rror" | \
+                sed "s/^/$round $ta$tb $config /" | tee -a "$log"
+        done < "${HOPPER_ROWS:-bench/shapes/wgmma_fixed.txt}"
+    done
+    if [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null; then
+        stamp "compute-sanitizer memcheck and racecheck on wgmma kernels"
+        for tool in memcheck racecheck; do
+            # Column-major: the rows without _p3 have 16-byte aligned leading dimensions, which the TMA reads directly.
+            for row in "296 200 152 bf16 n n wgmma_128x128x64_c2_s4_g8_q3" "257 130 333 f16 t t wgmma_64x64x64_c1_s8_g8_q5_p3" \
+                       "513 255 129 bf16 t n wgmma_256x128x64_c2_s4_g8_p3" \
+                       "704 392 200 f16 n t wgmma_128x128x64_c2_s6_g4_x2_q6"; do
+                set -- $row
+                timeout 300 compute-sanitizer --tool "$tool" "$BUILD/jitgemm" run --m "$1" --n "$2" --k "$3" --dtype "$4" \
+                    --transa "$5" --transb "$6" --order col --config "$7" 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|rror" | head -3 | \
+                    sed "s/^/$tool $row: /" | tee -a "$log"
+            done
+        done
+    fi
+    for name in ${SETS_HOPPER:-}; do
+        manifest="bench/shapes/$name.csv"
+        stamp "$name: the untuned default, then tuned ($BUDGET s) against cuBLAS"
+        JITGEMM_CACHE=/tmp/jitgemm-default-cache timeout 500 "$BUILD/jitgemm" bench --manifest "$manifest" --tune off \
+            --csv "$RES/bench_${name}_default.csv" 2>&1 | tail -30 | tee -a "$log"
+        timeout 900 "$BUILD/jitgemm" bench --manifest "$manifest" --tune now --budget "$BUDGET" \
+            --csv "$RES/bench_${name}_tuned.csv" 2>&1 | tail -30 | tee -a "$log"
+    done
+    stamp "done"; exit "$status"
 fi
 
 if [ "$MODE" = report ]; then

@@ -12,6 +12,7 @@ constexpr std::pair<CandidateOutcome, std::string_view> kOutcomeNames[] = {
     {CandidateOutcome::Invalid, "invalid"},
     {CandidateOutcome::CompileFailed, "compile-failed"},
     {CandidateOutcome::Spilled, "spilled"},
+    {CandidateOutcome::Serialized, "serialized"},
     {CandidateOutcome::LaunchFailed, "launch-failed"},
     {CandidateOutcome::Incorrect, "incorrect"},
 };

@@ -66,6 +66,7 @@ enum class CandidateOutcome {
     Spilled,        // the compiler spilled registers to local memory
     LaunchFailed,   // the launch or the kernel failed
     Incorrect,      // ran, but its result differs from the reference
+    Serialized,     // ptxas serialized its wgmma instructions (warning C7510): correct, but far from the Tensor Cores' rate
 };
 
 std::string_view to_string(CandidateOutcome);

@@ -242,6 +242,9 @@ private:
         if (!compiled.error.empty()) {
             c.outcome = CandidateOutcome::CompileFailed;
             c.detail = compiled.error.substr(0, 2000);
+        } else if (const auto warning = serialization_warning(c.cubin.log)) {
+            c.outcome = CandidateOutcome::Serialized;
+            c.detail = *warning;
         } else {
             verify_and_time(c);
         }

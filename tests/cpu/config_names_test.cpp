@@ -38,6 +38,19 @@ AnyConfig random_config(std::mt19937_64& rng, std::string_view family) {
             c.group = pick(rng, {1, 4, 8, 16});
             return c;
         }
+        if (family == WgmmaConfig::kName) {
+            WgmmaConfig c;
+            c.bm = pick(rng, {64, 128, 192, 256});
+            c.bn = pick(rng, {64, 128, 256});
+            c.bk = pick(rng, {64, 128});
+            c.consumers = pick(rng, {1, 2});
+            c.stages = pick(rng, {2, 4, 8});
+            c.group = pick(rng, {1, 8, 16});
+            c.cluster = pick(rng, {1, 2});
+            c.grid = pick(rng, {0, 0, 132, 7});
+            c.pack = pick(rng, {0, 0, 1, 2, 3});
+            return c;
+        }
         if (family == MmaSyncConfig::kName) {
             MmaSyncConfig c;
             c.bm = pick(rng, {32, 64, 128, 256});
@@ -58,7 +71,8 @@ AnyConfig random_config(std::mt19937_64& rng, std::string_view family) {
 
 TEST(ConfigNames, RoundTripOfRandomKnobsInEveryFamily) {
     std::mt19937_64 rng(std::random_device{}());
-    for (const std::string_view family : {NaiveConfig::kName, TiledConfig::kName, RegBlockConfig::kName, MmaSyncConfig::kName}) {
+    for (const std::string_view family : {NaiveConfig::kName, TiledConfig::kName, RegBlockConfig::kName,
+                                          MmaSyncConfig::kName, WgmmaConfig::kName}) {
         for (int i = 0; i < 200; ++i) {
             const AnyConfig config = random_config(rng, family);
             const std::string name = to_string(config);
@@ -93,6 +107,20 @@ TEST(ConfigNames, CanonicalFormsOfTheDefaults) {
     EXPECT_TRUE(*parsed == packed);
 }
 
+TEST(ConfigNames, WgmmaNamesWriteOptionalFieldsOnlyWhenSet) {
+    WgmmaConfig c;
+    EXPECT_EQ(c.to_string(), "wgmma_256x128x64_c2_s4_g8");
+    c.grid = 132;
+    c.pack = 3;
+    EXPECT_EQ(c.to_string(), "wgmma_256x128x64_c2_s4_g8_q132_p3");  // the grid before the pack mask
+    c.cluster = 2;
+    EXPECT_EQ(c.to_string(), "wgmma_256x128x64_c2_s4_g8_x2_q132_p3");  // the cluster before the grid
+    const auto parsed = WgmmaConfig::parse("wgmma_256x128x64_c2_s4_g8_x2_q132_p3");
+    ASSERT_TRUE(parsed.has_value());
+    EXPECT_TRUE(*parsed == c);
+    EXPECT_EQ(family_name(*parse_config("wgmma_64x64x64_c1_s8_g1")), "wgmma");
+}
+
 TEST(ConfigNames, MalformedNamesAreRefused) {
     for (const char* name :
          {"", "naive", "naive_", "naive_16", "naive_16x", "naive_16x16x16", "naive_0x16", "naive_-1x16", "naive_16y16",
@@ -106,7 +134,11 @@ TEST(ConfigNames, MalformedNamesAreRefused) {
           "mma_sync_128x128x32_w2x4_s3_g8_k2_p3_x", "mma_sync_128x128x32_w2x4_s3_g8_sk0", "mma_sync_128x128x32_w2x4_s3_g8_sk",
           "mma_sync_128x128x32_w2x4_s3_g8_p3_sk132", "mma_sync_128x128x32_w2x4_s3_g8_sk132_k2",
           "mma_sync_128x128x32_w2x4_s3_g8_sk132_sk132", "mma_sync_128x128x32_w2x4_s3_g8_bulk_p3",
-          "mma_sync_128x128x32_w2x4_s3_g8_p3_bulk_bulk", "mma_sync_128x128x32_w2x4_s3_g8_p3_Bulk", "mma_sync_128x128x32_w2x4_s3_g8_p3_bulk_"}) {
+          "mma_sync_128x128x32_w2x4_s3_g8_p3_bulk_bulk", "mma_sync_128x128x32_w2x4_s3_g8_p3_Bulk", "mma_sync_128x128x32_w2x4_s3_g8_p3_bulk_",
+          "wgmma", "wgmma_256x128x64_c2_s4", "wgmma_256x128_c2_s4_g8", "wgmma_256x128x64_2_s4_g8",
+          "wgmma_256x128x64_c2_s4_g8_q0", "wgmma_256x128x64_c2_s4_g8_p0", "wgmma_256x128x64_c2_s4_g8_p3_q132",
+          "wgmma_256x128x64_c2_s4_g8_q132_q132", "wgmma_256x128x64_c2_s4_g8_q132_p3_x",
+          "wgmma_256x128x64_c2_s4_g8_x1", "wgmma_256x128x64_c2_s4_g8_q132_x2"}) {
         EXPECT_FALSE(parse_config(name).has_value()) << '"' << name << '"';
     }
 }

@@ -378,7 +378,10 @@ TEST(HeuristicConfig, IsValidOnEveryProfileForAssortedShapes) {
                 half.align_a = 2;  // the register path
                 const AnyConfig h = heuristic_config(half, d);
                 EXPECT_FALSE(validate(h, half, d)) << to_string(h) << " on " << d.name;
-                EXPECT_EQ(family_name(h), MmaSyncConfig::kName);
+                // A Tensor Core family: mma.sync, or on Hopper the wgmma family (which packs the operands first).
+                EXPECT_TRUE(family_name(h) == MmaSyncConfig::kName ||
+                            (family_name(h) == WgmmaConfig::kName && d.cc_major == 9))
+                    << to_string(h) << " on " << d.name;
             }
         }
         Problem scale;
@@ -393,7 +396,11 @@ TEST(HeuristicConfig, LargeProblemsGetTheLargestTile) {
     p.m = p.n = p.k = 4096;
     EXPECT_TRUE(heuristic_config(p, h200_profile()) == AnyConfig{RegBlockConfig{}});
     p.a_type = p.b_type = p.c_type = DType::BF16;
-    EXPECT_TRUE(heuristic_config(p, h200_profile()) == AnyConfig{mma(128, 128, 32, 2, 4)});
+    EXPECT_TRUE(heuristic_config(p, a100_profile()) == AnyConfig{mma(128, 128, 32, 2, 4)});
+    // On Hopper the wgmma family: its widest tile, persistent, the deepest ring that fits.
+    const auto hopper = WgmmaConfig::parse("wgmma_256x128x64_c2_s4_g8_q132");
+    ASSERT_TRUE(hopper.has_value());
+    EXPECT_EQ(to_string(heuristic_config(p, h200_profile())), hopper->to_string());
 }
 
 }  // namespace

@@ -28,6 +28,11 @@ void random_types(std::mt19937_64& rng, std::string_view family, Problem& p) {
     const DType types[] = {DType::F32, DType::F16, DType::BF16};
     if (family == TiledConfig::kName || family == RegBlockConfig::kName) return;
     const DType ab = types[pick(rng, {0, 1, 2})];
+    if (family == WgmmaConfig::kName && ab == DType::F32) {  // fp16 and bf16 only; TMA-aligned or packed
+        p.a_type = p.b_type = DType::BF16;
+        p.c_type = types[pick(rng, {0, 1, 2})];
+        return;
+    }
     if (family == MmaSyncConfig::kName && ab == DType::F32) {
         p.compute = ComputeType::TF32;
         return;
@@ -94,6 +99,18 @@ AnyConfig random_valid_config(std::mt19937_64& rng, std::string_view family, con
             if (m.splits == 1) m.stream_blocks = pick(rng, {0, 0, 3, 132});
             m.bulk = hopper && m.pack == 3 && m.stream_blocks == 0 && pick(rng, {0, 1});
             c = m;
+        } else if (family == WgmmaConfig::kName) {
+            WgmmaConfig w;
+            w.bm = pick(rng, {64, 128, 192, 256});
+            w.bn = pick(rng, {64, 128, 192, 256});
+            w.bk = pick(rng, {64, 128});
+            w.consumers = pick(rng, {1, 2});
+            w.stages = pick(rng, {2, 3, 4, 5, 6, 8});
+            w.group = pick(rng, {1, 8});
+            w.grid = pick(rng, {0, 0, 5, 132});
+            // Operands the TMA cannot read where they are must be packed; aligned ones may be packed too.
+            w.pack = (problem.align_a < 16 ? 1 : 0) | (problem.align_b < 16 ? 2 : 0) | pick(rng, {0, 0, 1, 2, 3});
+            c = w;
         } else {
             RegBlockConfig r;
             r.bm = pick(rng, {32, 64, 128, 256});
@@ -143,9 +160,12 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
         int sm;
     };
     std::vector<Job> jobs;
-    const int per_arch = GetParam() == MmaSyncConfig::kName ? 10 : GetParam() == RegBlockConfig::kName ? 6 : 3;
+    const bool hopper_only = GetParam() == WgmmaConfig::kName;
+    const int per_arch = GetParam() == MmaSyncConfig::kName || hopper_only ? 10
+                         : GetParam() == RegBlockConfig::kName            ? 6
+                                                                          : 3;
     for (const auto& [arch, sm] : {std::pair<std::string, int>{"sm_80", 80}, {"sm_90a", 90}})
-        for (int i = 0; i < per_arch; ++i) {
+        for (int i = 0; i < per_arch && !(hopper_only && sm < 90); ++i) {
             const Problem p = random_problem(rng, GetParam());
             jobs.push_back({kernel_program(random_valid_config(rng, GetParam(), p, sm >= 90), p, arch), sm});
         }
@@ -156,7 +176,10 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         SCOPED_TRACE(jobs[i].program.file_name + " seed " + std::to_string(seed));
         try {
-            expect_cubin(compiled[i].get(), jobs[i].program, jobs[i].sm);
+            const Cubin cubin = compiled[i].get();
+            expect_cubin(cubin, jobs[i].program, jobs[i].sm);
+            // ptxas serializing the wgmma family's instructions would be a design fault of the kernel, not a knob.
+            EXPECT_EQ(serialization_warning(cubin.log), std::nullopt) << cubin.log;
         } catch (const Error& e) {
             ADD_FAILURE() << e.what();
         }
@@ -164,8 +187,22 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, NvrtcCompile,
-                         ::testing::Values(NaiveConfig::kName, TiledConfig::kName, RegBlockConfig::kName, MmaSyncConfig::kName),
+                         ::testing::Values(NaiveConfig::kName, TiledConfig::kName, RegBlockConfig::kName, MmaSyncConfig::kName,
+                                           WgmmaConfig::kName),
                          [](const auto& info) { return std::string(info.param); });
+
+TEST(NvrtcCompileErrors, SerializationWarningIsFoundInTheLog) {
+    const std::string log =
+        "ptxas info    : 0 bytes gmem\n"
+        "ptxas warning : (C7510) Potential Performance Loss: wgmma.mma_async instructions are serialized due to ...\n"
+        "ptxas info    : Used 168 registers\n";
+    const auto line = serialization_warning(log);
+    ASSERT_TRUE(line.has_value());
+    EXPECT_EQ(line->rfind("ptxas warning : (C7510)", 0), 0u) << *line;
+    EXPECT_EQ(line->find('\n'), std::string::npos);
+    EXPECT_EQ(serialization_warning("ptxas info    : Used 168 registers\n"), std::nullopt);
+    EXPECT_EQ(serialization_warning(""), std::nullopt);
+}
 
 TEST(NvrtcCompileErrors, RejectedProgramCarriesLogAndOptions) {
     Problem p;

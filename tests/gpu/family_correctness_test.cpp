@@ -9,9 +9,13 @@
 
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
+#include <utility>
 
+#include "runtime/device/device_info.h"
+#include "runtime/driver/context.h"
 #include "support/gpu_test_support.h"
 #include "support/random_gemm_shape.h"
 #include "tuner/families/registry.h"
@@ -27,6 +31,11 @@ struct FamilyCase {
     std::vector<DType> c_types = {DType::F32};  // each case's output type, at random
     ComputeType compute = ComputeType::F32;
     double max_relative_error = 1e-5;  // ||C - ref|| / ||ref|| asked of the type
+    // For a family of one layout per case (the wgmma family: every transpose is its own set of 50 shapes): the
+    // transposes every shape takes, larger sizes so that tiles repeat and persistent blocks loop, and "_p3" added to
+    // the configuration of a shape whose operands the family cannot read unpacked (not 16-byte aligned).
+    std::optional<std::pair<Transpose, Transpose>> transposes;
+    int cc_major = 0;  // the compute capability the family needs (0: any)
     friend void PrintTo(const FamilyCase& c, std::ostream* os) { *os << c.name; }
 };
 
@@ -47,6 +56,33 @@ std::int64_t random_size(std::mt19937_64& rng) {
 GemmShape random_shape(std::mt19937_64& rng) {
     const std::int64_t m = random_size(rng), n = random_size(rng), k = random_size(rng);
     return testing::random_gemm_shape(rng, m, n, k);
+}
+
+// Whether the TMA can read A and B of the shape where they are: 16-byte aligned pointers and leading dimensions.
+bool tma_aligned(const GemmShape& s) {
+    const bool pointers = s.alignment == 0 || s.alignment >= 16;
+    const int bytes = size_of(s.a_type);
+    return pointers && s.lda * bytes % 16 == 0 && s.ldb * bytes % 16 == 0;
+}
+
+// Shapes for a family that runs one layout per case: sizes into the thousands (several tiles of 256, tails of every
+// size), the transposes fixed.
+std::vector<GemmShape> shapes_of_one_layout(std::mt19937_64& rng, std::pair<Transpose, Transpose> transposes) {
+    std::vector<GemmShape> shapes;
+    std::uniform_int_distribution<int> kind(0, 2);
+    auto size = [&] {
+        if (kind(rng) == 0) return 64 * std::uniform_int_distribution<std::int64_t>(1, 16)(rng);
+        if (kind(rng) == 0) return std::uniform_int_distribution<std::int64_t>(1, 1100)(rng);
+        return random_size(rng);
+    };
+    while (shapes.size() < 50) {
+        GemmShape s = testing::random_gemm_shape(rng, size(), size(), size());
+        s.trans_a = transposes.first;
+        s.trans_b = transposes.second;
+        testing::pad_leading_dimensions(rng, s);
+        shapes.push_back(s);
+    }
+    return shapes;
 }
 
 std::vector<GemmShape> shapes_for_run(std::mt19937_64& rng) {
@@ -83,15 +119,48 @@ const std::vector<std::string> kTf32Configs = {
     "mma_sync_256x128x32_w4x2_s3_g4", "mma_sync_64x128x16_w1x4_s5_g8", "mma_sync_128x64x32_w2x1_s2_g16",
     "mma_sync_64x64x16_w2x2_s3_g8_p3"};
 
+// The wgmma family: instruction widths 64 to 256, one and two consumers, k depths 64 and 128, 3 to 8 stages, every
+// rasterization group, one block per tile and persistent grids smaller than the tiles (blocks loop over several tiles,
+// the ring's phases run on across them), clusters of one and two.
+const std::vector<std::string> kWgmmaConfigs = {
+    "wgmma_256x128x64_c2_s4_g8",      "wgmma_128x128x64_c2_s6_g8_q132", "wgmma_128x256x64_c2_s4_g1_q3",
+    "wgmma_64x64x64_c1_s8_g8_q5",     "wgmma_192x128x64_c2_s4_g4",      "wgmma_64x192x128_c1_s3_g16_q7",
+    "wgmma_256x64x64_c1_s4_g8",       "wgmma_128x128x128_c2_s3_g8_q11",
+    // Clusters of two sharing op(A) by multicast: one unit per tile pair, persistent or not, odd tile counts along n.
+    "wgmma_256x128x64_c2_s4_g8_x2_q132", "wgmma_128x128x64_c2_s6_g4_x2",  "wgmma_64x64x64_c1_s8_g8_x2_q6",
+    "wgmma_192x128x64_c2_s4_g1_x2"};
+
+std::vector<FamilyCase> wgmma_cases() {
+    std::vector<FamilyCase> out;
+    for (const DType ab : {DType::BF16, DType::F16})
+        for (const auto ta : {Transpose::No, Transpose::Yes})
+            for (const auto tb : {Transpose::No, Transpose::Yes}) {
+                FamilyCase c;
+                c.name = std::string("wgmma_") + (ab == DType::BF16 ? "bf16_" : "f16_") +
+                         (ta == Transpose::Yes ? "t" : "n") + (tb == Transpose::Yes ? "t" : "n");
+                c.configs = kWgmmaConfigs;
+                c.ab_type = ab;
+                c.c_types = {DType::F32, DType::F16, DType::BF16};
+                c.max_relative_error = 1e-2;
+                c.transposes = std::pair{ta, tb};
+                c.cc_major = 9;
+                out.push_back(c);
+            }
+    return out;
+}
+
 class FamilyCorrectness : public ::testing::TestWithParam<FamilyCase> {};
 
 TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
     JITGEMM_REQUIRE_GPU();
+    const FamilyCase& family = GetParam();
+    if (family.cc_major > 0 &&
+        cached_device_info(driver::device_of(driver::current_context())).cc_major != family.cc_major)
+        GTEST_SKIP() << family.name << " needs compute capability " << family.cc_major << ".x";
     const std::uint64_t seed = testing::fresh_seed();
     std::mt19937_64 rng(seed);
-    const std::vector<GemmShape> shapes = shapes_for_run(rng);
-    const FamilyCase& family = GetParam();
-    std::vector<GemmShape> cases = shapes;
+    std::vector<GemmShape> cases = family.transposes ? shapes_of_one_layout(rng, *family.transposes)
+                                                     : shapes_for_run(rng);
     std::vector<std::string> chosen;
     for (GemmShape& s : cases) {
         chosen.push_back(family.configs[std::uniform_int_distribution<std::size_t>(0, family.configs.size() - 1)(rng)]);
@@ -99,6 +168,7 @@ TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
         s.c_type = family.c_types[std::uniform_int_distribution<std::size_t>(0, family.c_types.size() - 1)(rng)];
         s.compute = family.compute;
         testing::maybe_misalign_pointers(rng, s);
+        if (family.transposes && !tma_aligned(s)) chosen.back() += "_p3";
     }
 
     std::atomic<std::size_t> next{0};
@@ -150,6 +220,9 @@ INSTANTIATE_TEST_SUITE_P(
                                  ComputeType::F32, 1e-2},
                       FamilyCase{"mma_tf32", kTf32Configs, DType::F32, {DType::F32}, ComputeType::TF32, 3e-3}),
     [](const auto& info) { return info.param.name; });
+
+INSTANTIATE_TEST_SUITE_P(Wgmma, FamilyCorrectness, ::testing::ValuesIn(wgmma_cases()),
+                         [](const auto& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace jitgemm

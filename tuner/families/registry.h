@@ -18,6 +18,7 @@
 #include "tuner/families/naive/naive_config.h"
 #include "tuner/families/regblock/regblock_config.h"
 #include "tuner/families/tiled/tiled_config.h"
+#include "tuner/families/wgmma/wgmma_config.h"
 
 namespace jitgemm {
 
@@ -26,7 +27,8 @@ namespace jitgemm {
 using AnyConfig = std::variant<NaiveConfig,     // one thread per output; the GPU reference
                                TiledConfig,     // shared-memory tiles, fp32
                                RegBlockConfig,  // register-blocked outer products, fp32
-                               MmaSyncConfig>;  // Tensor Cores through mma.sync: fp16, bf16, TF32
+                               MmaSyncConfig,   // Tensor Cores through mma.sync: fp16, bf16, TF32
+                               WgmmaConfig>;    // Hopper: TMA-fed wgmma, warp-specialized, fp16 and bf16
 
 // The family the tuner verifies candidates against and that serves C = beta * C (k = 0): exact for every type.
 using ReferenceConfig = NaiveConfig;

@@ -121,4 +121,13 @@ void require_supported_arch(const std::string& arch) {
                                                 "; use a CUDA toolkit that supports this GPU");
 }
 
+std::optional<std::string> serialization_warning(const std::string& log) {
+    const std::size_t at = log.find("C7510");
+    if (at == std::string::npos) return std::nullopt;
+    const std::size_t begin = log.rfind('\n', at);
+    const std::size_t end = log.find('\n', at);
+    return log.substr(begin == std::string::npos ? 0 : begin + 1,
+                      end == std::string::npos ? std::string::npos : end - (begin == std::string::npos ? 0 : begin + 1));
+}
+
 }  // namespace jitgemm

@@ -1,10 +1,10 @@
 // The mma.sync family's rules, names and launch.
 #include "tuner/families/mma_sync/mma_sync_config.h"
 
-#include <tuple>
 #include <utility>
 
 #include "tuner/families/common/config_text.h"
+#include "tuner/families/common/operand_packing.h"
 #include "tuner/families/common/resource_limits.h"
 
 namespace jitgemm {
@@ -132,23 +132,6 @@ std::int64_t MmaSyncConfig::stream_segments(const Problem& p) const {
     return (k_tiles_per_block(p) + k_tiles(p) - 1) / k_tiles(p) + 1;
 }
 
-namespace {
-
-// Rows (the contiguous extent) and columns of the stored matrix of an operand of the canonical problem.
-std::pair<std::int64_t, std::int64_t> stored_extent(const Problem& p, int operand) {
-    if (operand == 0) return p.trans_a == Transpose::Yes ? std::pair{p.k, p.m} : std::pair{p.m, p.k};
-    return p.trans_b == Transpose::Yes ? std::pair{p.n, p.k} : std::pair{p.k, p.n};
-}
-
-// Columns of a packed copy start on 128-byte lines, not merely 16-byte boundaries: a tile row of 32 or 64 bytes
-// then touches as few 32-byte L2 sectors and lines as in an aligned problem (at a 16-byte offset a 64-byte row
-// spans three sectors, not two), which the main loop, reading every operand tile from L2, pays for on every tile.
-std::int64_t aligned_leading_dimension(std::int64_t rows, int element_bytes) {
-    const std::int64_t per_line = 128 / element_bytes;
-    return (rows + per_line - 1) / per_line * per_line;
-}
-
-}  // namespace
 
 // The tiled copy of a packed operand for bulk copies (kernel_sources/mma_sync/bulk_pack.cuh): whole tiles of (m or n) x
 // bk, so its columns and their length are padded to whole tiles along each (zeros past the operand).
@@ -162,17 +145,7 @@ void MmaSyncConfig::tile_by_tile(const Problem& p, int operand, OperandPack& op)
 }
 
 Problem MmaSyncConfig::kernel_problem(const Problem& problem) const {
-    Problem p = problem;
-    const int bytes = element_bytes(problem);
-    if (pack & 1) {
-        p.lda = aligned_leading_dimension(stored_extent(problem, 0).first, bytes);
-        p.align_a = 16;
-    }
-    if (pack & 2) {
-        p.ldb = aligned_leading_dimension(stored_extent(problem, 1).first, bytes);
-        p.align_b = 16;
-    }
-    return p;
+    return packed_problem(problem, pack, element_bytes(problem));
 }
 
 LaunchDescription MmaSyncConfig::launch(const Problem& p) const {
@@ -186,16 +159,9 @@ LaunchDescription MmaSyncConfig::launch(const Problem& p) const {
         const std::int64_t slots = stream_blocks > 0 ? stream_blocks * stream_segments(p) : tiles(p) * splits;
         g.partial_sums_bytes = g.partial_sums_zeroed_bytes + slots * std::int64_t{bm} * bn * 4;
     }
-    const Problem packed = kernel_problem(p);
     for (int operand = 0; operand < 2; ++operand) {
         if (!(pack & (1 << operand))) continue;
-        OperandPack op;
-        op.operand = operand;
-        std::tie(op.rows, op.cols) = stored_extent(p, operand);
-        op.ld_from = operand == 0 ? p.lda : p.ldb;
-        op.ld_to = operand == 0 ? packed.lda : packed.ldb;
-        op.cols_to = op.cols;
-        op.element_bytes = element_bytes(p);
+        OperandPack op = column_pack(p, operand, element_bytes(p));
         if (bulk) tile_by_tile(p, operand, op);
         g.packs.push_back(op);
     }

@@ -1,0 +1,92 @@
+// jg_tma.cuh — Hopper's tensor memory accelerator (TMA) and the shared-memory barriers a warp-specialized pipeline
+// needs: a tile of a 2-D tensor copied into shared memory by one instruction that names a tensor map (a descriptor the
+// host encodes with cuTensorMapEncodeTiled and passes as a __grid_constant__ kernel parameter), counted in at an
+// mbarrier; barriers that take several arrivals (the consumers that free a stage); and the register moves between
+// warpgroups (setmaxnreg). sm_90a; the host offers the families that use it nowhere else.
+//
+// The copy engine fills the parts of a box outside the tensor with zeros and still counts the whole box's bytes, so
+// tiles that overhang M, N or K need no special case in the kernel.
+#pragma once
+
+#include "common/jg_bulk_copy.cuh"
+
+namespace jg {
+namespace tma {
+
+// The bytes of a CUtensorMap, which the kernel only passes on by address (cuda.h is not included by kernels).
+struct alignas(64) tensor_map {
+    unsigned long long opaque[16];
+};
+
+// A barrier whose phase completes after `arrivals` arrivals (and the bytes any of them announced).
+__device__ __forceinline__ void barrier_init(unsigned barrier, unsigned arrivals) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(barrier), "r"(arrivals) : "memory");
+}
+
+__device__ __forceinline__ void arrive(unsigned barrier) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(barrier) : "memory");
+}
+
+// Fetches the tensor map into the constant cache before its first copy.
+__device__ __forceinline__ void prefetch_map(const tensor_map* map) {
+    asm volatile("prefetch.tensormap [%0];" ::"l"(map) : "memory");
+}
+
+// Copies the box at (x, y) — x along the tensor's contiguous dimension — of `map` to shared memory at `dst` and
+// counts its bytes in at `barrier`.
+__device__ __forceinline__ void load_2d(unsigned dst, const tensor_map* map, int x, int y, unsigned barrier) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+        ::"r"(dst), "l"(map), "r"(x), "r"(y), "r"(barrier)
+        : "memory");
+}
+
+// As load_2d; with CLUSTER = 2 the box lands at `dst` in both blocks of the cluster and is counted in at the barrier
+// at `barrier` in each (multicast).
+template <int CLUSTER>
+__device__ __forceinline__ void load_2d_shared(unsigned dst, const tensor_map* map, int x, int y, unsigned barrier) {
+    if constexpr (CLUSTER == 1) {
+        load_2d(dst, map, x, y, barrier);
+    } else {
+        const unsigned short mask = (1u << CLUSTER) - 1;
+        asm volatile(
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+            " [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
+            "l"(map), "r"(x), "r"(y), "r"(barrier), "h"(mask)
+            : "memory");
+    }
+}
+
+__device__ __forceinline__ unsigned cluster_rank() {
+    unsigned rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    return rank;
+}
+
+// Arrives at the barrier at the same shared-memory offset in block `rank` of the cluster. Relaxed: the arrival
+// publishes no writes of this thread (it says that reads — the wgmma instructions' — are done), and a release at
+// cluster scope would wait for every earlier memory operation of the thread first.
+__device__ __forceinline__ void arrive_remote(unsigned barrier, unsigned rank) {
+    unsigned remote;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(barrier), "r"(rank));
+    asm volatile("mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");
+}
+
+// Every thread of every block of the cluster, with release and acquire of shared memory across the cluster.
+__device__ __forceinline__ void cluster_sync() {
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+// Gives registers back (the producer warpgroup, which needs few) or takes them (the consumers, which hold the
+// accumulators); COUNT is a multiple of 8 from 24 to 256, and every warp of a warpgroup executes the same one.
+template <int COUNT>
+__device__ __forceinline__ void release_registers() {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(COUNT));
+}
+template <int COUNT>
+__device__ __forceinline__ void claim_registers() {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(COUNT));
+}
+
+}  // namespace tma
+}  // namespace jg

@@ -1,0 +1,369 @@
+// wgmma/wgmma.cuh — the wgmma family, Hopper's Tensor Core GEMM for fp16 and bf16 inputs: warpgroup-wide
+// wgmma.mma_async on operand tiles that the TMA copies into a ring of shared-memory stages, warp-specialized and
+// persistent. sm_90a only.
+//
+// Roles: warpgroup 0 is the producer — one of its threads walks the block's tiles and k blocks, waits for a free stage,
+// and asks the TMA for that stage's operand tiles (common/jg_tma.cuh), which count their bytes in at the stage's "full"
+// barrier; it then gives most of its registers back (setmaxnreg). Warpgroups 1..CONSUMERS are consumers: each takes
+// BN / CONSUMERS columns of the tile of C, waits for a full stage, issues its wgmma instructions over the stage's k
+// depth, and frees the stage (its "empty" barrier) once the instructions of the stage before have finished, so one
+// stage of instructions is always in flight. After the last k block a consumer stores its accumulators through the
+// shared epilogue (common/jg_epilogue.cuh) while the producer already fills stages for the block's next tile.
+//
+// Persistent grid: the host launches one block per tile or fewer (a persistent grid, its choice); blocks take tiles
+// blockIdx.x, blockIdx.x + gridDim.x, ... in the grouped order of tile_of_block (WGMMA_GROUP tile rows per group),
+// so the tiles in flight at once share operand panels in L2.
+//
+// Clusters (WGMMA_CLUSTER = 2): the two blocks of a cluster take neighbouring tiles along n, which read the same
+// op(A) tile; each loads half of it and the TMA writes that half into both blocks (multicast), so op(A) crosses from
+// L2 once per pair. A 256 x 128 tile's stage is then 32 KB from L2 per block instead of 48.
+//
+// Orientation: the instruction's rows (its M, 64 per instruction) run along C's n and its columns (its N = BM) along
+// C's m, as in the mma.sync family: each thread's accumulator pairs are then consecutive in m, the contiguous dimension
+// of the column-major C, and the epilogue stores pairs. The instruction's A operand is op(B)^T (BN x BK of it per
+// stage), its B operand is op(A) (BM x BK).
+//
+// Shared tiles: both are stored as the TMA writes them with 128-byte swizzle, in 128-byte rows. An operand stored
+// k-contiguous in global memory (k-major) keeps k along the rows: BK / 64 boxes of (64 k) x (rows), one after the
+// other. An operand stored m- or n-contiguous (m/n-major; the instruction reads it transposed) keeps m or n along the
+// rows: (rows) / 64 boxes of (64 m or n) x (BK k). The matrix descriptors below describe exactly these layouts.
+#pragma once
+
+#include "common/jg_args.cuh"
+#include "common/jg_epilogue.cuh"
+#include "common/jg_pack.cuh"  // jg_pack, the launch that copies misaligned operands first, lives in this module
+#include "common/jg_problem.cuh"
+#include "common/jg_ptx.cuh"
+#include "common/jg_tma.cuh"
+#include "wgmma/wgmma_ops.cuh"
+
+// ---- Tuning knobs ----
+#ifndef WGMMA_BM
+#define WGMMA_BM 256      // rows of C (m) per tile: the N of every instruction (64, 128, 192 or 256)
+#endif
+#ifndef WGMMA_BN
+#define WGMMA_BN 128      // columns of C (n) per tile: 64 per instruction row block, BN / CONSUMERS per consumer
+#endif
+#ifndef WGMMA_BK
+#define WGMMA_BK 64       // k depth of one stage (64 or 128: whole 128-byte swizzle rows of 16-bit elements)
+#endif
+#ifndef WGMMA_STAGES
+#define WGMMA_STAGES 4    // shared-memory stages of the ring (2 to 8)
+#endif
+#ifndef WGMMA_CONSUMERS
+#define WGMMA_CONSUMERS 2 // consumer warpgroups (1 or 2)
+#endif
+#ifndef WGMMA_CLUSTER
+#define WGMMA_CLUSTER 1   // blocks per cluster (1 or 2): a pair takes neighbouring tiles along n and shares op(A)
+#endif
+#ifndef WGMMA_GROUP
+#define WGMMA_GROUP 8     // tile rows per rasterization group (tile_of_block)
+#endif
+
+namespace jg {
+namespace wgmma {
+
+constexpr bool BF16 = JG_A_TYPE == JG_DTYPE_BF16;
+constexpr int BM = WGMMA_BM, BN = WGMMA_BN, BK = WGMMA_BK, STAGES = WGMMA_STAGES, CONSUMERS = WGMMA_CONSUMERS;
+constexpr int CLUSTER = WGMMA_CLUSTER;
+constexpr int THREADS = 128 * (CONSUMERS + 1);
+constexpr int CONSUMER_COLS = BN / CONSUMERS;  // columns of C per consumer warpgroup
+constexpr int ATOMS = CONSUMER_COLS / 64;      // 64-row instruction blocks per consumer (along n)
+constexpr int ACC = BM / 2;                    // accumulators per thread of one instruction
+
+// How each operand sits in global memory (jg_problem.cuh): op(A)(m, k) is at k + m * LDA when A is transposed.
+constexpr bool A_KMAJOR = TRANS_A;
+constexpr bool B_KMAJOR = !TRANS_B;
+
+constexpr int ROW_BYTES = 128;                   // one swizzled row: 64 elements of 2 bytes
+constexpr int A_TILE_BYTES = BM * BK * 2;         // op(A): BM x BK
+constexpr int B_TILE_BYTES = BN * BK * 2;         // op(B)^T: BN x BK
+constexpr int STAGE_BYTES = A_TILE_BYTES + B_TILE_BYTES;
+constexpr int RING_BYTES = STAGES * STAGE_BYTES;
+
+constexpr index_t TILES_M = ceil_div(M, BM);
+constexpr index_t TILES_N = ceil_div(N, BN);
+// A unit of work is one tile per block of a cluster: CLUSTER neighbouring tiles along n with the same rows of C.
+constexpr index_t UNITS_N = ceil_div(TILES_N, CLUSTER);
+constexpr index_t UNITS = TILES_M * UNITS_N;
+constexpr int K_BLOCKS = (int)ceil_div(K, BK);
+
+static_assert(JG_A_TYPE == JG_B_TYPE && JG_A_TYPE != JG_DTYPE_F32, "the wgmma family takes fp16 or bf16 inputs");
+static_assert(BM == 64 || BM == 128 || BM == 192 || BM == 256, "BM is an instruction width: 64, 128, 192 or 256");
+static_assert(BK == 64 || BK == 128, "BK is 64 or 128");
+static_assert(CONSUMERS == 1 || CONSUMERS == 2, "one or two consumer warpgroups");
+static_assert(BN % (64 * CONSUMERS) == 0 && ATOMS >= 1, "BN is a multiple of 64 per consumer");
+static_assert(ATOMS * ACC <= 128, "at most 128 accumulators per consumer thread");
+static_assert(STAGES >= 2 && STAGES <= 8, "2 to 8 stages");
+static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of one or two blocks");
+static_assert(!A_KMAJOR || BM % (8 * CLUSTER) == 0, "each block's share of a k-major op(A) tile is whole 8-row groups");
+static_assert(K >= 1, "the family computes k >= 1 (k = 0 is the reference family's scaling kernel)");
+
+// Registers after setmaxnreg: the producer keeps few, the consumers share the rest (65536 per SM, one block per SM).
+constexpr int PRODUCER_REGISTERS = 40;
+constexpr int CONSUMER_REGISTERS = CONSUMERS == 2 ? 232 : 240;
+
+// The shared-memory matrix descriptor of a tile with 128-byte swizzle: start address, the leading and stride byte
+// offsets (both >> 4), and the swizzle mode 1 (128 bytes) in bits 62-63. The tile's 1024-byte swizzle pattern must
+// start on a 1024-byte boundary (the ring is aligned so), which leaves the base-offset field 0.
+__device__ __forceinline__ unsigned long long descriptor(unsigned address, unsigned leading, unsigned stride) {
+    return (unsigned long long)((address & 0x3FFFF) >> 4) | ((unsigned long long)(leading >> 4) << 16) |
+           ((unsigned long long)(stride >> 4) << 32) | (1ull << 62);
+}
+
+// k-major tile of `rows` rows: k step s (16 elements, 32 bytes) of rows [row, row + ...) lies in box s / 4 at byte
+// 32 * (s % 4) of each row; groups of 8 rows are 1024 bytes apart (the stride offset); the leading offset is unused.
+template <int ROWS>
+__device__ __forceinline__ unsigned long long kmajor_descriptor(unsigned tile, int row, int s) {
+    return descriptor(tile + (s / 4) * ROWS * ROW_BYTES + row * ROW_BYTES + (s % 4) * 32, 16, 1024);
+}
+
+// m/n-major tile: rows of 64 m or n, BK of them per box; k step s starts 16 rows (2048 bytes) further; 8-row groups
+// (along k) are 1024 bytes apart (the stride offset) and 64-element blocks along m or n one box apart (the leading
+// offset).
+__device__ __forceinline__ unsigned long long mnmajor_descriptor(unsigned tile, int row, int s) {
+    return descriptor(tile + (row / 64) * BK * ROW_BYTES + s * 16 * ROW_BYTES, BK * ROW_BYTES, 1024);
+}
+
+__device__ __forceinline__ void fence_operands() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int PENDING>
+__device__ __forceinline__ void wait() {
+    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(PENDING) : "memory");
+}
+
+// The ring: stage s's op(A) tile, then its op(B)^T tile; after the ring, the full and empty barrier of every stage.
+struct ring {
+    unsigned base;
+    __device__ unsigned a_tile(int s) const { return base + s * STAGE_BYTES; }
+    __device__ unsigned b_tile(int s) const { return base + s * STAGE_BYTES + A_TILE_BYTES; }
+    __device__ unsigned full(int s) const { return base + RING_BYTES + 8 * s; }
+    __device__ unsigned empty(int s) const { return base + RING_BYTES + 8 * (STAGES + s); }
+};
+
+// A position in the ring that advances stage by stage; the parity flips each time it wraps around.
+struct ring_position {
+    int stage = 0;
+    unsigned parity = 0;
+    __device__ void advance() {
+        if (++stage == STAGES) {
+            stage = 0;
+            parity ^= 1;
+        }
+    }
+};
+
+// The tile of C of this block (its rank in the cluster) in unit `unit`. The last unit of a row may reach past N: its
+// block still loads its share of op(A) for the other and stores nothing.
+__device__ __forceinline__ void tile_origin(index_t unit, int rank, index_t& m0, index_t& n0) {
+    index_t tile_m, unit_n;
+    tile_of_block<TILES_M, UNITS_N, WGMMA_GROUP>(unit, tile_m, unit_n);
+    m0 = tile_m * BM;
+    n0 = (unit_n * CLUSTER + rank) * BN;
+}
+
+// The units of this block: its cluster's index, then every (grid's clusters)-th.
+__device__ __forceinline__ index_t first_unit() { return blockIdx.x / CLUSTER; }
+__device__ __forceinline__ index_t unit_stride() { return gridDim.x / CLUSTER; }
+
+// The producer's thread: every stage of every tile of this block, in order.
+// In a cluster of two, each block loads half of the op(A) tile (alternate 64-wide boxes, or half the rows of each
+// k-major box) into the same place of both blocks' stages (multicast), counted in at both blocks' full barriers; a
+// stage is therefore free only once the consumers of both blocks have released it (the empty barriers count both).
+__device__ __forceinline__ void produce(const ring& r, const tma::tensor_map* map_a, const tma::tensor_map* map_b,
+                                        int rank) {
+    ring_position at;
+    for (index_t unit = first_unit(); unit < UNITS; unit += unit_stride()) {
+        index_t m0, n0;
+        tile_origin(unit, rank, m0, n0);
+        for (int kb = 0; kb < K_BLOCKS; ++kb) {
+            bulk::wait(r.empty(at.stage), at.parity ^ 1);  // a fresh barrier counts as freed once
+            const unsigned full = r.full(at.stage);
+            bulk::arrive_expect(full, STAGE_BYTES);
+            const int k0 = kb * BK;
+            const unsigned a = r.a_tile(at.stage), b = r.b_tile(at.stage);
+            if constexpr (A_KMAJOR) {
+                constexpr int SHARE = BM / CLUSTER;  // rows of each box this block loads
+#pragma unroll
+                for (int box = 0; box < BK / 64; ++box)
+                    tma::load_2d_shared<CLUSTER>(a + box * BM * ROW_BYTES + rank * SHARE * ROW_BYTES, map_a,
+                                                 k0 + 64 * box, (int)m0 + rank * SHARE, full);
+            } else {
+#pragma unroll
+                for (int box = 0; box < BM / 64; ++box)
+                    if (box % CLUSTER == rank)
+                        tma::load_2d_shared<CLUSTER>(a + box * BK * ROW_BYTES, map_a, (int)m0 + 64 * box, k0, full);
+            }
+            if constexpr (B_KMAJOR) {
+#pragma unroll
+                for (int box = 0; box < BK / 64; ++box)
+                    tma::load_2d(b + box * BN * ROW_BYTES, map_b, k0 + 64 * box, (int)n0, full);
+            } else {
+#pragma unroll
+                for (int box = 0; box < BN / 64; ++box)
+                    tma::load_2d(b + box * BK * ROW_BYTES, map_b, (int)n0 + 64 * box, k0, full);
+            }
+            at.advance();
+        }
+    }
+}
+
+// One stage of one consumer: every k step of the stage, each instruction row block against the whole op(A) tile.
+__device__ __forceinline__ void multiply_stage(float (&acc)[ATOMS][ACC], const ring& r, int stage, int first_row,
+                                               bool first) {
+    const unsigned a = r.a_tile(stage), b = r.b_tile(stage);
+#pragma unroll
+    for (int s = 0; s < BK / 16; ++s) {
+        const unsigned long long desc_a_op =
+            A_KMAJOR ? kmajor_descriptor<BM>(a, 0, s) : mnmajor_descriptor(a, 0, s);
+#pragma unroll
+        for (int t = 0; t < ATOMS; ++t) {
+            const int row = first_row + 64 * t;
+            const unsigned long long desc_b_op =
+                B_KMAJOR ? kmajor_descriptor<BN>(b, row, s) : mnmajor_descriptor(b, row, s);
+            mma_k16<BM, BF16, B_KMAJOR ? 0 : 1, A_KMAJOR ? 0 : 1>(acc[t], desc_b_op, desc_a_op,
+                                                                   (first && s == 0) ? 0 : 1);
+        }
+    }
+}
+
+// Stores one consumer's accumulators of the tile at (m0, n0). Each thread holds pairs of consecutive m (see the
+// orientation above); the four threads of a quad hold the same rows n and, between them, 8 consecutive m per 8-column
+// group. Stored as they are, a warp's store covers 16 of every 32-byte sector it touches for 16-bit outputs: measured
+// on 4096^3 bf16, half the stored sectors were excess and the kernel ran 4% slower with bf16 outputs than with fp32
+// ones of twice the bytes. So for 16-bit C the quad first exchanges pairs across two 8-column groups (two rounds of
+// shuffles) until each thread holds 4 consecutive m, and every store writes whole sectors. Rows and columns past the
+// problem's edge are not written.
+constexpr bool QUAD_EXCHANGE = sizeof(c_t) == 2 && ALIGN_C_ELEMS >= 4;
+
+// Pairs p0 (group j0) and p1 (group j0 + 1) of the four threads of a quad become, in thread q, the 4 consecutive m
+// from 8 j0 + 4 q: threads 2 (q % 2) and 2 (q % 2) + 1 each give their p_(q / 2). In each of the two rounds every
+// thread reads one other and is read by one other.
+__device__ __forceinline__ void exchange_in_quad(const float (&p0)[2], const float (&p1)[2], float (&out)[4]) {
+    const int lane = threadIdx.x % 32, q = lane % 4, base = lane - q;
+    const int first = ((q & 1) << 1) | (q >> 1);  // round one's source; round two's is first ^ 1
+    float from_first[2], from_second[2];
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+        from_first[i] = __shfl_sync(0xffffffffu, (q & 1) ? p1[i] : p0[i], base + first);
+        from_second[i] = __shfl_sync(0xffffffffu, (q & 1) ? p0[i] : p1[i], base + (first ^ 1));
+    }
+    const bool swapped = (q >> 1) != 0;  // the second source holds the lower m
+    out[0] = swapped ? from_second[0] : from_first[0];
+    out[1] = swapped ? from_second[1] : from_first[1];
+    out[2] = swapped ? from_first[0] : from_second[0];
+    out[3] = swapped ? from_first[1] : from_second[1];
+}
+
+__device__ __forceinline__ void store_tile(const float (&acc)[ATOMS][ACC], c_t* C, index_t m0, index_t n0,
+                                           int first_row, float alpha, float beta) {
+    const int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
+#pragma unroll
+    for (int t = 0; t < ATOMS; ++t) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+            const index_t n = n0 + first_row + 64 * t + 16 * warp + lane / 4 + 8 * half;
+            const bool row_inside = n < N;
+            if constexpr (QUAD_EXCHANGE) {
+#pragma unroll
+                for (int j = 0; j < BM / 8; j += 2) {
+                    const float p0[2] = {acc[t][4 * j + 2 * half], acc[t][4 * j + 2 * half + 1]};
+                    const float p1[2] = {acc[t][4 * j + 4 + 2 * half], acc[t][4 * j + 4 + 2 * half + 1]};
+                    float run[4];
+                    exchange_in_quad(p0, p1, run);  // every thread of the warp takes part, inside or not
+                    const index_t m = m0 + 8 * j + 4 * (lane % 4);
+                    if (row_inside && m < M) epilogue_store<4>(C, c_offset(m, n), run, M - m < 4 ? (int)(M - m) : 4,
+                                                               alpha, beta);
+                }
+            } else {
+                if (!row_inside) continue;
+#pragma unroll
+                for (int j = 0; j < BM / 8; ++j) {
+                    const index_t m = m0 + 8 * j + 2 * (lane % 4);
+                    if (m >= M) continue;
+                    const float pair[2] = {acc[t][4 * j + 2 * half], acc[t][4 * j + 2 * half + 1]};
+                    epilogue_store<2>(C, c_offset(m, n), pair, M - m < 2 ? 1 : 2, alpha, beta);
+                }
+            }
+        }
+    }
+}
+
+// A consumer warpgroup: every tile of this block, its CONSUMER_COLS columns of each.
+__device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c_t* C, float alpha, float beta) {
+    float acc[ATOMS][ACC];
+    const int first_row = consumer * CONSUMER_COLS;
+    const bool releases = threadIdx.x % 32 == 0;  // one arrival per warp frees a stage
+    ring_position at;
+    // Frees a stage in this block (one arrival per warp) and, in a cluster of two, in the other, whose producer writes
+    // this block's share of op(A) into it (one arrival per warpgroup: wgmma.wait_group has told every warp of it).
+    const bool signals_peer = threadIdx.x % 128 == 0;
+    const auto release = [&](int stage) {
+        if (releases) tma::arrive(r.empty(stage));
+        if constexpr (CLUSTER == 2)
+            if (signals_peer) tma::arrive_remote(r.empty(stage), rank ^ 1);
+    };
+    for (index_t unit = first_unit(); unit < UNITS; unit += unit_stride()) {
+        index_t m0, n0;
+        tile_origin(unit, rank, m0, n0);
+        int previous = -1;
+        for (int kb = 0; kb < K_BLOCKS; ++kb) {
+            bulk::wait(r.full(at.stage), at.parity);
+            fence_operands();
+            multiply_stage(acc, r, at.stage, first_row, kb == 0);
+            commit();
+            if (previous >= 0) {
+                wait<1>();  // the stage before has been read: free it
+                release(previous);
+            }
+            previous = at.stage;
+            at.advance();
+        }
+        wait<0>();
+        release(previous);
+        store_tile(acc, C, m0, n0, first_row, alpha, beta);
+    }
+}
+
+}  // namespace wgmma
+}  // namespace jg
+
+extern "C" __global__ void __launch_bounds__(jg::wgmma::THREADS, 1)
+    jg_wgmma(const __grid_constant__ jg_args args, const __grid_constant__ jg::tma::tensor_map map_a,
+             const __grid_constant__ jg::tma::tensor_map map_b) {
+    using namespace jg;
+    using namespace jg::wgmma;
+    extern __shared__ unsigned char shared[];
+    // The swizzle pattern repeats every 1024 bytes and the descriptors assume tiles that start on such a boundary; the
+    // host asks for 1024 bytes more than the ring and barriers need.
+    const ring r{(shared_address(shared) + 1023) & ~1023u};
+    const int warpgroup = threadIdx.x / 128;
+    const int rank = CLUSTER > 1 ? (int)tma::cluster_rank() : 0;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; ++s) {
+            tma::barrier_init(r.full(s), 1);
+            // An arrival per consumer warp of this block, and per consumer warpgroup of the other block of a cluster.
+            tma::barrier_init(r.empty(s), 4 * CONSUMERS + CONSUMERS * (CLUSTER - 1));
+        }
+        bulk::barrier_init_fence();
+        tma::prefetch_map(&map_a);
+        tma::prefetch_map(&map_b);
+    }
+    // In a cluster, the other block's copies and arrivals may name this block's barriers only once they exist.
+    if constexpr (CLUSTER > 1) tma::cluster_sync();
+    else __syncthreads();
+    if (warpgroup == 0) {
+        tma::release_registers<PRODUCER_REGISTERS>();
+        if (threadIdx.x == 0) {
+            // Launched as the pack's programmatic dependent (common/jg_pack.cuh) where operands are packed first, the
+            // block may start before the copies are done: the producer, the one thread that reads A and B, waits.
+            asm volatile("griddepcontrol.wait;" ::: "memory");
+            produce(r, &map_a, &map_b, rank);
+        }
+    } else {
+        tma::claim_registers<CONSUMER_REGISTERS>();
+        consume(r, warpgroup - 1, rank, static_cast<c_t*>(args.c), args.alpha, args.beta);
+    }
+    // Neither block of a cluster leaves while the other may still arrive at its barriers.
+    if constexpr (CLUSTER > 1) tma::cluster_sync();
+}

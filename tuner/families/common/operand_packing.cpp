@@ -1,0 +1,42 @@
+// Packing a misaligned operand to an aligned copy first.
+#include "tuner/families/common/operand_packing.h"
+
+#include <tuple>
+
+namespace jitgemm {
+
+std::pair<std::int64_t, std::int64_t> stored_extent(const Problem& p, int operand) {
+    if (operand == 0) return p.trans_a == Transpose::Yes ? std::pair{p.k, p.m} : std::pair{p.m, p.k};
+    return p.trans_b == Transpose::Yes ? std::pair{p.n, p.k} : std::pair{p.k, p.n};
+}
+
+std::int64_t aligned_leading_dimension(std::int64_t rows, int element_bytes) {
+    const std::int64_t per_line = 128 / element_bytes;
+    return (rows + per_line - 1) / per_line * per_line;
+}
+
+Problem packed_problem(const Problem& problem, int pack, int element_bytes) {
+    Problem p = problem;
+    if (pack & 1) {
+        p.lda = aligned_leading_dimension(stored_extent(problem, 0).first, element_bytes);
+        p.align_a = 16;
+    }
+    if (pack & 2) {
+        p.ldb = aligned_leading_dimension(stored_extent(problem, 1).first, element_bytes);
+        p.align_b = 16;
+    }
+    return p;
+}
+
+OperandPack column_pack(const Problem& problem, int operand, int element_bytes) {
+    OperandPack op;
+    op.operand = operand;
+    std::tie(op.rows, op.cols) = stored_extent(problem, operand);
+    op.ld_from = operand == 0 ? problem.lda : problem.ldb;
+    op.ld_to = aligned_leading_dimension(op.rows, element_bytes);
+    op.cols_to = op.cols;
+    op.element_bytes = element_bytes;
+    return op;
+}
+
+}  // namespace jitgemm

@@ -1,0 +1,133 @@
+// The wgmma family's rules, names and launch.
+#include "tuner/families/wgmma/wgmma_config.h"
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+
+#include "tuner/families/common/config_text.h"
+#include "tuner/families/common/operand_packing.h"
+#include "tuner/families/common/resource_limits.h"
+#include "tuner/families/wgmma/wgmma_tensor_maps.h"
+
+namespace jitgemm {
+
+bool is_wgmma_problem(const Problem& p, const DeviceInfo& device) {
+    return device.cc_major == 9 && device.cc_minor == 0 && p.a_type == p.b_type &&
+           (p.a_type == DType::F16 || p.a_type == DType::BF16);
+}
+
+std::int64_t WgmmaConfig::tiles(const Problem& p) const { return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn); }
+
+std::int64_t WgmmaConfig::units(const Problem& p) const {
+    return ((p.m + bm - 1) / bm) * ((p.n + std::int64_t{bn} * cluster - 1) / (std::int64_t{bn} * cluster));
+}
+
+std::int64_t WgmmaConfig::blocks(const Problem& p) const {
+    const std::int64_t clusters = grid > 0 ? std::min<std::int64_t>(grid / cluster, units(p)) : units(p);
+    return clusters * cluster;
+}
+
+std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const DeviceInfo& device) const {
+    if (problem.a_type != problem.b_type || (problem.a_type != DType::F16 && problem.a_type != DType::BF16))
+        return Rejection{PruneRule::Dtype, "the wgmma family takes fp16 or bf16 inputs"};
+    if (device.cc_major != 9 || device.cc_minor != 0)
+        return Rejection{PruneRule::Dtype, "wgmma, TMA and setmaxnreg need the sm_90a target (compute capability 9.0)"};
+    if (bm != 64 && bm != 128 && bm != 192 && bm != 256)
+        return Rejection{PruneRule::Knobs, "bm is an instruction width: 64, 128, 192 or 256"};
+    if (bk != 64 && bk != 128) return Rejection{PruneRule::Knobs, "bk must be 64 or 128"};
+    if (consumers != 1 && consumers != 2) return Rejection{PruneRule::Knobs, "consumers must be 1 or 2"};
+    if (bn < 64 || bn > 256 || bn % (64 * consumers) != 0)
+        return Rejection{PruneRule::Knobs, "bn must be a multiple of 64 per consumer warpgroup, at most 256"};
+    if (accumulators() > 128)
+        return Rejection{PruneRule::Registers, std::to_string(accumulators()) +
+                                                   " accumulators per consumer thread; at most 128 leave room for "
+                                                   "addresses within the 232 registers a consumer gets"};
+    if (stages < 2 || stages > 8) return Rejection{PruneRule::Knobs, "stages must be 2 to 8"};
+    if (group < 1 || group > 64) return Rejection{PruneRule::Knobs, "group must be 1..64"};
+    if (cluster != 1 && cluster != 2) return Rejection{PruneRule::Knobs, "cluster must be 1 or 2"};
+    if (grid < 0 || grid % cluster != 0)
+        return Rejection{PruneRule::Knobs, "grid must be 0 (one block per tile) or a block count, a multiple of the "
+                                           "cluster"};
+    if (pack < 0 || pack > 3) return Rejection{PruneRule::Knobs, "pack is 0 (none), 1 (A), 2 (B) or 3 (both)"};
+    const Problem p = kernel_problem(problem);
+    for (const auto& [name, align] : {std::pair{'A', p.align_a}, {'B', p.align_b}})
+        if (align < 16)
+            return Rejection{PruneRule::Knobs, std::string("the TMA reads ") + name +
+                                                   " only where its pointer and leading dimension are 16-byte "
+                                                   "aligned: pack it first (_p" + (name == 'A' ? "1" : "2") + ")"};
+    constexpr std::int64_t kCoordinateLimit = std::numeric_limits<std::int32_t>::max() - 256;
+    if (p.m > kCoordinateLimit || p.n > kCoordinateLimit || p.k > kCoordinateLimit)
+        return Rejection{PruneRule::Knobs, "the TMA's coordinates are 32-bit: m, n and k must stay below 2^31"};
+    if (p.k == 0) return Rejection{PruneRule::Knobs, "k = 0 is the reference family's scaling kernel"};
+    if (blocks(p) > std::numeric_limits<std::int32_t>::max())
+        return Rejection{PruneRule::Knobs, "more tiles than a grid holds"};
+    // One block per SM by design (__launch_bounds__(threads, 1)); the registers per thread are what that leaves.
+    return check_resources(device, threads(), std::min(248, device.registers_per_block / threads() / 8 * 8),
+                           shared_bytes(), true);
+}
+
+KnobDefines WgmmaConfig::defines() const {
+    return {{"WGMMA_BM", bm},         {"WGMMA_BN", bn},         {"WGMMA_BK", bk},
+            {"WGMMA_CONSUMERS", consumers}, {"WGMMA_STAGES", stages}, {"WGMMA_GROUP", group},
+            {"WGMMA_CLUSTER", cluster}};
+}
+
+Problem WgmmaConfig::kernel_problem(const Problem& problem) const { return packed_problem(problem, pack, 2); }
+
+LaunchDescription WgmmaConfig::launch(const Problem& problem) const {
+    LaunchDescription g = tile_grid(blocks(problem), 1, threads(), shared_bytes());
+    for (int operand = 0; operand < 2; ++operand)
+        if (pack & (1 << operand)) g.packs.push_back(column_pack(problem, operand, 2));
+    g.cluster = {static_cast<std::uint32_t>(cluster), 1, 1};
+    g.preparation = std::make_shared<WgmmaTensorMaps>(kernel_problem(problem), TensorMapBoxes{bm / cluster, bn, bk});
+    return g;
+}
+
+std::string WgmmaConfig::to_string() const {
+    using config_text::format_numbers;
+    return "wgmma_" + format_numbers("", {bm, bn, bk}) + "_" + format_numbers("c", {consumers}) + "_" +
+           format_numbers("s", {stages}) + "_" + format_numbers("g", {group}) +
+           (cluster != 1 ? "_" + format_numbers("x", {cluster}) : "") + (grid != 0 ? "_" + format_numbers("q", {grid}) : "") + (pack != 0 ? "_" + format_numbers("p", {pack}) : "");
+}
+
+std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
+    using config_text::parse_numbers;
+    const auto parsed = config_text::family_fields(name, kName);
+    if (!parsed || parsed->size() < 4 || parsed->size() > 7) return std::nullopt;
+    const std::vector<std::string_view>& fields = *parsed;
+    const auto block = parse_numbers(fields[0], "", 3);
+    const auto consumers = parse_numbers(fields[1], "c", 1);
+    const auto stages = parse_numbers(fields[2], "s", 1);
+    const auto group = parse_numbers(fields[3], "g", 1);
+    if (!block || !consumers || !stages || !group) return std::nullopt;
+    WgmmaConfig c;
+    c.bm = (*block)[0];
+    c.bn = (*block)[1];
+    c.bk = (*block)[2];
+    c.consumers = (*consumers)[0];
+    c.stages = (*stages)[0];
+    c.group = (*group)[0];
+    // Optional fields, in this order and only where they differ from the default (a default spelled out would give
+    // one kernel two names): "_x<cluster>" (not 1), "_q<grid>" (not 0), "_p<mask>" (not 0).
+    std::size_t next = 4;
+    if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'x') {
+        const auto cluster = parse_numbers(fields[next++], "x", 1);
+        if (!cluster || (*cluster)[0] == 1) return std::nullopt;
+        c.cluster = (*cluster)[0];
+    }
+    if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'q') {
+        const auto grid = parse_numbers(fields[next++], "q", 1);
+        if (!grid) return std::nullopt;
+        c.grid = (*grid)[0];
+    }
+    if (next < fields.size()) {
+        const auto pack = parse_numbers(fields[next++], "p", 1);
+        if (!pack) return std::nullopt;
+        c.pack = (*pack)[0];
+    }
+    if (next != fields.size()) return std::nullopt;
+    return c;
+}
+
+}  // namespace jitgemm

@@ -1,0 +1,83 @@
+// The wgmma family (kernel_sources/wgmma/): Hopper's warpgroup Tensor Core instructions (wgmma.mma_async) fed by TMA
+// copies into a ring of shared-memory stages, a producer warpgroup and one or two consumer warpgroups, over a
+// persistent grid; fp16 and bf16 inputs, any output type, every transpose. WgmmaConfig holds its knobs and is the one
+// place their constraints live. The TMA needs 16-byte aligned operands (pointer and leading dimension): other
+// problems are computed on packed copies (pack), which the search measures like any other knob.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tuner/families/family.h"
+
+namespace jitgemm {
+
+struct WgmmaConfig {
+    static constexpr std::string_view kName = "wgmma";
+    static constexpr std::string_view kSourceHeader = "wgmma/wgmma.cuh";
+    static constexpr std::string_view kKernelSymbol = "jg_wgmma";
+    static constexpr std::string_view kNameFormat = "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_x<CLUSTER>][_q<GRID>][_p<PACK>]";
+    static constexpr std::string_view kDescription =
+        "Hopper Tensor Cores (wgmma.mma_async) fed by TMA, warp-specialized, for fp16 and bf16 inputs (sm_90a).\n"
+        "BM: rows of C per tile, the width of every instruction (64, 128, 192, 256); BN: columns of C per tile,\n"
+        "64 per instruction row block (up to 256); BK: k depth of a stage (64, 128); CONSUMERS: consumer\n"
+        "warpgroups (1, 2), each BN / CONSUMERS columns; S: shared-memory stages (2..8); G: tile rows per\n"
+        "rasterization group; CLUSTER: blocks per cluster (2: neighbouring tiles along n share their tile of A,\n"
+        "each block loading half of it for both through TMA multicast); GRID: a persistent grid of that many blocks, each looping over tiles (default: one\n"
+        "block per tile); PACK: operands copied to an aligned workspace first, 1 A, 2 B, 3 both (the TMA needs\n"
+        "16-byte aligned pointers and leading dimensions)";
+
+    int bm = 256;       // WGMMA_BM: rows of C per tile, the N of every wgmma instruction
+    int bn = 128;       // WGMMA_BN: columns of C per tile
+    int bk = 64;        // WGMMA_BK: k depth of one stage
+    int consumers = 2;  // WGMMA_CONSUMERS: consumer warpgroups
+    int stages = 4;     // WGMMA_STAGES: shared-memory stages of the ring
+    int group = 8;      // WGMMA_GROUP: tile rows per rasterization group
+    int cluster = 1;    // WGMMA_CLUSTER: blocks per cluster, sharing op(A) through multicast
+    int grid = 0;       // blocks of a persistent grid (0: one block per tile); the host's choice, not a macro
+    int pack = 0;       // operands copied to an aligned workspace first (common/jg_pack.cuh): bit 0 A, bit 1 B
+
+    int threads() const { return 128 * (consumers + 1); }
+    // Accumulators per consumer thread: (BN / CONSUMERS / 64) instruction row blocks of BM / 2.
+    int accumulators() const { return (bn / consumers / 64) * bm / 2; }
+    // The ring, a full and an empty barrier per stage, and 1024 bytes to align the ring to the swizzle's period.
+    int shared_bytes() const { return stages * (bm + bn) * bk * 2 + 16 * stages + 1024; }
+    std::int64_t tiles(const Problem& problem) const;
+    // Units of work: one tile per block of a cluster (a cluster of two takes neighbouring tiles along n).
+    std::int64_t units(const Problem& problem) const;
+    std::int64_t blocks(const Problem& problem) const;
+
+    std::optional<Rejection> validate(const Problem& problem, const DeviceInfo& device) const;
+    KnobDefines defines() const;
+    LaunchDescription launch(const Problem& problem) const;
+    Problem kernel_problem(const Problem& problem) const;
+    std::string kernel_identity(const Problem&) const { return to_string(); }
+
+    // Tiles, depths, stage counts and consumers at group 8, one block per tile and a persistent grid of one block per
+    // SM; misaligned problems packed first.
+    static std::vector<WgmmaConfig> enumerate(const Problem& problem, const DeviceInfo& device);
+    // Other rasterization groups and stage counts, and the other grid (persistent or one block per tile).
+    std::vector<WgmmaConfig> refinements(const Problem& problem, const DeviceInfo& device) const;
+    CostEstimate estimate_cost(const Problem& problem, const DeviceInfo& device,
+                               const DeviceCeilings& ceilings) const;
+    // On sm_90a, 16-bit problems of at least a GFLOP whose tiles fill the SMs: 128 x 256 tiles (or 128 x 128 where
+    // those are too few), persistent; misaligned operands packed first.
+    static std::optional<WgmmaConfig> heuristic_default(const Problem& problem, const DeviceInfo& device);
+
+    std::string to_string() const;
+    static std::optional<WgmmaConfig> parse(std::string_view name);
+
+    friend bool operator==(const WgmmaConfig& x, const WgmmaConfig& y) {
+        return x.bm == y.bm && x.bn == y.bn && x.bk == y.bk && x.consumers == y.consumers && x.stages == y.stages &&
+               x.group == y.group && x.cluster == y.cluster && x.grid == y.grid && x.pack == y.pack;
+    }
+};
+
+// Whether the wgmma family computes this problem's types on this device: fp16 or bf16 inputs on compute capability
+// 9.0 (the sm_90a target, where wgmma and setmaxnreg exist).
+bool is_wgmma_problem(const Problem& problem, const DeviceInfo& device);
+
+}  // namespace jitgemm

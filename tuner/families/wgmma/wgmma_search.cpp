@@ -1,0 +1,147 @@
+// The wgmma family's search space, refinements, cost estimate and untuned default.
+#include <algorithm>
+#include <array>
+
+#include "tuner/families/common/operand_packing.h"
+#include "tuner/families/wgmma/wgmma_config.h"
+
+namespace jitgemm {
+namespace {
+
+// The mask of operands the TMA cannot read where they are (pointer or leading dimension not 16-byte aligned).
+int misaligned_operands(const Problem& p) { return (p.align_a < 16 ? 1 : 0) | (p.align_b < 16 ? 2 : 0); }
+
+// The most stages of `c`'s tile that fit the device's shared memory, at most 8.
+int deepest_ring(WgmmaConfig c, const DeviceInfo& device) {
+    for (c.stages = 8; c.stages > 2; --c.stages)
+        if (c.shared_bytes() <= device.shared_per_block_optin) break;
+    return c.stages;
+}
+
+}  // namespace
+
+std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const DeviceInfo& device) {
+    std::vector<WgmmaConfig> out;
+    if (!is_wgmma_problem(problem, device) || problem.k == 0) return out;
+    const int pack = misaligned_operands(problem);
+    for (const int bm : {64, 128, 192, 256})
+        for (const int bn : {64, 128, 192, 256})
+            for (const int consumers : {1, 2})
+                for (const int bk : {64, 128})
+                    for (const int cluster : {1, 2})
+                        for (const int grid : {0, device.sm_count / cluster * cluster}) {
+                            WgmmaConfig c;
+                            c.bm = bm;
+                            c.bn = bn;
+                            c.consumers = consumers;
+                            c.bk = bk;
+                            c.cluster = cluster;
+                            c.grid = grid;
+                            c.pack = pack;
+                            const int deepest = deepest_ring(c, device);
+                            // The deepest ring and one stage less (whose shared memory may leave L1 room).
+                            for (const int stages : {deepest, deepest - 1}) {
+                                c.stages = stages;
+                                if (stages >= 2) out.push_back(c);
+                            }
+                        }
+    return out;
+}
+
+std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const DeviceInfo& device) const {
+    (void)problem;
+    std::vector<WgmmaConfig> out;
+    for (const int g : {1, 4, 16}) {
+        if (g == group) continue;
+        WgmmaConfig c = *this;
+        c.group = g;
+        out.push_back(c);
+    }
+    for (const int s : {stages - 1, stages + 1}) {
+        WgmmaConfig c = *this;
+        c.stages = s;  // validate() drops a count outside 2..8 or past the shared memory
+        out.push_back(c);
+    }
+    WgmmaConfig other_grid = *this;
+    other_grid.grid = grid == 0 ? device.sm_count / cluster * cluster : 0;
+    out.push_back(other_grid);
+    WgmmaConfig other_cluster = *this;  // the pair sharing op(A), or each block alone
+    other_cluster.cluster = cluster == 1 ? 2 : 1;
+    other_cluster.grid = grid == 0 ? 0 : device.sm_count / other_cluster.cluster * other_cluster.cluster;
+    out.push_back(other_cluster);
+    return out;
+}
+
+// compute: the tiles of the busiest SM at the instruction rate of the input type — the measured mma.sync rate
+// scaled to wgmma's (on the H200 mma.sync peaks at 632 TFLOP/s, wgmma at about 1.45x that: cuBLAS reaches 800 and the
+// dense peak is 989) — lowered where shared memory cannot feed the instructions: each consumer's k step reads a
+// 64 x 16 slice and a BM x 16 slice for 2 x 64 x BM x 16 FLOPs, so narrow instructions (BM = 64) starve. A lone
+// consumer warpgroup has no second one to issue while it waits or stores. Every tile then pays its epilogue (C written,
+// and read when beta != 0) and, without a persistent grid, the pipeline's fill, which a persistent block overlaps with
+// the previous tile's epilogue.
+CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo& device,
+                                        const DeviceCeilings& ceilings) const {
+    using cost::ceil_div;
+    CostEstimate e;
+    const Problem p = kernel_problem(problem);
+    double pack_seconds = 0.0;
+    for (const OperandPack& op : launch(problem).packs)
+        pack_seconds += (double(op.rows) * op.cols + double(op.ld_to) * op.cols_to) * op.element_bytes /
+                        ceilings.dram_bytes_per_s;
+    if (pack != 0) pack_seconds += cost::kLaunchSeconds;
+    e.blocks_per_sm = 1;
+    const std::int64_t tiles_m = ceil_div(p.m, bm), tiles_n = ceil_div(p.n, bn);
+    // A cluster takes one unit (a tile per block) at a time; sm_count / cluster clusters run at once.
+    const std::int64_t tiles_all = tiles_m * tiles_n, all_units = units(p);
+    const std::int64_t resident = std::max<std::int64_t>(device.sm_count / cluster, 1);
+    const std::int64_t clusters = grid > 0 ? std::min<std::int64_t>(grid / cluster, resident) : resident;
+    const std::int64_t tiles_on_busiest_sm = ceil_div(all_units, clusters);
+    e.wave_efficiency = double(tiles_all) / double(tiles_on_busiest_sm * device.sm_count);
+    constexpr double kWgmmaOverMmaSync = 1.45;
+    const double instruction_flops = kWgmmaOverMmaSync * ceilings.matrix_flops(p.a_type, p.compute) / device.sm_count;
+    const double flops_per_shared_byte = 2.0 * 64.0 * bm / ((64.0 + bm) * 2.0);
+    const double feed = flops_per_shared_byte * ceilings.shared_bytes_per_s / device.sm_count;
+    // And what L2 can deliver: a block's stage reads (BM / cluster + BN) x BK elements from L2 (a cluster of two loads
+    // op(A) once for both) for 2 BM BN BK FLOPs.
+    const double l2_feed = 2.0 * bm * bn / ((double(bm) / cluster + bn) * 2.0) * ceilings.l2_bytes_per_s /
+                           device.sm_count;
+    // Measured (bench/results/2026-12-04-h200-s15-wgmma.md): clusters of two ran 25-33% slower than single blocks on
+    // 4096^3 and 8192^3 bf16 (0.257 against 0.194 ms) although they halve op(A)'s L2 reads, so they rank behind.
+    const double cluster_penalty = cluster == 2 ? 0.75 : 1.0;
+    const double per_sm_flops =
+        std::min({instruction_flops, feed, l2_feed}) * (consumers == 1 ? 0.8 : 1.0) * cluster_penalty;
+    const double tile_flops = 2.0 * bm * bn * double(ceil_div(p.k, bk) * bk);
+    const double pipeline = stages * bk >= 256 ? 1.0 : stages * bk >= 192 ? 1.05 : 1.2;
+    const int c_bytes = p.c_type == DType::F32 ? 4 : 2;
+    const double epilogue_seconds = double(bm) * bn * c_bytes * (p.beta_mode == BetaMode::Zero ? 1.0 : 2.0) /
+                                    (ceilings.dram_bytes_per_s / device.sm_count);
+    const double fill_seconds = grid > 0 ? 0.2e-6 : 1.0e-6;
+    e.compute_seconds = double(tiles_on_busiest_sm) *
+                        (tile_flops / per_sm_flops * pipeline + epilogue_seconds * 0.5 + fill_seconds);
+    e.traffic_seconds = cost::traffic_seconds(p, tiles_m, tiles_n, ceilings);
+    e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + cost::kLaunchSeconds + pack_seconds;
+    return e;
+}
+
+std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, const DeviceInfo& device) {
+    // A GFLOP and more, and K deep enough to fill the ring a few times (shorter K is bound by C's traffic, where the
+    // mma.sync family's default does as well).
+    if (!is_wgmma_problem(p, device) || 2.0 * p.m * p.n * p.k < 1e9 || p.k < 256) return std::nullopt;
+    // From the widest tile down to the first whose tiles give every SM one.
+    std::array<WgmmaConfig, 2> ladder{};
+    ladder[0].bm = 256;
+    ladder[0].bn = 128;
+    ladder[1].bm = 128;
+    ladder[1].bn = 128;
+    for (WgmmaConfig c : ladder) {
+        c.consumers = 2;
+        c.bk = 64;
+        c.grid = device.sm_count;
+        c.pack = misaligned_operands(p);
+        c.stages = deepest_ring(c, device);
+        if (c.tiles(p) >= device.sm_count && !c.validate(p, device)) return c;
+    }
+    return std::nullopt;  // too few tiles: the mma.sync family's default splits K
+}
+
+}  // namespace jitgemm

@@ -1,0 +1,76 @@
+// The wgmma family's tensor maps, encoded per operand pointer and kept.
+#include "tuner/families/wgmma/wgmma_tensor_maps.h"
+
+#include <cstring>
+#include <string>
+
+#include "jitgemm/error.h"
+#include "runtime/driver/cuda_driver.h"
+#include "runtime/driver/driver_check.h"
+
+namespace jitgemm {
+
+static_assert(sizeof(CUtensorMap) == 128, "a tensor map is 128 bytes");
+
+WgmmaTensorMaps::WgmmaTensorMaps(const Problem& problem, TensorMapBoxes boxes) : problem_(problem), boxes_(boxes) {}
+
+WgmmaTensorMaps::Map WgmmaTensorMaps::encode(const void* base, int operand, long long ld) const {
+    const Problem& p = problem_;
+    // The stored matrix: `contiguous` elements along its first dimension, `columns` of them, ld apart.
+    const bool k_contiguous = operand == 0 ? p.trans_a == Transpose::Yes : p.trans_b == Transpose::No;
+    const std::int64_t extent = operand == 0 ? p.m : p.n;
+    const std::int64_t contiguous = k_contiguous ? p.k : extent, columns = k_contiguous ? extent : p.k;
+    const cuuint32_t rows_of_tile = static_cast<cuuint32_t>(operand == 0 ? boxes_.a_rows : boxes_.bn);
+    const cuuint64_t dims[2] = {static_cast<cuuint64_t>(contiguous), static_cast<cuuint64_t>(columns)};
+    // One column has no stride to speak of; the driver still wants a multiple of 16 bytes.
+    const cuuint64_t stride_bytes = columns == 1 ? (contiguous * 2 + 15) / 16 * 16 : static_cast<cuuint64_t>(ld) * 2;
+    const cuuint64_t strides[1] = {stride_bytes};
+    const cuuint32_t box[2] = {64, k_contiguous ? rows_of_tile : static_cast<cuuint32_t>(boxes_.bk)};
+    const cuuint32_t element_strides[2] = {1, 1};
+    CUtensorMap map;
+    const CUresult result = driver::api().cuTensorMapEncodeTiled(
+        &map, p.a_type == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
+        const_cast<void*>(base), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+        CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS)
+        driver::check(result,
+                      ("cuTensorMapEncodeTiled for operand " + std::string(operand == 0 ? "A" : "B") + " (" +
+                       std::to_string(contiguous) + " x " + std::to_string(columns) + ", leading dimension " +
+                       std::to_string(ld) + ")")
+                          .c_str(),
+                      __FILE__, __LINE__);
+    Map out;
+    std::memcpy(out.bytes, &map, sizeof(map));
+    return out;
+}
+
+void WgmmaTensorMaps::prepare(const KernelArgs& args, ExtraParameters& extra) const {
+    Encoded found;
+    bool hit = false;
+    {
+        std::lock_guard lock(mutex_);
+        for (int i = 0; i < kept_count_ && !hit; ++i) {
+            const Encoded& e = kept_[i];
+            if (e.a == args.a && e.b == args.b && e.lda == args.lda && e.ldb == args.ldb) {
+                found = e;
+                hit = true;
+            }
+        }
+    }
+    if (!hit) {
+        found.a = args.a;
+        found.b = args.b;
+        found.lda = args.lda;
+        found.ldb = args.ldb;
+        found.map_a = encode(args.a, 0, args.lda);
+        found.map_b = encode(args.b, 1, args.ldb);
+        std::lock_guard lock(mutex_);
+        kept_[next_slot_] = found;
+        next_slot_ = (next_slot_ + 1) % kKept;
+        if (kept_count_ < kKept) ++kept_count_;
+    }
+    if (!extra.add(found.map_a.bytes, sizeof(Map)) || !extra.add(found.map_b.bytes, sizeof(Map)))
+        throw Error(ErrorCode::Internal, "jitgemm: no room for the wgmma family's tensor maps");
+}
+
+}  // namespace jitgemm

@@ -1,0 +1,54 @@
+// The wgmma family's per-call launch step: the TMA descriptors (tensor maps) of the call's A and B, encoded with
+// cuTensorMapEncodeTiled and passed after the KernelArgs as the kernel's two __grid_constant__ parameters. Encoding
+// is pure host work but not free, so the maps of the last few operand pointers are kept: a program that calls with
+// the same weights and activations buffers encodes nothing after its first calls.
+//
+// Each map describes its operand as kernel_sources/wgmma/wgmma.cuh reads it: a 2-D tensor of 16-bit elements whose
+// first dimension is the contiguous one, with boxes of 64 contiguous elements (one 128-byte swizzle row) by the
+// tile's other extent — BM (A; half of it in a cluster of two) or BN (B) rows where the operand is k-contiguous, BK
+// where it is m- or n-contiguous —
+// and 128-byte swizzle; the parts of a box past the tensor read as zeros.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+
+#include "runtime/launch/launch_preparation.h"
+#include "runtime/problem/problem.h"
+
+namespace jitgemm {
+
+struct TensorMapBoxes {
+    int a_rows = 0;  // rows of a k-major op(A) box: the tile's BM, or each block's half of it in a cluster of two
+    int bn = 0, bk = 0;
+};
+
+class WgmmaTensorMaps : public LaunchPreparation {
+public:
+    // `problem` is the problem the kernel computes (packed operands with their copy's leading dimension).
+    WgmmaTensorMaps(const Problem& problem, TensorMapBoxes boxes);
+    // Adds the maps of args.a and args.b; throws Error(CudaError) when the driver refuses to encode them.
+    void prepare(const KernelArgs& args, ExtraParameters& extra) const override;
+
+private:
+    struct alignas(64) Map {
+        unsigned char bytes[128];
+    };
+    struct Encoded {
+        const void* a = nullptr;
+        const void* b = nullptr;
+        long long lda = 0, ldb = 0;
+        Map map_a, map_b;
+    };
+    Map encode(const void* base, int operand, long long ld) const;
+
+    Problem problem_;
+    TensorMapBoxes boxes_;
+    static constexpr int kKept = 4;
+    mutable std::mutex mutex_;
+    mutable std::array<Encoded, kKept> kept_{};
+    mutable int kept_count_ = 0, next_slot_ = 0;
+};
+
+}  // namespace jitgemm
