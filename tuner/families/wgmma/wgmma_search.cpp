@@ -105,11 +105,10 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     // op(A) once for both) for 2 BM BN BK FLOPs.
     const double l2_feed = 2.0 * bm * bn / ((double(bm) / cluster + bn) * 2.0) * ceilings.l2_bytes_per_s /
                            device.sm_count;
-    // Measured (bench/results/2026-12-04-h200-s15-wgmma.md): clusters of two ran 25-33% slower than single blocks on
-    // 4096^3 and 8192^3 bf16 (0.257 against 0.194 ms) although they halve op(A)'s L2 reads, so they rank behind.
-    const double cluster_penalty = cluster == 2 ? 0.75 : 1.0;
-    const double per_sm_flops =
-        std::min({instruction_flops, feed, l2_feed}) * (consumers == 1 ? 0.8 : 1.0) * cluster_penalty;
+    // Clusters of two are ranked by the L2 term alone. (They first ran 25-33% slower than single blocks, while each
+    // consumer warp freed the other block's stage with a release at cluster scope; with one relaxed arrival per
+    // warpgroup they run level on 4096^3 and ahead on 8192^3: bench/results/2026-12-04-h200-s15-wgmma.md.)
+    const double per_sm_flops = std::min({instruction_flops, feed, l2_feed}) * (consumers == 1 ? 0.8 : 1.0);
     const double tile_flops = 2.0 * bm * bn * double(ceil_div(p.k, bk) * bk);
     const double pipeline = stages * bk >= 256 ? 1.0 : stages * bk >= 192 ? 1.05 : 1.2;
     const int c_bytes = p.c_type == DType::F32 ? 4 : 2;
