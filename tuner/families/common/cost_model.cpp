@@ -8,6 +8,13 @@
 
 namespace jitgemm {
 
+double cost::pack_seconds(const std::vector<OperandPack>& packs, const DeviceCeilings& c) {
+    double seconds = 0.0;
+    for (const OperandPack& op : packs)
+        seconds += (double(op.rows) * op.cols + double(op.ld_to) * op.cols_to) * op.element_bytes / c.dram_bytes_per_s;
+    return packs.empty() ? 0.0 : seconds + kLaunchSeconds;
+}
+
 double cost::traffic_seconds(const Problem& p, std::int64_t tiles_m, std::int64_t tiles_n, const DeviceCeilings& c) {
     const double tile_reads =
         size_of(p.a_type) * double(p.m) * p.k * tiles_n + size_of(p.b_type) * double(p.k) * p.n * tiles_m;

@@ -10,9 +10,11 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "runtime/device/device_ceilings.h"
 #include "runtime/device/device_info.h"
+#include "runtime/launch/launch_description.h"
 #include "runtime/problem/problem.h"
 
 namespace jitgemm {
@@ -34,6 +36,10 @@ inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1
 
 // The traffic term for tiles_m x tiles_n tiles of C.
 double traffic_seconds(const Problem& p, std::int64_t tiles_m, std::int64_t tiles_n, const DeviceCeilings& c);
+
+// Copying operands to aligned copies first (LaunchDescription::packs): each read and written at the DRAM ceiling, in
+// one launch; 0 when there are none.
+double pack_seconds(const std::vector<OperandPack>& packs, const DeviceCeilings& c);
 
 }  // namespace cost
 

@@ -17,11 +17,7 @@ CostEstimate MmaSyncConfig::estimate_cost(const Problem& problem, const DeviceIn
     const MmaSyncConfig& c = *this;
     CostEstimate e;
     const Problem p = c.kernel_problem(problem);  // packed operands are aligned for the kernel
-    double pack_seconds = 0.0;  // one launch copies every packed operand
-    for (const OperandPack& op : c.launch(problem).packs)
-        pack_seconds += (double(op.rows) * op.cols + double(op.ld_to) * op.cols_to) * op.element_bytes /
-                        ceilings.dram_bytes_per_s;
-    if (c.pack != 0) pack_seconds += cost::kLaunchSeconds;
+    const double pack_seconds = cost::pack_seconds(c.launch(problem).packs, ceilings);
     const int bytes = MmaSyncConfig::element_bytes(p);
     const OccupancyLimits occupancy =
         blocks_per_sm(device, c.threads(), c.estimated_registers(p), c.shared_bytes(p));

@@ -56,15 +56,18 @@ struct WgmmaConfig {
     Problem kernel_problem(const Problem& problem) const;
     std::string kernel_identity(const Problem&) const { return to_string(); }
 
-    // Tiles, depths, stage counts and consumers at group 8, one block per tile and a persistent grid of one block per
-    // SM; misaligned problems packed first.
+    // Tiles, depths, the two deepest stage counts that fit, consumers and clusters of one and two, at group 8, one
+    // block per tile and a persistent grid of one block per SM; misaligned problems packed first.
     static std::vector<WgmmaConfig> enumerate(const Problem& problem, const DeviceInfo& device);
-    // Other rasterization groups and stage counts, and the other grid (persistent or one block per tile).
+    // Other rasterization groups and stage counts, the other grid (persistent or one block per tile) and the other
+    // cluster size.
     std::vector<WgmmaConfig> refinements(const Problem& problem, const DeviceInfo& device) const;
     CostEstimate estimate_cost(const Problem& problem, const DeviceInfo& device,
                                const DeviceCeilings& ceilings) const;
-    // On sm_90a, 16-bit problems of at least a GFLOP whose tiles fill the SMs: 128 x 256 tiles (or 128 x 128 where
-    // those are too few), persistent; misaligned operands packed first.
+    // On sm_90a, 16-bit problems of at least a GFLOP with K >= 256 whose tiles fill the SMs: 256 x 128 tiles (BM x BN;
+    // 128 x 128 where those are too few), two consumers, the deepest ring, a persistent grid of one block per SM;
+    // misaligned operands packed first. Measured on the H200 at 0.94-1.02x cuBLAS on the large shapes of
+    // bench/shapes/wgmma_targets.csv (bench/results/2026-12-04-h200-s15-wgmma.md).
     static std::optional<WgmmaConfig> heuristic_default(const Problem& problem, const DeviceInfo& device);
 
     std::string to_string() const;

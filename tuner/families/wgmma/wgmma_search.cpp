@@ -84,11 +84,7 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     using cost::ceil_div;
     CostEstimate e;
     const Problem p = kernel_problem(problem);
-    double pack_seconds = 0.0;
-    for (const OperandPack& op : launch(problem).packs)
-        pack_seconds += (double(op.rows) * op.cols + double(op.ld_to) * op.cols_to) * op.element_bytes /
-                        ceilings.dram_bytes_per_s;
-    if (pack != 0) pack_seconds += cost::kLaunchSeconds;
+    const double pack_seconds = cost::pack_seconds(launch(problem).packs, ceilings);
     e.blocks_per_sm = 1;
     const std::int64_t tiles_m = ceil_div(p.m, bm), tiles_n = ceil_div(p.n, bn);
     // A cluster takes one unit (a tile per block) at a time; sm_count / cluster clusters run at once.
