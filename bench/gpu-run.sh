@@ -157,13 +157,17 @@ if [ "$MODE" = hopper ]; then
     # The wgmma family (issue 20): its SASS (HGMMA, no local memory), its GPU correctness tests, compute-sanitizer
     # memcheck and racecheck on a few of its kernels, and fixed configurations against cuBLAS in the same run on the
     # rows "m n k dtype transa transb config" of $HOPPER_ROWS (default bench/shapes/wgmma_fixed.txt), every row
-    # $ROUNDS times (default 1). Then, where $SETS names manifests of bench/shapes/ (e.g. "wgmma_targets"), those
+    # $ROUNDS times (default 1). Then, where $SETS_HOPPER names manifests of bench/shapes/ (e.g. "wgmma_targets"), those
     # rows tuned with $BUDGET s each and benched against cuBLAS, with the untuned default before.
     stamp "SASS of the wgmma family"
     while read -r m n k dtype ta tb config; do
-        "$BUILD/bench/dump_cubin" "$RES/w.cubin" sm_90a "$m" "$n" "$k" "$ta" "$tb" "$config" "$dtype" > /dev/null 2>&1 &&
-        { echo "--- $m x $n x $k $dtype $ta$tb $config"; cuobjdump --dump-resource-usage "$RES/w.cubin" 2>&1 | grep -E "jg_wgmma|REG" | head -2;
-          cuobjdump --dump-sass --function jg_wgmma "$RES/w.cubin" | grep -oE '\b(HGMMA|UTMALDG|LDL|STL|WARPGROUP\.DEPBAR|SYNCS)(\.[0-9A-Zx]+)*' | sort | uniq -c | tr '\n' ' '; echo; } >> "$RES/sass.txt" 2>&1
+        "$BUILD/bench/dump_cubin" "$RES/w.cubin" sm_90a "$m" "$n" "$k" "$ta" "$tb" "$config" "$dtype" \
+            > /dev/null 2>&1 &&
+        { echo "--- $m x $n x $k $dtype $ta$tb $config"
+          cuobjdump --dump-resource-usage "$RES/w.cubin" 2>&1 | grep -E "jg_wgmma|REG" | head -2
+          cuobjdump --dump-sass --function jg_wgmma "$RES/w.cubin" | \
+              grep -oE '\b(HGMMA|UTMALDG|LDL|STL|WARPGROUP\.DEPBAR|SYNCS)(\.[0-9A-Zx]+)*' | sort | uniq -c | tr '\n' ' '
+          echo; } >> "$RES/sass.txt" 2>&1
     done < <(head -n "${SASS_ROWS:-6}" "${HOPPER_ROWS:-bench/shapes/wgmma_fixed.txt}")
     tee -a "$log" < "$RES/sass.txt"
     stamp "wgmma correctness (8 layouts x types, 50 shapes each) and the launch ABI"

@@ -2,8 +2,8 @@
 // wgmma.mma_async on operand tiles that the TMA copies into a ring of shared-memory stages, warp-specialized and
 // persistent. sm_90a only.
 //
-// Roles: warpgroup 0 is the producer — one of its threads walks the block's tiles and k blocks, waits for a free stage,
-// and asks the TMA for that stage's operand tiles (common/jg_tma.cuh), which count their bytes in at the stage's "full"
+// Roles: warpgroup 0 is the producer — one of its threads walks the block's tiles and k blocks, waits for a free
+// stage, and asks the TMA for that stage's operand tiles (common/jg_tma.cuh), which count their bytes in at the stage's "full"
 // barrier; it then gives most of its registers back (setmaxnreg). Warpgroups 1..CONSUMERS are consumers: each takes
 // BN / CONSUMERS columns of the tile of C, waits for a full stage, issues its wgmma instructions over the stage's k
 // depth, and frees the stage (its "empty" barrier) once the instructions of the stage before have finished, so one

@@ -187,8 +187,8 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, NvrtcCompile,
-                         ::testing::Values(NaiveConfig::kName, TiledConfig::kName, RegBlockConfig::kName, MmaSyncConfig::kName,
-                                           WgmmaConfig::kName),
+                         ::testing::Values(NaiveConfig::kName, TiledConfig::kName, RegBlockConfig::kName,
+                                           MmaSyncConfig::kName, WgmmaConfig::kName),
                          [](const auto& info) { return std::string(info.param); });
 
 TEST(NvrtcCompileErrors, SerializationWarningIsFoundInTheLog) {

@@ -88,7 +88,8 @@ std::string WgmmaConfig::to_string() const {
     using config_text::format_numbers;
     return "wgmma_" + format_numbers("", {bm, bn, bk}) + "_" + format_numbers("c", {consumers}) + "_" +
            format_numbers("s", {stages}) + "_" + format_numbers("g", {group}) +
-           (cluster != 1 ? "_" + format_numbers("x", {cluster}) : "") + (grid != 0 ? "_" + format_numbers("q", {grid}) : "") + (pack != 0 ? "_" + format_numbers("p", {pack}) : "");
+           (cluster != 1 ? "_" + format_numbers("x", {cluster}) : "") +
+           (grid != 0 ? "_" + format_numbers("q", {grid}) : "") + (pack != 0 ? "_" + format_numbers("p", {pack}) : "");
 }
 
 std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {

@@ -19,15 +19,16 @@ struct WgmmaConfig {
     static constexpr std::string_view kName = "wgmma";
     static constexpr std::string_view kSourceHeader = "wgmma/wgmma.cuh";
     static constexpr std::string_view kKernelSymbol = "jg_wgmma";
-    static constexpr std::string_view kNameFormat = "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_x<CLUSTER>][_q<GRID>][_p<PACK>]";
+    static constexpr std::string_view kNameFormat =
+        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_x<CLUSTER>][_q<GRID>][_p<PACK>]";
     static constexpr std::string_view kDescription =
         "Hopper Tensor Cores (wgmma.mma_async) fed by TMA, warp-specialized, for fp16 and bf16 inputs (sm_90a).\n"
         "BM: rows of C per tile, the width of every instruction (64, 128, 192, 256); BN: columns of C per tile,\n"
         "64 per instruction row block (up to 256); BK: k depth of a stage (64, 128); CONSUMERS: consumer\n"
         "warpgroups (1, 2), each BN / CONSUMERS columns; S: shared-memory stages (2..8); G: tile rows per\n"
         "rasterization group; CLUSTER: blocks per cluster (2: neighbouring tiles along n share their tile of A,\n"
-        "each block loading half of it for both through TMA multicast); GRID: a persistent grid of that many blocks, each looping over tiles (default: one\n"
-        "block per tile); PACK: operands copied to an aligned workspace first, 1 A, 2 B, 3 both (the TMA needs\n"
+        "each block loading half of it for both through TMA multicast); GRID: a persistent grid of that many\n"
+        "blocks, each looping over tiles (default: one block per tile); PACK: operands copied to an aligned workspace first, 1 A, 2 B, 3 both (the TMA needs\n"
         "16-byte aligned pointers and leading dimensions)";
 
     int bm = 256;       // WGMMA_BM: rows of C per tile, the N of every wgmma instruction
