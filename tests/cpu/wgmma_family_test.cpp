@@ -6,6 +6,7 @@
 
 #include "support/device_profiles.h"
 #include "tuner/families/registry.h"
+#include "tuner/families/wgmma/wgmma_tensor_maps.h"
 
 namespace jitgemm {
 namespace {
@@ -121,6 +122,40 @@ TEST(WgmmaFamily, LaunchIsOneBlockPerSmOrPerTileWithTheTensorMaps) {
     EXPECT_EQ(c.launch(odd_columns).grid.x, 64u);
     c.grid = 7;  // not whole clusters
     EXPECT_EQ(rule_of(c, p), PruneRule::Knobs);
+}
+
+// The maps describe each operand as the kernel's loads read it (wgmma.cuh's produce()): k-major operands in boxes of
+// 64 k by the tile's rows (half of op(A)'s rows in a cluster of two), m- or n-major ones in boxes of 64 m or n by BK.
+TEST(WgmmaFamily, TensorMapsDescribeEachOperandAsTheKernelLoadsIt) {
+    Problem p = half(300, 200, 152);  // column-major nn: A m-major (300 x 152), B k-major (152 x 200)
+    p.lda = 304;
+    p.ldb = 160;
+    const TensorMapBoxes boxes{128, 128, 64};
+    const TensorMapShape a = tensor_map_shape(p, boxes, 0, p.lda);
+    EXPECT_EQ(a.dims[0], 300u);
+    EXPECT_EQ(a.dims[1], 152u);
+    EXPECT_EQ(a.stride_bytes, 608u);
+    EXPECT_EQ(a.box[0], 64u);
+    EXPECT_EQ(a.box[1], 64u);  // BK
+    const TensorMapShape b = tensor_map_shape(p, boxes, 1, p.ldb);
+    EXPECT_EQ(b.dims[0], 152u);
+    EXPECT_EQ(b.dims[1], 200u);
+    EXPECT_EQ(b.stride_bytes, 320u);
+    EXPECT_EQ(b.box[1], 128u);  // BN
+    p.trans_a = Transpose::Yes;  // A stored k x m: k-major, boxes of a_rows (BM, or its half in a cluster of two)
+    p.trans_b = Transpose::Yes;  // B stored n x k: n-major, boxes of BK
+    const TensorMapShape at = tensor_map_shape(p, boxes, 0, 152);
+    EXPECT_EQ(at.dims[0], 152u);
+    EXPECT_EQ(at.dims[1], 300u);
+    EXPECT_EQ(at.box[1], 128u);
+    const TensorMapShape bt = tensor_map_shape(p, boxes, 1, 200);
+    EXPECT_EQ(bt.dims[0], 200u);
+    EXPECT_EQ(bt.dims[1], 152u);
+    EXPECT_EQ(bt.box[1], 64u);
+    // A single column: the stride is the column rounded up to 16 bytes, whatever ld says.
+    Problem vector = half(300, 1, 152);
+    vector.ldb = 1;
+    EXPECT_EQ(tensor_map_shape(vector, boxes, 1, 1).stride_bytes, 304u);
 }
 
 TEST(WgmmaFamily, SearchSpaceIsValidForTheDeviceAndPacksMisalignedOperands) {

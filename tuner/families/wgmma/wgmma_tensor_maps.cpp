@@ -14,18 +14,28 @@ static_assert(sizeof(CUtensorMap) == 128, "a tensor map is 128 bytes");
 
 WgmmaTensorMaps::WgmmaTensorMaps(const Problem& problem, TensorMapBoxes boxes) : problem_(problem), boxes_(boxes) {}
 
-WgmmaTensorMaps::Map WgmmaTensorMaps::encode(const void* base, int operand, long long ld) const {
-    const Problem& p = problem_;
+TensorMapShape tensor_map_shape(const Problem& p, TensorMapBoxes boxes, int operand, long long ld) {
     // The stored matrix: `contiguous` elements along its first dimension, `columns` of them, ld apart.
     const bool k_contiguous = operand == 0 ? p.trans_a == Transpose::Yes : p.trans_b == Transpose::No;
     const std::int64_t extent = operand == 0 ? p.m : p.n;
     const std::int64_t contiguous = k_contiguous ? p.k : extent, columns = k_contiguous ? extent : p.k;
-    const cuuint32_t rows_of_tile = static_cast<cuuint32_t>(operand == 0 ? boxes_.a_rows : boxes_.bn);
-    const cuuint64_t dims[2] = {static_cast<cuuint64_t>(contiguous), static_cast<cuuint64_t>(columns)};
+    TensorMapShape s;
+    s.dims[0] = static_cast<std::uint64_t>(contiguous);
+    s.dims[1] = static_cast<std::uint64_t>(columns);
     // One column has no stride to speak of; the driver still wants a multiple of 16 bytes.
-    const cuuint64_t stride_bytes = columns == 1 ? (contiguous * 2 + 15) / 16 * 16 : static_cast<cuuint64_t>(ld) * 2;
-    const cuuint64_t strides[1] = {stride_bytes};
-    const cuuint32_t box[2] = {64, k_contiguous ? rows_of_tile : static_cast<cuuint32_t>(boxes_.bk)};
+    s.stride_bytes = columns == 1 ? (s.dims[0] * 2 + 15) / 16 * 16 : static_cast<std::uint64_t>(ld) * 2;
+    // 64 contiguous elements (one 128-byte swizzle row) by the tile's rows (k-major) or its k depth (m/n-major).
+    s.box[0] = 64;
+    s.box[1] = static_cast<std::uint32_t>(k_contiguous ? (operand == 0 ? boxes.a_rows : boxes.bn) : boxes.bk);
+    return s;
+}
+
+WgmmaTensorMaps::Map WgmmaTensorMaps::encode(const void* base, int operand, long long ld) const {
+    const Problem& p = problem_;
+    const TensorMapShape shape = tensor_map_shape(p, boxes_, operand, ld);
+    const cuuint64_t dims[2] = {shape.dims[0], shape.dims[1]};
+    const cuuint64_t strides[1] = {shape.stride_bytes};
+    const cuuint32_t box[2] = {shape.box[0], shape.box[1]};
     const cuuint32_t element_strides[2] = {1, 1};
     CUtensorMap map;
     const CUresult result = driver::api().cuTensorMapEncodeTiled(
@@ -35,7 +45,7 @@ WgmmaTensorMaps::Map WgmmaTensorMaps::encode(const void* base, int operand, long
     if (result != CUDA_SUCCESS)
         driver::check(result,
                       ("cuTensorMapEncodeTiled for operand " + std::string(operand == 0 ? "A" : "B") + " (" +
-                       std::to_string(contiguous) + " x " + std::to_string(columns) + ", leading dimension " +
+                       std::to_string(shape.dims[0]) + " x " + std::to_string(shape.dims[1]) + ", leading dimension " +
                        std::to_string(ld) + ")")
                           .c_str(),
                       __FILE__, __LINE__);

@@ -24,6 +24,16 @@ struct TensorMapBoxes {
     int bn = 0, bk = 0;
 };
 
+// The 2-D tensor one map describes: the stored operand's contiguous extent and its columns (first dimension first),
+// the byte stride between columns, and the box the kernel loads.
+struct TensorMapShape {
+    std::uint64_t dims[2] = {0, 0};
+    std::uint64_t stride_bytes = 0;
+    std::uint32_t box[2] = {0, 0};
+};
+// Operand 0 (A) or 1 (B) of `problem` (16-bit elements) with leading dimension `ld`, as the kernel reads it.
+TensorMapShape tensor_map_shape(const Problem& problem, TensorMapBoxes boxes, int operand, long long ld);
+
 class WgmmaTensorMaps : public LaunchPreparation {
 public:
     // `problem` is the problem the kernel computes (packed operands with their copy's leading dimension).
