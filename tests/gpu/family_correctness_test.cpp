@@ -34,7 +34,7 @@ struct FamilyCase {
     // For a family of one layout per case (the wgmma family: every transpose is its own set of 50 shapes): the
     // transposes every shape takes, larger sizes so that tiles repeat and persistent blocks loop, and "_p3" added to
     // the configuration of a shape whose operands the family cannot read unpacked (not 16-byte aligned).
-    std::optional<std::pair<Transpose, Transpose>> transposes;
+    std::optional<std::pair<Transpose, Transpose>> transposes{};
     int cc_major = 0;  // the compute capability the family needs (0: any)
     friend void PrintTo(const FamilyCase& c, std::ostream* os) { *os << c.name; }
 };

@@ -124,10 +124,10 @@ void require_supported_arch(const std::string& arch) {
 std::optional<std::string> serialization_warning(const std::string& log) {
     const std::size_t at = log.find("C7510");
     if (at == std::string::npos) return std::nullopt;
-    const std::size_t begin = log.rfind('\n', at);
-    const std::size_t end = log.find('\n', at);
-    return log.substr(begin == std::string::npos ? 0 : begin + 1,
-                      end == std::string::npos ? std::string::npos : end - (begin == std::string::npos ? 0 : begin + 1));
+    const std::size_t newline_before = log.rfind('\n', at);
+    const std::size_t begin = newline_before == std::string::npos ? 0 : newline_before + 1;
+    const std::size_t end = log.find('\n', at);  // npos: the line runs to the end
+    return log.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
 }
 
 }  // namespace jitgemm

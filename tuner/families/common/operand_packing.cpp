@@ -5,9 +5,13 @@
 
 namespace jitgemm {
 
+bool k_contiguous(const Problem& p, int operand) {
+    return operand == 0 ? p.trans_a == Transpose::Yes : p.trans_b == Transpose::No;
+}
+
 std::pair<std::int64_t, std::int64_t> stored_extent(const Problem& p, int operand) {
-    if (operand == 0) return p.trans_a == Transpose::Yes ? std::pair{p.k, p.m} : std::pair{p.m, p.k};
-    return p.trans_b == Transpose::Yes ? std::pair{p.n, p.k} : std::pair{p.k, p.n};
+    const std::int64_t extent = operand == 0 ? p.m : p.n;  // the operand's other dimension besides k
+    return k_contiguous(p, operand) ? std::pair{p.k, extent} : std::pair{extent, p.k};
 }
 
 std::int64_t aligned_leading_dimension(std::int64_t rows, int element_bytes) {

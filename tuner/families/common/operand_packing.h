@@ -11,6 +11,9 @@
 
 namespace jitgemm {
 
+// Whether operand 0 (A) or 1 (B) of the canonical problem is stored k-contiguous (A transposed, B not).
+bool k_contiguous(const Problem& p, int operand);
+
 // Rows (the contiguous extent) and columns of the stored matrix of operand 0 (A) or 1 (B) of the canonical problem.
 std::pair<std::int64_t, std::int64_t> stored_extent(const Problem& p, int operand);
 

@@ -16,12 +16,6 @@ bool power_of_two_between(int x, int low, int high) { return x >= low && x <= hi
 // k-contiguous tile are BK deep and always qualify; rows that run along m or n are bm or bn elements long.
 bool swizzle_takes_row(int bytes) { return bytes == 16 || bytes == 32 || bytes == 64 || bytes % 128 == 0; }
 
-// Whether operand 0 (A) or 1 (B) of the canonical problem is stored k-contiguous, as mma_sync.cuh's A_KCONTIG and
-// B_KCONTIG say: its shared tile's rows are then bk deep, else they run along m or n.
-bool k_contiguous(const Problem& p, int operand) {
-    return operand == 0 ? p.trans_a == Transpose::Yes : p.trans_b == Transpose::No;
-}
-
 // 16-byte chunks of a rows x cols tile that each thread stages in registers when the operand is only 2-byte aligned.
 int staged_chunks_per_thread(int rows, int cols, int element_bytes, int threads) {
     const int chunks = rows * cols * element_bytes / 16;
@@ -73,6 +67,7 @@ std::optional<Rejection> MmaSyncConfig::validate(const Problem& p, const DeviceI
     if (bm % (wm * 16) != 0 || bn % (wn * 16) != 0)
         return Rejection{PruneRule::Knobs, "each warp's tile must be a multiple of 16 in m and n"};
     for (const auto& [operand, extent] : {std::pair{'A', bm}, {'B', bn}}) {
+        // k-contiguous (mma_sync.cuh's A_KCONTIG, B_KCONTIG): the shared tile's rows are bk deep, else m or n long.
         if (!k_contiguous(p, operand == 'A' ? 0 : 1) && !swizzle_takes_row(extent * element_bytes(p)))
             return Rejection{PruneRule::Knobs,
                              std::string(operand == 'A' ? "bm = " : "bn = ") + std::to_string(extent) + " makes rows of " +
@@ -131,7 +126,6 @@ std::int64_t MmaSyncConfig::k_tiles_per_block(const Problem& p) const {
 std::int64_t MmaSyncConfig::stream_segments(const Problem& p) const {
     return (k_tiles_per_block(p) + k_tiles(p) - 1) / k_tiles(p) + 1;
 }
-
 
 // The tiled copy of a packed operand for bulk copies (kernel_sources/mma_sync/bulk_pack.cuh): whole tiles of (m or n) x
 // bk, so its columns and their length are padded to whole tiles along each (zeros past the operand).

@@ -75,10 +75,16 @@ KnobDefines WgmmaConfig::defines() const {
 
 Problem WgmmaConfig::kernel_problem(const Problem& problem) const { return packed_problem(problem, pack, 2); }
 
+std::vector<OperandPack> WgmmaConfig::packs(const Problem& problem) const {
+    std::vector<OperandPack> out;
+    for (int operand = 0; operand < 2; ++operand)
+        if (pack & (1 << operand)) out.push_back(column_pack(problem, operand, 2));
+    return out;
+}
+
 LaunchDescription WgmmaConfig::launch(const Problem& problem) const {
     LaunchDescription g = tile_grid(blocks(problem), 1, threads(), shared_bytes());
-    for (int operand = 0; operand < 2; ++operand)
-        if (pack & (1 << operand)) g.packs.push_back(column_pack(problem, operand, 2));
+    g.packs = packs(problem);
     g.cluster = {static_cast<std::uint32_t>(cluster), 1, 1};
     g.preparation = std::make_shared<WgmmaTensorMaps>(kernel_problem(problem), TensorMapBoxes{bm / cluster, bn, bk});
     return g;

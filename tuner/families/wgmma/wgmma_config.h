@@ -54,6 +54,8 @@ struct WgmmaConfig {
     std::optional<Rejection> validate(const Problem& problem, const DeviceInfo& device) const;
     KnobDefines defines() const;
     LaunchDescription launch(const Problem& problem) const;
+    // The operands copied to aligned copies first (launch()'s packs), without building the launch's tensor maps.
+    std::vector<OperandPack> packs(const Problem& problem) const;
     Problem kernel_problem(const Problem& problem) const;
     std::string kernel_identity(const Problem&) const { return to_string(); }
 

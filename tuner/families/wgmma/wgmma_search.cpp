@@ -84,7 +84,7 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     using cost::ceil_div;
     CostEstimate e;
     const Problem p = kernel_problem(problem);
-    const double pack_seconds = cost::pack_seconds(launch(problem).packs, ceilings);
+    const double pack_seconds = cost::pack_seconds(packs(problem), ceilings);
     e.blocks_per_sm = 1;
     const std::int64_t tiles_m = ceil_div(p.m, bm), tiles_n = ceil_div(p.n, bn);
     // A cluster takes one unit (a tile per block) at a time; sm_count / cluster clusters run at once.

@@ -7,6 +7,7 @@
 #include "jitgemm/error.h"
 #include "runtime/driver/cuda_driver.h"
 #include "runtime/driver/driver_check.h"
+#include "tuner/families/common/operand_packing.h"
 
 namespace jitgemm {
 
@@ -16,9 +17,7 @@ WgmmaTensorMaps::WgmmaTensorMaps(const Problem& problem, TensorMapBoxes boxes) :
 
 TensorMapShape tensor_map_shape(const Problem& p, TensorMapBoxes boxes, int operand, long long ld) {
     // The stored matrix: `contiguous` elements along its first dimension, `columns` of them, ld apart.
-    const bool k_contiguous = operand == 0 ? p.trans_a == Transpose::Yes : p.trans_b == Transpose::No;
-    const std::int64_t extent = operand == 0 ? p.m : p.n;
-    const std::int64_t contiguous = k_contiguous ? p.k : extent, columns = k_contiguous ? extent : p.k;
+    const auto [contiguous, columns] = stored_extent(p, operand);
     TensorMapShape s;
     s.dims[0] = static_cast<std::uint64_t>(contiguous);
     s.dims[1] = static_cast<std::uint64_t>(columns);
@@ -26,7 +25,8 @@ TensorMapShape tensor_map_shape(const Problem& p, TensorMapBoxes boxes, int oper
     s.stride_bytes = columns == 1 ? (s.dims[0] * 2 + 15) / 16 * 16 : static_cast<std::uint64_t>(ld) * 2;
     // 64 contiguous elements (one 128-byte swizzle row) by the tile's rows (k-major) or its k depth (m/n-major).
     s.box[0] = 64;
-    s.box[1] = static_cast<std::uint32_t>(k_contiguous ? (operand == 0 ? boxes.a_rows : boxes.bn) : boxes.bk);
+    s.box[1] = static_cast<std::uint32_t>(k_contiguous(p, operand) ? (operand == 0 ? boxes.a_rows : boxes.bn)
+                                                                      : boxes.bk);
     return s;
 }
 
