@@ -109,15 +109,17 @@ TEST(Pruning, HalfPrecisionAndTf32ProblemsSearchOnlyTheTensorCoreFamily) {
                 ASSERT_FALSE(space.ranked.empty()) << p.key() << " on " << device.name;
                 bool wgmma = false;
                 for (const auto& r : space.ranked) {
-                    wgmma = wgmma || family_name(r.config) == WgmmaConfig::kName;
-                    EXPECT_TRUE(family_name(r.config) == MmaSyncConfig::kName || wgmma) << to_string(r.config);
+                    const bool is_wgmma = family_name(r.config) == WgmmaConfig::kName;
+                    wgmma = wgmma || is_wgmma;
+                    EXPECT_TRUE(family_name(r.config) == MmaSyncConfig::kName || is_wgmma) << to_string(r.config);
                     EXPECT_FALSE(validate(r.config, p, device)) << to_string(r.config);
                 }
                 // The wgmma family only where it computes, 16-bit inputs on Hopper, and there on large problems (on
                 // 1 x 1 x 1 the cost model prunes it).
                 const bool hopper_half = ab != DType::F32 && device.cc_major == 9;
-                if (wgmma || (hopper_half && size == 4096))
+                if (wgmma || (hopper_half && size == 4096)) {
                     EXPECT_TRUE(wgmma && hopper_half) << p.key() << " on " << device.name;
+                }
             }
 }
 
