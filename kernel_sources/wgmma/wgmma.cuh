@@ -3,12 +3,13 @@
 // persistent. sm_90a only.
 //
 // Roles: warpgroup 0 is the producer — one of its threads walks the block's tiles and k blocks, waits for a free
-// stage, and asks the TMA for that stage's operand tiles (common/jg_tma.cuh), which count their bytes in at the stage's "full"
-// barrier; it then gives most of its registers back (setmaxnreg). Warpgroups 1..CONSUMERS are consumers: each takes
-// BN / CONSUMERS columns of the tile of C, waits for a full stage, issues its wgmma instructions over the stage's k
-// depth, and frees the stage (its "empty" barrier) once the instructions of the stage before have finished, so one
-// stage of instructions is always in flight. After the last k block a consumer stores its accumulators through the
-// shared epilogue (common/jg_epilogue.cuh) while the producer already fills stages for the block's next tile.
+// stage, and asks the TMA for that stage's operand tiles (common/jg_tma.cuh), which count their bytes in at the
+// stage's "full" barrier; it then gives most of its registers back (setmaxnreg). Warpgroups 1..CONSUMERS are
+// consumers: each takes BN / CONSUMERS columns of the tile of C, waits for a full stage, issues its wgmma instructions
+// over the stage's k depth, and frees the stage (its "empty" barrier) once the instructions of the stage before have
+// finished, so one stage of instructions is always in flight. After the last k block a consumer stores its
+// accumulators through the shared epilogue (common/jg_epilogue.cuh) while the producer already fills stages for the
+// block's next tile.
 //
 // Persistent grid: the host launches one block per tile or fewer (a persistent grid, its choice); blocks take tiles
 // blockIdx.x, blockIdx.x + gridDim.x, ... in the grouped order of tile_of_block (WGMMA_GROUP tile rows per group),
