@@ -17,6 +17,8 @@
 #            config" in $FIXED_ROWS, default bench/shapes/fixed_compare.txt), three alternating rounds
 #     hopper: the wgmma family — SASS, correctness tests, sanitizers, fixed configurations against cuBLAS, and the
 #            manifests named in $SETS_HOPPER tuned ($BUDGET s) after their untuned default
+#     decode: the decode family — kernel resources, correctness tests, sanitizers, fixed configurations against
+#            cuBLAS, and the manifests named in $SETS_DECODE (default decode_targets) untuned and tuned ($BUDGET s)
 #     report: the command's GPU tests (its JSON), then the quick rows tuned and benched as JSON and `jitgemm report`
 #            of the cache and those files (report.html)
 #     python: the Python package's tests and bench/python_overhead.py (per-call cost; public shapes of $PY_SETS (empty: none),
@@ -153,6 +155,30 @@ if [ "$MODE" = fixed ]; then
     stamp "done"; exit 0
 fi
 
+# Fixed configurations against cuBLAS in the same run: rows "m n k dtype transa transb config" (column-major), every
+# row $ROUNDS times (default 1).
+bench_fixed_rows() {  # bench_fixed_rows ROWS_FILE
+    for round in $(seq "${ROUNDS:-1}"); do
+        while read -r m n k dtype ta tb config; do
+            timeout 60 "$BUILD/jitgemm" bench --m "$m" --n "$n" --k "$k" --dtype "$dtype" --transa "$ta" --transb "$tb" \
+                --order col --config "$config" --iterations 20 2>&1 | grep -E "^ *[0-9]+x|rror" | \
+                sed "s/^/$round $ta$tb $config /" | tee -a "$log"
+        done < "$1"
+    done
+}
+# Manifests of bench/shapes/ by name: the untuned default (a cache of its own), then tuned with $BUDGET s each,
+# against cuBLAS (bench_<name>_default.csv, bench_<name>_tuned.csv).
+bench_manifests() {  # bench_manifests NAME...
+    for name in "$@"; do
+        manifest="bench/shapes/$name.csv"
+        stamp "$name: the untuned default, then tuned ($BUDGET s) against cuBLAS"
+        JITGEMM_CACHE=/tmp/jitgemm-default-cache timeout 500 "$BUILD/jitgemm" bench --manifest "$manifest" --tune off \
+            --csv "$RES/bench_${name}_default.csv" 2>&1 | tail -40 | tee -a "$log"
+        timeout 900 "$BUILD/jitgemm" bench --manifest "$manifest" --tune now --budget "$BUDGET" \
+            --csv "$RES/bench_${name}_tuned.csv" 2>&1 | tail -40 | tee -a "$log"
+    done
+}
+
 if [ "$MODE" = hopper ]; then
     # The wgmma family (issue 20): its SASS (HGMMA, no local memory), its GPU correctness tests, compute-sanitizer
     # memcheck and racecheck on a few of its kernels, and fixed configurations against cuBLAS in the same run on the
@@ -176,13 +202,7 @@ if [ "$MODE" = hopper ]; then
     judge_ctest $? "$RES/gpu-tests.log"
     grep -E "Test +#|tests passed|Failure|failed|cases" "$RES/gpu-tests.log" | head -60 | tee -a "$log"
     stamp "fixed wgmma configurations against cuBLAS"
-    for round in $(seq "${ROUNDS:-1}"); do
-        while read -r m n k dtype ta tb config; do
-            timeout 60 "$BUILD/jitgemm" bench --m "$m" --n "$n" --k "$k" --dtype "$dtype" --transa "$ta" --transb "$tb" \
-                --order col --config "$config" --iterations 20 2>&1 | grep -E "^ *[0-9]+x|rror" | \
-                sed "s/^/$round $ta$tb $config /" | tee -a "$log"
-        done < "${HOPPER_ROWS:-bench/shapes/wgmma_fixed.txt}"
-    done
+    bench_fixed_rows "${HOPPER_ROWS:-bench/shapes/wgmma_fixed.txt}"
     if [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null; then
         stamp "compute-sanitizer memcheck and racecheck on wgmma kernels"
         for tool in memcheck racecheck; do
@@ -197,14 +217,41 @@ if [ "$MODE" = hopper ]; then
             done
         done
     fi
-    for name in ${SETS_HOPPER:-}; do
-        manifest="bench/shapes/$name.csv"
-        stamp "$name: the untuned default, then tuned ($BUDGET s) against cuBLAS"
-        JITGEMM_CACHE=/tmp/jitgemm-default-cache timeout 500 "$BUILD/jitgemm" bench --manifest "$manifest" --tune off \
-            --csv "$RES/bench_${name}_default.csv" 2>&1 | tail -30 | tee -a "$log"
-        timeout 900 "$BUILD/jitgemm" bench --manifest "$manifest" --tune now --budget "$BUDGET" \
-            --csv "$RES/bench_${name}_tuned.csv" 2>&1 | tail -30 | tee -a "$log"
-    done
+    bench_manifests ${SETS_HOPPER:-}
+    stamp "done"; exit "$status"
+fi
+
+if [ "$MODE" = decode ]; then
+    # The decode family (issue 21): its kernels' resources, its GPU correctness tests, compute-sanitizer, fixed
+    # configurations against cuBLAS (rows of $DECODE_ROWS, default bench/shapes/decode_fixed.txt), then the manifests
+    # of $SETS_DECODE (default decode_targets) untuned and tuned ($BUDGET s).
+    stamp "registers and local memory of decode kernels"
+    while read -r m n k dtype ta tb config; do
+        "$BUILD/bench/dump_cubin" "$RES/d.cubin" sm_90a "$m" "$n" "$k" "$ta" "$tb" "$config" "$dtype" > /dev/null 2>&1 &&
+            echo "$m x $n x $k $dtype $ta$tb $config: $(cuobjdump --dump-resource-usage "$RES/d.cubin" 2>&1 | \
+                grep -oE 'REG:[0-9]+|LOCAL:[0-9]+' | tr '\n' ' ')" >> "$RES/sass.txt"
+    done < <(head -n "${SASS_ROWS:-12}" "${DECODE_ROWS:-bench/shapes/decode_fixed.txt}")
+    tee -a "$log" < "$RES/sass.txt"
+    stamp "decode correctness (4 types x 80 shapes, the default on decode rows)"
+    ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-DecodeCorrectness}" -j "${GPU_JOBS:-4}" --output-on-failure \
+        --timeout 400 > "$RES/gpu-tests.log" 2>&1
+    judge_ctest $? "$RES/gpu-tests.log"
+    grep -E "Test +#|tests passed|Failure|failed|cases" "$RES/gpu-tests.log" | head -60 | tee -a "$log"
+    if [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null; then
+        stamp "compute-sanitizer memcheck and racecheck on decode kernels"
+        for tool in memcheck racecheck; do
+            for row in "777 5 1000 bf16 t n decode_mma_w4_r2_c8_k3_u4" "1000 13 333 f16 n n decode_mma_w2_r1_c16_k2_u2" \
+                       "3 999 517 f32 n t decode_simt_w4_r1_c3_k8_u4" "1001 7 129 f32 n n decode_simt_w8_r1_c7_k2_u8"; do
+                set -- $row
+                timeout 300 compute-sanitizer --tool "$tool" "$BUILD/jitgemm" run --m "$1" --n "$2" --k "$3" --dtype "$4" \
+                    --transa "$5" --transb "$6" --order col --config "$7" 2>&1 | \
+                    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|rror" | head -3 | sed "s/^/$tool $row: /" | tee -a "$log"
+            done
+        done
+    fi
+    stamp "fixed decode configurations against cuBLAS"
+    bench_fixed_rows "${DECODE_ROWS:-bench/shapes/decode_fixed.txt}"
+    bench_manifests ${SETS_DECODE-decode_targets}
     stamp "done"; exit "$status"
 fi
 

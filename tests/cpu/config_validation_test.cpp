@@ -2,6 +2,8 @@
 // heuristic default is always a configuration the device can run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "tuner/families/registry.h"
 #include "support/device_profiles.h"
 #include "runtime/device/occupancy.h"
@@ -371,17 +373,24 @@ TEST(HeuristicConfig, IsValidOnEveryProfileForAssortedShapes) {
             p.k = 33;
             const AnyConfig c = heuristic_config(p, d);
             EXPECT_FALSE(validate(c, p, d)) << to_string(c) << " on " << d.name;
-            EXPECT_EQ(family_name(c), RegBlockConfig::kName);
+            // A small side of at most 16 is a decode step: one pass over the large operand.
+            const bool decode_step = std::min(p.m, p.n) <= 16;
+            EXPECT_EQ(family_name(c), decode_step ? DecodeConfig::kName : RegBlockConfig::kName);
             for (const DType ab : {DType::F16, DType::BF16}) {
                 Problem half = p;
                 half.a_type = half.b_type = half.c_type = ab;
                 half.align_a = 2;  // the register path
                 const AnyConfig h = heuristic_config(half, d);
                 EXPECT_FALSE(validate(h, half, d)) << to_string(h) << " on " << d.name;
-                // A Tensor Core family: mma.sync, or on Hopper the wgmma family (which packs the operands first).
-                EXPECT_TRUE(family_name(h) == MmaSyncConfig::kName ||
-                            (family_name(h) == WgmmaConfig::kName && d.cc_major == 9))
-                    << to_string(h) << " on " << d.name;
+                // A Tensor Core family: mma.sync, or on Hopper the wgmma family (which packs the operands first);
+                // the decode family for decode steps.
+                if (decode_step) {
+                    EXPECT_EQ(family_name(h), DecodeConfig::kName) << to_string(h) << " on " << d.name;
+                } else {
+                    EXPECT_TRUE(family_name(h) == MmaSyncConfig::kName ||
+                                (family_name(h) == WgmmaConfig::kName && d.cc_major == 9))
+                        << to_string(h) << " on " << d.name;
+                }
             }
         }
         Problem scale;

@@ -53,6 +53,8 @@ Problem random_problem(std::mt19937_64& rng, std::string_view family) {
     p.m = size(rng);
     p.n = size(rng);
     p.k = size(rng);
+    if (family == DecodeConfig::kName)  // one side of C at most 64, either one
+        (pick(rng, {0, 1}) ? p.m : p.n) = std::uniform_int_distribution<std::int64_t>(1, 64)(rng);
     p.trans_a = pick(rng, {0, 1}) ? Transpose::Yes : Transpose::No;
     p.trans_b = pick(rng, {0, 1}) ? Transpose::Yes : Transpose::No;
     p.lda = (p.trans_a == Transpose::Yes ? p.k : p.m) + pick(rng, {0, 0, 1, 3, 8});
@@ -111,6 +113,15 @@ AnyConfig random_valid_config(std::mt19937_64& rng, std::string_view family, con
             // Operands the TMA cannot read where they are must be packed; aligned ones may be packed too.
             w.pack = (problem.align_a < 16 ? 1 : 0) | (problem.align_b < 16 ? 2 : 0) | pick(rng, {0, 0, 1, 2, 3});
             c = w;
+        } else if (family == DecodeConfig::kName) {
+            DecodeConfig d;
+            d.mma = problem.a_type != DType::F32 && pick(rng, {0, 1});
+            d.warps = pick(rng, {1, 2, 4, 8});
+            d.rg = pick(rng, {1, 2, 4});
+            d.columns = d.mma ? pick(rng, {8, 16, 32, 64}) : pick(rng, {1, 2, 3, 5, 8, 16});
+            d.splits = pick(rng, {1, 2, 3, 8, 64});
+            d.unroll = pick(rng, {1, 2, 4, 8});
+            c = d;
         } else {
             RegBlockConfig r;
             r.bm = pick(rng, {32, 64, 128, 256});
@@ -161,7 +172,7 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
     };
     std::vector<Job> jobs;
     const bool hopper_only = GetParam() == WgmmaConfig::kName;
-    const int per_arch = GetParam() == MmaSyncConfig::kName || hopper_only ? 10
+    const int per_arch = GetParam() == MmaSyncConfig::kName || GetParam() == DecodeConfig::kName || hopper_only ? 10
                          : GetParam() == RegBlockConfig::kName            ? 6
                                                                           : 3;
     for (const auto& [arch, sm] : {std::pair<std::string, int>{"sm_80", 80}, {"sm_90a", 90}})
@@ -188,7 +199,7 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
 
 INSTANTIATE_TEST_SUITE_P(Families, NvrtcCompile,
                          ::testing::Values(NaiveConfig::kName, TiledConfig::kName, RegBlockConfig::kName,
-                                           MmaSyncConfig::kName, WgmmaConfig::kName),
+                                           MmaSyncConfig::kName, WgmmaConfig::kName, DecodeConfig::kName),
                          [](const auto& info) { return std::string(info.param); });
 
 TEST(NvrtcCompileErrors, SerializationWarningIsFoundInTheLog) {

@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "tuner/families/decode/decode_config.h"
 #include "tuner/families/mma_sync/mma_sync_config.h"
 #include "tuner/families/naive/naive_config.h"
 #include "tuner/families/regblock/regblock_config.h"
@@ -28,7 +29,8 @@ using AnyConfig = std::variant<NaiveConfig,     // one thread per output; the GP
                                TiledConfig,     // shared-memory tiles, fp32
                                RegBlockConfig,  // register-blocked outer products, fp32
                                MmaSyncConfig,   // Tensor Cores through mma.sync: fp16, bf16, TF32
-                               WgmmaConfig>;    // Hopper: TMA-fed wgmma, warp-specialized, fp16 and bf16
+                               WgmmaConfig,     // Hopper: TMA-fed wgmma, warp-specialized, fp16 and bf16
+                               DecodeConfig>;   // one side of C at most 64: one pass over the large operand
 
 // The family the tuner verifies candidates against and that serves C = beta * C (k = 0): exact for every type.
 using ReferenceConfig = NaiveConfig;

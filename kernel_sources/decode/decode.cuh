@@ -1,0 +1,560 @@
+// decode/decode.cuh — the decode family: C = op(A) op(B) where one side of C is small (at most 64 — the tokens of
+// one decoding step) and the other large. Such a GEMM is one pass over the large operand, the weights W: it is
+// bound by how fast W streams from DRAM, and everything here serves that stream.
+//
+//   W (L x K) is the large operand seen as rows: op(A) when n is the small side, op(B)^T when m is.
+//   X (S x K) is the small operand seen as rows: op(B)^T, or op(A). C(l, s) is C(l, s) or C(s, l).
+//
+// A block owns ROWS rows of W, BS columns of X and one of SPLITS consecutive slices of K; it reads its part of W
+// once, in 16-byte loads, UNROLL steps of them in flight per thread ahead of the math. X is read through L1 (it is
+// small, and every block reads it). The block's ROWS x BS sums then meet in shared memory; where K is split, the
+// slices' sums meet in the workspace, added in slice order by the slice that finishes last (the result does not
+// depend on which one that is: runs are bitwise repeatable), which then alone stores the tile.
+//
+// How W's rows are read depends on which way they are stored:
+//   k-contiguous (the usual y = x W^T of a linear layer): lane (g = lane / 4, q = lane % 4) of a warp reads the 16
+//     bytes at k0 + VEC q of rows g and g + 8 of each of its warp's RG groups of 16 rows — 64 contiguous bytes per
+//     row and step, whole sectors. The math is either
+//       SIMT: fp32 FMAs on those VEC elements against X's same VEC elements, each lane a partial sum over its own
+//             quarter of the k, the four quarters added with two shuffles at the end; or
+//       MMA (16-bit inputs): mma.sync m16n8k16 straight from these registers, no shared memory. A dot product does
+//             not care in which order its k terms come, so the instruction's logical k positions of a lane
+//             (2q, 2q+1, 2q+8, 2q+9) are mapped onto the lane's contiguous physical ones (k0 + 8q ... + 3, then
+//             + 4 ... + 7 for a second instruction) — the same map for W's rows (the A fragment) and X's rows (the B
+//             fragment, whose lane holds the same q), so their products pair up exactly.
+//   l-contiguous (y = x W with W stored k x n, row-major): a warp's loads read 128 to 512 contiguous bytes of one k.
+//       SIMT: lane reads the VEC rows at VEC lane of the block's 32 VEC rows, at four consecutive k; the warps of a
+//             block take turns along k and add their sums in warp order.
+//       MMA: lane reads 8 rows at k, k + 1, k + 8 and k + 9, and byte permutes pair each row's two k into the words
+//             of the A fragment (see l_contiguous_mma_sums).
+#pragma once
+
+#include "common/jg_args.cuh"
+#include "common/jg_epilogue.cuh"
+#include "common/jg_problem.cuh"
+
+#ifndef DECODE_MMA
+#define DECODE_MMA 0         // 1: mma.sync on 16-bit inputs; 0: fp32 FMAs
+#endif
+#ifndef DECODE_WARPS
+#define DECODE_WARPS 4       // warps per block
+#endif
+#ifndef DECODE_ROW_GROUPS
+#define DECODE_ROW_GROUPS 1  // k-contiguous W: groups of 16 rows per warp (1 where W is l-contiguous)
+#endif
+#ifndef DECODE_COLUMNS
+#define DECODE_COLUMNS 8     // columns of X (the small side) per block
+#endif
+#ifndef DECODE_SPLITS
+#define DECODE_SPLITS 1      // slices of K, each its own block
+#endif
+#ifndef DECODE_UNROLL
+#define DECODE_UNROLL 4      // steps of W's loads in flight per thread
+#endif
+
+namespace jg {
+namespace decode {
+
+static_assert(JG_A_TYPE == JG_B_TYPE, "the decode family multiplies operands of one type");
+typedef a_t e_t;
+
+// The small side is n unless m is smaller (tuner/families/decode/decode_config.cpp decides the same way).
+constexpr bool SMALL_N = N <= M;
+constexpr index_t L = SMALL_N ? M : N;  // rows of W
+constexpr index_t S = SMALL_N ? N : M;  // rows of X
+constexpr bool W_K_CONTIGUOUS = SMALL_N ? TRANS_A : !TRANS_B;
+constexpr bool X_K_CONTIGUOUS = SMALL_N ? !TRANS_B : TRANS_A;
+constexpr index_t W_LD = SMALL_N ? LDA : LDB;
+constexpr index_t X_LD = SMALL_N ? LDB : LDA;
+constexpr int W_ALIGN = SMALL_N ? ALIGN_A_ELEMS : ALIGN_B_ELEMS;  // elements
+constexpr int X_ALIGN = SMALL_N ? ALIGN_B_ELEMS : ALIGN_A_ELEMS;
+
+__device__ __forceinline__ index_t w_offset(index_t l, index_t k) { return W_K_CONTIGUOUS ? k + l * W_LD : l + k * W_LD; }
+__device__ __forceinline__ index_t x_offset(index_t s, index_t k) { return X_K_CONTIGUOUS ? k + s * X_LD : s + k * X_LD; }
+__device__ __forceinline__ index_t out_offset(index_t l, index_t s) { return SMALL_N ? c_offset(l, s) : c_offset(s, l); }
+
+constexpr bool MMA = DECODE_MMA != 0;
+constexpr int WARPS = DECODE_WARPS;
+constexpr int THREADS = 32 * WARPS;
+constexpr int RG = DECODE_ROW_GROUPS;
+constexpr int BS = DECODE_COLUMNS;
+constexpr int SPLITS = DECODE_SPLITS;
+constexpr int UNROLL = DECODE_UNROLL;
+constexpr bool TWO_BYTE = sizeof(e_t) == 2;
+constexpr int VEC = 16 / (int)sizeof(e_t);  // elements of one 16-byte load
+
+// Rows of W per block and the k a block advances per step, by W's layout and the math (host: decode_config.cpp).
+constexpr index_t ROWS = W_K_CONTIGUOUS ? (index_t)WARPS * 16 * RG : (MMA ? (index_t)WARPS * 64 : 32 * VEC);
+constexpr index_t WINDOW = W_K_CONTIGUOUS ? 4 * VEC : (MMA ? 16 : 4 * WARPS);
+constexpr index_t SLICE = ceil_div(ceil_div(K, SPLITS), WINDOW) * WINDOW;  // k per split
+constexpr index_t ROW_TILES = ceil_div(L, ROWS);
+constexpr index_t COLUMN_TILES = ceil_div(S, BS);
+constexpr int TILE_STRIDE = BS + 1;  // floats per row of the block's sums in shared memory (odd: no bank conflicts)
+constexpr index_t TILE_FLOATS = ROWS * TILE_STRIDE;
+constexpr long long COUNTER_BYTES = ((long long)ROW_TILES * COLUMN_TILES * 4 + 255) / 256 * 256;
+
+// The last line of defence; tuner/families/decode/decode_config.cpp states these rules for pruning before a compile.
+static_assert(S <= 64, "the small side of C is at most 64");
+static_assert(!MMA || (TWO_BYTE && BS % 8 == 0), "mma: 16-bit inputs, columns in eights");
+static_assert(W_K_CONTIGUOUS || RG == 1, "l-contiguous W: one row group");
+static_assert((SPLITS - 1) * SLICE < K, "every split has some k");
+static_assert(UNROLL >= 1 && UNROLL <= 8, "1 to 8 steps in flight");
+
+// ---- loads ----
+
+// The VEC elements at p, of which `valid` exist (zeros past them; valid <= 0 reads nothing), as 16 bytes. ALIGN:
+// the elements p's address is a multiple of, which decides how wide the loads may be.
+template <int ALIGN>
+__device__ __forceinline__ uint4 load_chunk(const e_t* p, int valid) {
+    if (valid >= VEC) {
+        if constexpr (ALIGN >= VEC) {
+            return __ldg(reinterpret_cast<const uint4*>(p));
+        } else if constexpr (ALIGN * (int)sizeof(e_t) >= 8) {
+            const uint2* v = reinterpret_cast<const uint2*>(p);
+            const uint2 lo = __ldg(v), hi = __ldg(v + 1);
+            return make_uint4(lo.x, lo.y, hi.x, hi.y);
+        } else if constexpr (ALIGN * (int)sizeof(e_t) >= 4) {
+            const unsigned* w = reinterpret_cast<const unsigned*>(p);
+            return make_uint4(__ldg(w), __ldg(w + 1), __ldg(w + 2), __ldg(w + 3));
+        }
+    }
+    unsigned word[4] = {0, 0, 0, 0};
+    if constexpr (TWO_BYTE) {
+        const unsigned short* h = reinterpret_cast<const unsigned short*>(p);
+#pragma unroll
+        for (int i = 0; i < VEC; ++i)
+            if (i < valid) word[i / 2] |= (unsigned)__ldg(h + i) << (16 * (i % 2));
+    } else {
+        const unsigned* w = reinterpret_cast<const unsigned*>(p);
+#pragma unroll
+        for (int i = 0; i < VEC; ++i)
+            if (i < valid) word[i] = __ldg(w + i);
+    }
+    return make_uint4(word[0], word[1], word[2], word[3]);
+}
+
+// One element through the read-only path (the 16-bit containers as their bits).
+__device__ __forceinline__ float load_element(const float* p) { return __ldg(p); }
+template <typename H>
+__device__ __forceinline__ H load_element(const H* p) {
+    H e;
+    e.bits = __ldg(reinterpret_cast<const unsigned short*>(p));
+    return e;
+}
+
+// X(s, k ... k + VEC - 1), of which `valid` exist, as 16 bytes: one chunk where X's rows run along k, VEC strided
+// elements where they run along s.
+__device__ __forceinline__ uint4 load_x_chunk(const e_t* X, index_t s, index_t k, int valid) {
+    if constexpr (X_K_CONTIGUOUS) {
+        return load_chunk<X_ALIGN>(X + x_offset(s, k), valid);
+    } else {
+        unsigned word[4] = {0, 0, 0, 0};
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) {
+            if (i < valid) {
+                if constexpr (TWO_BYTE)
+                    word[i / 2] |= (unsigned)__ldg(reinterpret_cast<const unsigned short*>(X + x_offset(s, k + i)))
+                                   << (16 * (i % 2));
+                else
+                    word[i] = __ldg(reinterpret_cast<const unsigned*>(X + x_offset(s, k + i)));
+            }
+        }
+        return make_uint4(word[0], word[1], word[2], word[3]);
+    }
+}
+
+// X(s, k ... k + 3) as fp32, of which `valid` exist (zeros past them): one 16- or 8-byte load where X's rows run
+// along k and are aligned for it, else element by element.
+// (A template on the element type, so that only its branch is compiled.)
+template <typename T>
+__device__ __forceinline__ void load_x_four(const T* X, index_t s, index_t k, int valid, float (&x)[4]) {
+    const T* const p = X + x_offset(s, k);
+    if constexpr (X_K_CONTIGUOUS && X_ALIGN >= 4) {
+        if (valid == 4) {
+            if constexpr (TWO_BYTE) {
+                const uint2 v = __ldg(reinterpret_cast<const uint2*>(p));
+                const unsigned w[2] = {v.x, v.y};
+#pragma unroll
+                for (int i = 0; i < 2; ++i) {
+                    T lo, hi;
+                    lo.bits = (unsigned short)(w[i] & 0xffffu);
+                    hi.bits = (unsigned short)(w[i] >> 16);
+                    x[2 * i] = to_float(lo);
+                    x[2 * i + 1] = to_float(hi);
+                }
+            } else {
+                const float4 v = __ldg(reinterpret_cast<const float4*>(p));
+                x[0] = v.x; x[1] = v.y; x[2] = v.z; x[3] = v.w;
+            }
+            return;
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) x[i] = i < valid ? to_float(load_element(X + x_offset(s, k + i))) : 0.0f;
+}
+
+// X(s, k) and X(s, k + 1) as one word of two 16-bit elements (k is even), zeros from k_end on.
+__device__ __forceinline__ unsigned load_x_pair(const e_t* X, index_t s, index_t k, index_t k_end) {
+    if constexpr (X_K_CONTIGUOUS && X_ALIGN >= 2) {
+        if (k + 1 < k_end) return __ldg(reinterpret_cast<const unsigned*>(X + x_offset(s, k)));
+    }
+    const unsigned short* const h = reinterpret_cast<const unsigned short*>(X);
+    const unsigned lo = k < k_end ? __ldg(h + x_offset(s, k)) : 0u;
+    const unsigned hi = k + 1 < k_end ? __ldg(h + x_offset(s, k + 1)) : 0u;
+    return lo | hi << 16;
+}
+
+// The 16 / sizeof(T) elements of a chunk as fp32 (a template so that only T's branch is compiled).
+template <typename T>
+__device__ __forceinline__ void chunk_floats(const uint4& c, float (&f)[16 / sizeof(T)]) {
+    const unsigned w[4] = {c.x, c.y, c.z, c.w};
+    if constexpr (sizeof(T) == 4) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) f[i] = __uint_as_float(w[i]);
+    } else {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            T lo, hi;
+            lo.bits = (unsigned short)(w[i] & 0xffffu);
+            hi.bits = (unsigned short)(w[i] >> 16);
+            f[2 * i] = to_float(lo);
+            f[2 * i + 1] = to_float(hi);
+        }
+    }
+}
+
+// d += a * b for one 16 x 8 tile (rows: W's, columns: X's), 16 k deep.
+__device__ __forceinline__ void mma_16x8x16(float (&d)[4], unsigned a0, unsigned a1, unsigned a2, unsigned a3,
+                                            unsigned b0, unsigned b1) {
+    if constexpr (JG_A_TYPE == JG_DTYPE_BF16)
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+            "{%0, %1, %2, %3};"
+            : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+            : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+    else
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+            "{%0, %1, %2, %3};"
+            : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+            : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+__device__ __forceinline__ index_t clamp_index(index_t i, index_t last) { return i < last ? i : last; }
+__device__ __forceinline__ int clamp_valid(index_t left, int most) {
+    return left <= 0 ? 0 : (left < most ? (int)left : most);
+}
+
+// ---- the main loops: each leaves this block's sums of its slice in `tile` (ROWS x BS, TILE_STRIDE apart) ----
+
+// k-contiguous W. Rows past L and columns past S read the last row or column instead (their sums are never stored).
+__device__ __forceinline__ void k_contiguous_sums(const e_t* W, const e_t* X, index_t row0, index_t s0,
+                                                  index_t k_begin, index_t k_end, float* tile) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
+    const index_t warp_row = (index_t)warp * 16 * RG;
+    const e_t* rows[RG][2];
+#pragma unroll
+    for (int j = 0; j < RG; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) rows[j][h] = W + w_offset(clamp_index(row0 + warp_row + 16 * j + 8 * h + g, L - 1), 0);
+    const int steps = (int)ceil_div(k_end - k_begin, WINDOW);
+    const index_t lane_k = k_begin + VEC * q;
+
+    constexpr int TILES_N = MMA ? BS / 8 : 1;
+    float mma_acc[MMA ? RG : 1][TILES_N][4];
+    float simt_acc[MMA ? 1 : RG][2][MMA ? 1 : BS];
+    if constexpr (MMA) {
+#pragma unroll
+        for (int j = 0; j < RG; ++j)
+#pragma unroll
+            for (int t = 0; t < TILES_N; ++t)
+#pragma unroll
+                for (int i = 0; i < 4; ++i) mma_acc[j][t][i] = 0.0f;
+    } else {
+#pragma unroll
+        for (int j = 0; j < RG; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+#pragma unroll
+                for (int c = 0; c < BS; ++c) simt_acc[j][h][c] = 0.0f;
+    }
+
+    uint4 w[UNROLL][RG][2];
+    auto load_w = [&](int step, uint4 (&dst)[RG][2]) {
+        const index_t k = lane_k + (index_t)step * WINDOW;
+        const int valid = step < steps ? clamp_valid(k_end - k, VEC) : 0;
+#pragma unroll
+        for (int j = 0; j < RG; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) dst[j][h] = load_chunk<W_ALIGN>(rows[j][h] + k, valid);
+    };
+    auto compute = [&](int step, const uint4 (&wc)[RG][2]) {
+        const index_t k = lane_k + (index_t)step * WINDOW;
+        const int valid = clamp_valid(k_end - k, VEC);
+        if constexpr (MMA) {
+#pragma unroll
+            for (int t = 0; t < TILES_N; ++t) {
+                const uint4 x = load_x_chunk(X, clamp_index(s0 + 8 * t + g, S - 1), k, valid);
+#pragma unroll
+                for (int j = 0; j < RG; ++j) {
+                    mma_16x8x16(mma_acc[j][t], wc[j][0].x, wc[j][1].x, wc[j][0].y, wc[j][1].y, x.x, x.y);
+                    mma_16x8x16(mma_acc[j][t], wc[j][0].z, wc[j][1].z, wc[j][0].w, wc[j][1].w, x.z, x.w);
+                }
+            }
+        } else {
+            float wf[RG][2][VEC];
+#pragma unroll
+            for (int j = 0; j < RG; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) chunk_floats<e_t>(wc[j][h], wf[j][h]);
+#pragma unroll
+            for (int c = 0; c < BS; ++c) {
+                float xf[VEC];
+                chunk_floats<e_t>(load_x_chunk(X, clamp_index(s0 + c, S - 1), k, valid), xf);
+#pragma unroll
+                for (int j = 0; j < RG; ++j)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h)
+#pragma unroll
+                        for (int v = 0; v < VEC; ++v) simt_acc[j][h][c] = fmaf(wf[j][h][v], xf[v], simt_acc[j][h][c]);
+            }
+        }
+    };
+
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) load_w(u, w[u]);
+    for (int step = 0; step < steps; step += UNROLL) {
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            if (step + u < steps) compute(step + u, w[u]);
+            load_w(step + u + UNROLL, w[u]);
+        }
+    }
+
+    if constexpr (MMA) {
+        // Accumulator i of tile t: row g + 8 (i / 2) of the group, column 8 t + 2 q + i % 2.
+#pragma unroll
+        for (int j = 0; j < RG; ++j)
+#pragma unroll
+            for (int t = 0; t < TILES_N; ++t)
+#pragma unroll
+                for (int i = 0; i < 4; ++i)
+                    tile[(warp_row + 16 * j + g + 8 * (i / 2)) * TILE_STRIDE + 8 * t + 2 * q + i % 2] = mma_acc[j][t][i];
+    } else {
+        // The four lanes of a row hold a quarter of the k each: added in a fixed order, then each stores a quarter of
+        // the columns.
+#pragma unroll
+        for (int j = 0; j < RG; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+#pragma unroll
+                for (int c = 0; c < BS; ++c) {
+                    float v = simt_acc[j][h][c];
+                    v += __shfl_xor_sync(0xffffffffu, v, 1);
+                    v += __shfl_xor_sync(0xffffffffu, v, 2);
+                    if ((c & 3) == q) tile[(warp_row + 16 * j + 8 * h + g) * TILE_STRIDE + c] = v;
+                }
+    }
+}
+
+// l-contiguous W, fp32 FMAs: lane reads the VEC rows at VEC lane of the block's 32 VEC rows, at four consecutive k;
+// the warps of a block take such groups of k in turns (warp w: k0 + 4 w ... + 3 of each window of 4 WARPS).
+__device__ __forceinline__ void l_contiguous_simt_sums(const e_t* W, const e_t* X, index_t row0, index_t s0,
+                                                       index_t k_begin, index_t k_end, float* tile) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const index_t l = row0 + (index_t)VEC * lane;
+    const int rows_valid = clamp_valid(L - l, VEC);
+    const e_t* const column = W + w_offset(rows_valid > 0 ? l : 0, 0);
+    const index_t warp_k = k_begin + 4 * warp;
+    const int steps = (int)ceil_div(k_end - k_begin, WINDOW);
+
+    float acc[VEC][BS];
+#pragma unroll
+    for (int v = 0; v < VEC; ++v)
+#pragma unroll
+        for (int c = 0; c < BS; ++c) acc[v][c] = 0.0f;
+
+    uint4 w[UNROLL][4];
+    auto load_w = [&](int step, uint4 (&dst)[4]) {
+        const index_t k = warp_k + (index_t)step * WINDOW;
+#pragma unroll
+        for (int kk = 0; kk < 4; ++kk)
+            dst[kk] = load_chunk<W_ALIGN>(column + (k + kk) * W_LD, step < steps && k + kk < k_end ? rows_valid : 0);
+    };
+    auto compute = [&](int step, const uint4 (&wc)[4]) {
+        const index_t k = warp_k + (index_t)step * WINDOW;
+        float wf[4][VEC];
+#pragma unroll
+        for (int kk = 0; kk < 4; ++kk) chunk_floats<e_t>(wc[kk], wf[kk]);
+        const int k_valid = clamp_valid(k_end - k, 4);
+#pragma unroll
+        for (int c = 0; c < BS; ++c) {
+            float x[4];
+            load_x_four(X, clamp_index(s0 + c, S - 1), k, k_valid, x);
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+                for (int v = 0; v < VEC; ++v) acc[v][c] = fmaf(wf[kk][v], x[kk], acc[v][c]);
+        }
+    };
+
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) load_w(u, w[u]);
+    for (int step = 0; step < steps; step += UNROLL) {
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            if (step + u < steps) compute(step + u, w[u]);
+            load_w(step + u + UNROLL, w[u]);
+        }
+    }
+
+    // The warps' sums added in warp order, one warp at a time.
+#pragma unroll 1
+    for (int turn = 0; turn < WARPS; ++turn) {
+        if (warp == turn) {
+#pragma unroll
+            for (int v = 0; v < VEC; ++v)
+#pragma unroll
+                for (int c = 0; c < BS; ++c) {
+                    float* t = tile + (VEC * lane + v) * TILE_STRIDE + c;
+                    *t = turn == 0 ? acc[v][c] : *t + acc[v][c];
+                }
+        }
+        __syncthreads();
+    }
+}
+
+// l-contiguous W, mma.sync (16-bit): lane (g, q) reads the 8 rows at 8 g of its warp's 64, at k0 + 2 q + 0, 1, 8
+// and 9 of each 16-deep step; byte permutes pair each row's elements at k and k + 1, which is what a lane holds of
+// the instruction's A fragment. The instruction's rows g and g + 8 of tile t are the lane's rows 2 t and 2 t + 1 (the
+// order of rows, like that of k, is ours to choose, as long as the output is stored by the same map).
+__device__ __forceinline__ void l_contiguous_mma_sums(const e_t* W, const e_t* X, index_t row0, index_t s0,
+                                                      index_t k_begin, index_t k_end, float* tile) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
+    const index_t warp_row = (index_t)warp * 64;
+    const index_t r0 = row0 + warp_row + 8 * g;
+    const int rows_valid = clamp_valid(L - r0, 8);
+    const e_t* const column = W + w_offset(rows_valid > 0 ? r0 : 0, 0);
+    const int steps = (int)ceil_div(k_end - k_begin, WINDOW);
+    const index_t lane_k = k_begin + 2 * q;
+    constexpr int TILES_N = BS >= 8 ? BS / 8 : 1;  // (this function is compiled for the SIMT math too, unused)
+
+    float acc[4][TILES_N][4];
+#pragma unroll
+    for (int t = 0; t < 4; ++t)
+#pragma unroll
+        for (int n = 0; n < TILES_N; ++n)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) acc[t][n][i] = 0.0f;
+
+    uint4 w[UNROLL][4];
+    auto load_w = [&](int step, uint4 (&dst)[4]) {
+        const index_t k = lane_k + (index_t)step * WINDOW;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const index_t kk = k + (i & 1) + 8 * (i >> 1);  // k, k + 1, k + 8, k + 9
+            dst[i] = load_chunk<W_ALIGN>(column + kk * W_LD, step < steps && kk < k_end ? rows_valid : 0);
+        }
+    };
+    auto compute = [&](int step, const uint4 (&wc)[4]) {
+        const index_t k = lane_k + (index_t)step * WINDOW;
+        unsigned a[4][4];
+        const unsigned lo0[4] = {wc[0].x, wc[0].y, wc[0].z, wc[0].w}, hi0[4] = {wc[1].x, wc[1].y, wc[1].z, wc[1].w};
+        const unsigned lo8[4] = {wc[2].x, wc[2].y, wc[2].z, wc[2].w}, hi8[4] = {wc[3].x, wc[3].y, wc[3].z, wc[3].w};
+#pragma unroll
+        for (int t = 0; t < 4; ++t) {
+            a[t][0] = __byte_perm(lo0[t], hi0[t], 0x5410);  // row 2t: (k, k + 1)
+            a[t][1] = __byte_perm(lo0[t], hi0[t], 0x7632);  // row 2t + 1
+            a[t][2] = __byte_perm(lo8[t], hi8[t], 0x5410);  // row 2t: (k + 8, k + 9)
+            a[t][3] = __byte_perm(lo8[t], hi8[t], 0x7632);
+        }
+#pragma unroll
+        for (int n = 0; n < TILES_N; ++n) {
+            const index_t s = clamp_index(s0 + 8 * n + g, S - 1);
+            const unsigned b0 = load_x_pair(X, s, k, k_end), b1 = load_x_pair(X, s, k + 8, k_end);
+#pragma unroll
+            for (int t = 0; t < 4; ++t) mma_16x8x16(acc[t][n], a[t][0], a[t][1], a[t][2], a[t][3], b0, b1);
+        }
+    };
+
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) load_w(u, w[u]);
+    for (int step = 0; step < steps; step += UNROLL) {
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            if (step + u < steps) compute(step + u, w[u]);
+            load_w(step + u + UNROLL, w[u]);
+        }
+    }
+
+    // Accumulator i of tile (t, n): instruction row g + 8 (i / 2), our row 8 g + 2 t + i / 2; column 8 n + 2 q + i % 2.
+#pragma unroll
+    for (int t = 0; t < 4; ++t)
+#pragma unroll
+        for (int n = 0; n < TILES_N; ++n)
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+                tile[(warp_row + 8 * g + 2 * t + i / 2) * TILE_STRIDE + 8 * n + 2 * q + i % 2] = acc[t][n][i];
+}
+
+}  // namespace decode
+}  // namespace jg
+
+// ---- the kernel ----
+
+extern "C" __global__ void __launch_bounds__(jg::decode::THREADS) jg_decode(const __grid_constant__ jg_args args) {
+    using namespace jg;
+    using namespace jg::decode;
+    extern __shared__ float4 shared_words[];
+    float* const tile = reinterpret_cast<float*>(shared_words);
+    __shared__ unsigned last_to_arrive;
+
+    const index_t row_tile = blockIdx.x / SPLITS;
+    const int split = (int)(blockIdx.x % SPLITS);
+    const index_t column_tile = blockIdx.y;
+    const index_t row0 = row_tile * ROWS, s0 = column_tile * BS;
+    const index_t k_begin = (index_t)split * SLICE;
+    const index_t k_end = k_begin + SLICE < K ? k_begin + SLICE : K;
+    const e_t* const W = static_cast<const e_t*>(SMALL_N ? args.a : args.b);
+    const e_t* const X = static_cast<const e_t*>(SMALL_N ? args.b : args.a);
+
+    if constexpr (W_K_CONTIGUOUS) k_contiguous_sums(W, X, row0, s0, k_begin, k_end, tile);
+    else if constexpr (MMA) l_contiguous_mma_sums(W, X, row0, s0, k_begin, k_end, tile);
+    else l_contiguous_simt_sums(W, X, row0, s0, k_begin, k_end, tile);
+    __syncthreads();
+
+    if constexpr (SPLITS > 1) {
+        // This slice's sums to its workspace slot; the last slice of the tile to arrive adds all of them in slice
+        // order (its own read back too, so the order is the same whichever arrives last).
+        const index_t tile_index = row_tile * COLUMN_TILES + column_tile;
+        unsigned* const counters = static_cast<unsigned*>(args.workspace);
+        float* const slots = reinterpret_cast<float*>(static_cast<unsigned char*>(args.workspace) + COUNTER_BYTES) +
+                             (long long)tile_index * SPLITS * TILE_FLOATS;
+        for (index_t e = threadIdx.x; e < TILE_FLOATS; e += THREADS) __stcg(slots + split * TILE_FLOATS + e, tile[e]);
+        __threadfence();  // this thread's sums reach L2 before the count that announces them
+        __syncthreads();
+        if (threadIdx.x == 0) last_to_arrive = atomicAdd(counters + tile_index, 1u) == (unsigned)(SPLITS - 1);
+        __syncthreads();
+        if (!last_to_arrive) return;
+        __threadfence();  // the other slices' sums, announced by their counts, are read after this
+        for (index_t e = threadIdx.x; e < TILE_FLOATS; e += THREADS) {
+            float sum = __ldcg(slots + e);
+#pragma unroll
+            for (int p = 1; p < SPLITS; ++p) sum += __ldcg(slots + p * TILE_FLOATS + e);
+            tile[e] = sum;
+        }
+        __syncthreads();
+    }
+
+    // The epilogue, in the order C is stored (consecutive threads, consecutive addresses).
+    c_t* const C = static_cast<c_t*>(args.c);
+    for (index_t e = threadIdx.x; e < ROWS * BS; e += THREADS) {
+        const index_t r = SMALL_N ? e % ROWS : e / BS;
+        const index_t c = SMALL_N ? e / ROWS : e % BS;
+        const index_t l = row0 + r, s = s0 + c;
+        if (l < L && s < S) {
+            const float acc[1] = {tile[r * TILE_STRIDE + c]};
+            epilogue_store<1>(C, out_offset(l, s), acc, 1, args.alpha, args.beta);
+        }
+    }
+}

@@ -1,0 +1,180 @@
+// The decode family's host side without a GPU: which side it takes as small and which way it reads the large
+// operand, its knob rules, its launch (grid, shared memory, the split sums' workspace), its search space and the
+// untuned default that serves decode steps.
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "support/device_profiles.h"
+#include "tuner/families/registry.h"
+
+namespace jitgemm {
+namespace {
+
+using testing::h200_profile;
+
+// A row-major layer's decode step, y[m, n] = x[m, k] W[k, n], in the canonical column-major form: C^T = W^T x^T, so
+// the canonical n is the tokens and op(A) = W^T is stored along its rows (not transposed).
+Problem decode_step(std::int64_t tokens, std::int64_t features, std::int64_t k, DType type) {
+    Problem p;
+    p.m = features;
+    p.n = tokens;
+    p.k = k;
+    p.lda = features;
+    p.ldb = k;
+    p.ldc = features;
+    p.a_type = p.b_type = p.c_type = type;
+    p.alpha_one = true;
+    return p;
+}
+
+std::optional<PruneRule> rule_of(const DecodeConfig& c, const Problem& p) {
+    const auto r = c.validate(p, h200_profile());
+    return r ? std::optional<PruneRule>(r->rule) : std::nullopt;
+}
+
+DecodeConfig config(std::string_view name) {
+    const auto c = DecodeConfig::parse(name);
+    EXPECT_TRUE(c.has_value()) << name;
+    return c.value_or(DecodeConfig{});
+}
+
+TEST(DecodeFamily, NamesRoundTrip) {
+    for (const std::string_view name : {"decode_mma_w4_r1_c8_k2_u4", "decode_simt_w8_r2_c16_k64_u1"})
+        EXPECT_EQ(config(name).to_string(), name);
+    EXPECT_FALSE(DecodeConfig::parse("decode_tc_w4_r1_c8_k2_u4"));
+    EXPECT_FALSE(DecodeConfig::parse("decode_mma_w4_r1_c8_k2"));
+    EXPECT_FALSE(DecodeConfig::parse("decode_mma_w4_r1_c8_k2_u4_x"));
+}
+
+TEST(DecodeFamily, SmallSideAndLayout) {
+    const Problem step = decode_step(4, 4096, 4096, DType::BF16);
+    DecodeShape d = decode_shape(step);
+    EXPECT_TRUE(d.small_n);
+    EXPECT_EQ(d.small, 4);
+    EXPECT_EQ(d.large, 4096);
+    EXPECT_FALSE(d.w_k_contiguous);  // W^T stored k x n row-major: along its rows
+    Problem linear = step;  // y = x W^T with W stored n x k (a linear layer's weight): A transposed, along k
+    linear.trans_a = Transpose::Yes;
+    linear.lda = 4096;
+    EXPECT_TRUE(decode_shape(linear).w_k_contiguous);
+    Problem column_major = step;  // the small side in m: W is op(B)^T
+    column_major.m = 3;
+    column_major.n = 5000;
+    column_major.lda = 3;
+    column_major.ldc = 3;
+    d = decode_shape(column_major);
+    EXPECT_FALSE(d.small_n);
+    EXPECT_EQ(d.small, 3);
+    EXPECT_EQ(d.large, 5000);
+    EXPECT_TRUE(d.w_k_contiguous);  // B not transposed: op(B)(k, l) runs along k
+}
+
+TEST(DecodeFamily, Rules) {
+    const Problem bf16 = decode_step(16, 4096, 4096, DType::BF16);
+    EXPECT_FALSE(rule_of(config("decode_mma_w4_r1_c16_k2_u4"), bf16));
+    EXPECT_FALSE(rule_of(config("decode_simt_w4_r1_c8_k2_u4"), bf16));
+    const Problem f32 = decode_step(16, 4096, 4096, DType::F32);
+    EXPECT_EQ(rule_of(config("decode_mma_w4_r1_c16_k2_u4"), f32), PruneRule::Dtype);
+    EXPECT_FALSE(rule_of(config("decode_simt_w4_r1_c16_k2_u4"), f32));
+    Problem mixed = bf16;
+    mixed.b_type = DType::F16;
+    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c8_k2_u4"), mixed), PruneRule::Dtype);
+    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c8_k2_u4"), decode_step(65, 4096, 4096, DType::F32)),
+              PruneRule::Knobs);  // the small side is at most 64
+    EXPECT_EQ(rule_of(config("decode_mma_w4_r1_c12_k2_u4"), bf16), PruneRule::Knobs);  // eights
+    EXPECT_EQ(rule_of(config("decode_mma_w4_r1_c24_k2_u4"), bf16), PruneRule::Knobs);  // more than 16 rounded up
+    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c17_k2_u4"), bf16), PruneRule::Knobs);
+    EXPECT_EQ(rule_of(config("decode_simt_w4_r2_c8_k2_u4"), bf16), PruneRule::Knobs);  // along rows: one group
+    EXPECT_EQ(rule_of(config("decode_simt_w3_r1_c8_k2_u4"), bf16), PruneRule::Knobs);
+    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c8_k2_u16"), bf16), PruneRule::Knobs);
+    // Splits: each needs some k. Along rows the simt math steps 4 x warps = 16 k: K = 40 has three steps.
+    const Problem short_k = decode_step(8, 4096, 40, DType::F32);
+    EXPECT_FALSE(rule_of(config("decode_simt_w4_r1_c8_k3_u4"), short_k));
+    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c8_k4_u4"), short_k), PruneRule::Knobs);
+    // 64 columns of simt math along rows would be 8 x 64 accumulators per thread.
+    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c16_k1_u4"), decode_step(64, 4096, 4096, DType::BF16)),
+              PruneRule::Registers);
+}
+
+TEST(DecodeFamily, LaunchAndWorkspace) {
+    Problem p = decode_step(4, 4096, 4096, DType::BF16);
+    p.trans_a = Transpose::Yes;  // W along k: 16 rows per warp and row group
+    p.lda = 4096;
+    const DecodeConfig c = config("decode_mma_w4_r1_c8_k4_u4");
+    const LaunchDescription g = c.launch(p);
+    EXPECT_EQ(c.rows(p), 64);
+    EXPECT_EQ(g.grid.x, 64u * 4);  // row tiles x splits
+    EXPECT_EQ(g.grid.y, 1u);
+    EXPECT_EQ(g.block.x, 128u);
+    EXPECT_EQ(g.dynamic_shared_bytes, 64u * 9 * 4);  // the block's sums, rows padded to 9 floats
+    EXPECT_EQ(g.partial_sums_zeroed_bytes, 256);     // 64 counters
+    EXPECT_EQ(g.partial_sums_bytes, 256 + 64 * 4 * 64 * 9 * 4);
+    const LaunchDescription unsplit = config("decode_mma_w4_r1_c8_k1_u4").launch(p);
+    EXPECT_EQ(unsplit.partial_sums_bytes, 0);
+    // Along rows: 64 rows per warp (mma), 32 x 8 per block (simt, 16-bit); 20 columns in tiles of 8.
+    const Problem rows = decode_step(20, 4096, 4096, DType::BF16);
+    EXPECT_EQ(config("decode_mma_w2_r1_c8_k1_u4").rows(rows), 128);
+    EXPECT_EQ(config("decode_simt_w2_r1_c8_k1_u4").rows(rows), 256);
+    EXPECT_EQ(config("decode_simt_w2_r1_c8_k1_u4").launch(rows).grid.y, 3u);
+}
+
+TEST(DecodeFamily, SearchSpaceIsValidAndCoversBothMaths) {
+    const DeviceInfo device = h200_profile();
+    for (const DType type : {DType::F32, DType::F16, DType::BF16})
+        for (const std::int64_t tokens : {1, 7, 16, 64}) {
+            const Problem p = decode_step(tokens, 4096, 14336, type);
+            const auto space = DecodeConfig::enumerate(p, device);
+            ASSERT_FALSE(space.empty());
+            bool mma = false, simt = false;
+            for (const auto& c : space) {
+                EXPECT_FALSE(c.validate(p, device)) << c.to_string();
+                (c.mma ? mma : simt) = true;
+            }
+            EXPECT_EQ(mma, type != DType::F32);
+            EXPECT_TRUE(simt);
+        }
+    EXPECT_TRUE(DecodeConfig::enumerate(decode_step(65, 4096, 4096, DType::BF16), device).empty());
+}
+
+TEST(DecodeFamily, CostPrefersEnoughBlocksToDrawOnDram) {
+    const DeviceInfo device = h200_profile();
+    const DeviceCeilings ceilings = estimate_ceilings(device);
+    // 4096 x 4096 in bf16 along k: 64 rows a block leave 64 blocks unsplit, half the SMs idle.
+    Problem p = decode_step(1, 4096, 4096, DType::BF16);
+    p.trans_a = Transpose::Yes;
+    p.lda = 4096;
+    const double unsplit = config("decode_simt_w4_r1_c1_k1_u4").estimate_cost(p, device, ceilings).seconds;
+    const double split = config("decode_simt_w4_r1_c1_k4_u4").estimate_cost(p, device, ceilings).seconds;
+    EXPECT_LT(split, unsplit);
+    const double dram = 4096.0 * 4096 * 2 / ceilings.dram_bytes_per_s;
+    EXPECT_GT(split, dram);
+    EXPECT_LT(split, 1.3 * (dram + cost::kLaunchSeconds + cost::kMemsetSeconds));
+}
+
+TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
+    const DeviceInfo device = h200_profile();
+    for (const DType type : {DType::F32, DType::F16, DType::BF16})
+        for (const std::int64_t tokens : {1, 2, 5, 16}) {
+            for (const bool along_k : {false, true}) {
+                Problem p = decode_step(tokens, 14336, 4096, type);
+                if (along_k) {
+                    p.trans_a = Transpose::Yes;
+                    p.lda = 4096;
+                }
+                const AnyConfig chosen = heuristic_config(p, device);
+                ASSERT_TRUE(std::holds_alternative<DecodeConfig>(chosen)) << to_string(chosen);
+                const auto& c = std::get<DecodeConfig>(chosen);
+                EXPECT_FALSE(c.validate(p, device)) << c.to_string();
+                EXPECT_EQ(c.mma, type != DType::F32 && tokens > 2) << c.to_string();
+                EXPECT_GE(c.blocks(p), 2 * device.sm_count) << c.to_string();
+            }
+        }
+    EXPECT_FALSE(std::holds_alternative<DecodeConfig>(heuristic_config(decode_step(17, 4096, 4096, DType::BF16),
+                                                                       device)));
+    EXPECT_FALSE(std::holds_alternative<DecodeConfig>(heuristic_config(decode_step(4096, 4096, 4096, DType::F32),
+                                                                       device)));
+}
+
+}  // namespace
+}  // namespace jitgemm

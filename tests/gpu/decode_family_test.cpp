@@ -1,0 +1,173 @@
+// The decode family against the float64 host reference: per element type, 80 random GEMMs whose small side (m or
+// n, the canonical problem's) runs from 1 to 64 and whose large side and K reach into the thousands, in both orders
+// and all four transposes — so W is read along k and along its rows, X along k and along s — with padded and odd
+// leading dimensions, pointers off their 16-byte boundaries, every output type, alpha and beta of every kind, and
+// random knobs: both kinds of math, 1 to 8 warps, row groups, column tiles, 1 to 64 splits of K (the partial sums
+// meeting in the workspace), unroll depths 1 to 8. Also the untuned default on the decode rows of the public
+// shapes.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <variant>
+
+#include "runtime/device/device_info.h"
+#include "runtime/driver/context.h"
+#include "runtime/problem/gemm_call.h"
+#include "support/gpu_test_support.h"
+#include "support/random_gemm_shape.h"
+#include "tools/verify/gemm_workload.h"
+#include "tuner/families/registry.h"
+
+namespace jitgemm {
+namespace {
+
+struct DecodeCase {
+    std::string name;
+    DType ab_type;
+    ComputeType compute;
+    double max_relative_error;
+    friend void PrintTo(const DecodeCase& c, std::ostream* os) { *os << c.name; }
+};
+
+std::int64_t small_size(std::mt19937_64& rng) {
+    if (std::uniform_int_distribution<int>(0, 2)(rng) > 0) return std::uniform_int_distribution<std::int64_t>(1, 16)(rng);
+    return std::uniform_int_distribution<std::int64_t>(17, 64)(rng);
+}
+
+std::int64_t large_size(std::mt19937_64& rng) {
+    switch (std::uniform_int_distribution<int>(0, 3)(rng)) {
+        case 0: return std::uniform_int_distribution<std::int64_t>(1, 100)(rng);
+        case 1: return 64 * std::uniform_int_distribution<std::int64_t>(1, 40)(rng) +
+                       std::uniform_int_distribution<std::int64_t>(-1, 1)(rng);
+        default: return std::uniform_int_distribution<std::int64_t>(1, 3000)(rng);
+    }
+}
+
+// The canonical problem of a shape: what the family's rules are stated on (the pointers only lend their alignment,
+// which the decode family's rules do not look at).
+Problem canonical(const GemmShape& s) {
+    static const unsigned char storage[64] = {};
+    const void* p = storage;
+    return make_canonical_call(s.call(p, p, const_cast<unsigned char*>(storage))).problem;
+}
+
+// Random knobs until a configuration the family accepts for the problem.
+DecodeConfig random_config(std::mt19937_64& rng, const Problem& p, const DeviceInfo& device) {
+    auto pick = [&](std::initializer_list<int> values) {
+        return *(values.begin() + std::uniform_int_distribution<std::size_t>(0, values.size() - 1)(rng));
+    };
+    for (;;) {
+        DecodeConfig c;
+        c.mma = p.a_type != DType::F32 && pick({0, 1}) == 1;
+        c.warps = pick({1, 2, 4, 8});
+        c.rg = pick({1, 1, 2, 4});
+        const std::int64_t small = decode_shape(p).small;
+        c.columns = c.mma ? 8 * std::uniform_int_distribution<int>(1, int((small + 7) / 8))(rng)
+                          : std::uniform_int_distribution<int>(1, int(std::min<std::int64_t>(small, 16)))(rng);
+        c.splits = pick({1, 1, 2, 3, 4, 8, 16, 64});
+        c.unroll = pick({1, 2, 4, 8});
+        if (!c.validate(p, device)) return c;
+    }
+}
+
+class DecodeCorrectness : public ::testing::TestWithParam<DecodeCase> {};
+
+TEST_P(DecodeCorrectness, MatchesFloat64ReferenceOnRandomDecodeShapes) {
+    JITGEMM_REQUIRE_GPU();
+    const DecodeCase& type = GetParam();
+    const DeviceInfo& device = cached_device_info(driver::device_of(driver::current_context()));
+    const std::uint64_t seed = testing::fresh_seed();
+    std::mt19937_64 rng(seed);
+    std::vector<GemmShape> shapes;
+    std::vector<std::string> configs;
+    while (shapes.size() < 80) {
+        const std::int64_t small = small_size(rng), large = large_size(rng);
+        const std::int64_t k = std::uniform_int_distribution<int>(0, 3)(rng) == 0
+                                   ? std::uniform_int_distribution<std::int64_t>(1, 40)(rng)
+                                   : large_size(rng);
+        const bool small_m = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+        GemmShape s = testing::random_gemm_shape(rng, small_m ? small : large, small_m ? large : small, k);
+        s.a_type = s.b_type = type.ab_type;
+        const DType outputs[] = {DType::F32, DType::F16, DType::BF16};
+        s.c_type = type.ab_type == DType::F32 ? DType::F32 : outputs[std::uniform_int_distribution<int>(0, 2)(rng)];
+        s.compute = type.compute;
+        testing::maybe_misalign_pointers(rng, s);
+        configs.push_back(random_config(rng, canonical(s), device).to_string());
+        shapes.push_back(s);
+    }
+
+    std::atomic<std::size_t> next{0};
+    std::mutex failures_mutex;
+    std::vector<std::string> failures;
+    auto worker = [&](std::uint64_t worker_seed) {
+        std::mt19937_64 worker_rng(worker_seed);
+        for (std::size_t i = next++; i < shapes.size(); i = next++) {
+            const std::string label = shapes[i].describe() + " config " + configs[i];
+            try {
+                driver::current_context();
+                const GemmWorkload workload(shapes[i], worker_rng);
+                GemmOptions options;
+                options.config = configs[i];
+                workload.run(nullptr, options);
+                const auto result = workload.check(worker_rng);
+                if (!result.passed() || !(result.relative_error <= type.max_relative_error)) {
+                    std::lock_guard lock(failures_mutex);
+                    failures.push_back(label + ": " + result.describe());
+                }
+            } catch (const std::exception& e) {
+                std::lock_guard lock(failures_mutex);
+                failures.push_back(label + ": " + e.what());
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t) threads.emplace_back(worker, seed + 1 + t);
+    for (auto& t : threads) t.join();
+    for (const auto& f : failures) ADD_FAILURE() << f;
+    EXPECT_TRUE(failures.empty()) << failures.size() << " of " << shapes.size() << " cases failed (seed " << seed
+                                  << ")";
+}
+
+// The untuned default serves decode shapes (a row-major layer, y = x W, and the transposed weight of y = x W^T)
+// with this family, correctly.
+TEST_P(DecodeCorrectness, DefaultServesDecodeShapes) {
+    JITGEMM_REQUIRE_GPU();
+    const DecodeCase& type = GetParam();
+    const DeviceInfo& device = cached_device_info(driver::device_of(driver::current_context()));
+    std::mt19937_64 rng(testing::fresh_seed());
+    for (const std::int64_t m : {1, 4, 16})
+        for (const auto tb : {Transpose::No, Transpose::Yes}) {
+            GemmShape s;
+            s.order = Order::RowMajor;
+            s.m = m;
+            s.n = 4096;
+            s.k = 4096;
+            s.trans_b = tb;
+            s.a_type = s.b_type = type.ab_type;
+            s.c_type = type.ab_type;
+            s.compute = type.compute;
+            s = s.with_minimum_leading_dimensions();
+            EXPECT_TRUE(std::holds_alternative<DecodeConfig>(heuristic_config(canonical(s), device)))
+                << s.describe() << ": the default is " << to_string(heuristic_config(canonical(s), device));
+            const GemmWorkload workload(s, rng);
+            GemmOptions options;
+            options.tuning = TunePolicy::Off;
+            workload.run(nullptr, options);
+            const auto result = workload.check(rng);
+            EXPECT_TRUE(result.passed() && result.relative_error <= type.max_relative_error)
+                << s.describe() << ": " << result.describe();
+        }
+}
+
+INSTANTIATE_TEST_SUITE_P(Types, DecodeCorrectness,
+                         ::testing::Values(DecodeCase{"f32", DType::F32, ComputeType::F32, 1e-5},
+                                           DecodeCase{"tf32_allowed", DType::F32, ComputeType::TF32, 1e-5},
+                                           DecodeCase{"f16", DType::F16, ComputeType::F32, 1e-2},
+                                           DecodeCase{"bf16", DType::BF16, ComputeType::F32, 1e-2}),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace jitgemm

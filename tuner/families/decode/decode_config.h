@@ -1,0 +1,80 @@
+// The decode family (kernel_sources/decode/decode.cuh): GEMMs one side of whose output is small (at most 64 — the
+// tokens of a decoding step), which are one pass over the large operand W. A block reads ROWS rows of W in 16-byte
+// loads, `unroll` steps of them in flight per thread, against `columns` rows of the small operand X, over one of
+// `splits` slices of K; the slices' sums meet in the workspace, added in a fixed order. fp32 (computed exactly, also
+// where TF32 is allowed), fp16 and bf16, with FMAs (`simt`) or, for 16-bit inputs, mma.sync fed
+// straight from the loaded registers (`mma`). This type is the single place its constraints live.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tuner/families/family.h"
+
+namespace jitgemm {
+
+struct DecodeConfig {
+    static constexpr std::string_view kName = "decode";
+    static constexpr std::string_view kSourceHeader = "decode/decode.cuh";
+    static constexpr std::string_view kKernelSymbol = "jg_decode";
+    static constexpr std::string_view kNameFormat = "decode_<simt|mma>_w<WARPS>_r<RG>_c<COLUMNS>_k<SPLITS>_u<UNROLL>";
+    static constexpr std::string_view kDescription =
+        "for min(m, n) <= 64: simt (fp32 FMAs) or mma (mma.sync on 16-bit inputs);\n"
+        "WARPS: warps per block; RG: groups of 16 rows of W per warp where W is stored along k (else 1);\n"
+        "COLUMNS: columns of the small side per block; SPLITS: slices of K; UNROLL: 16-byte loads in flight";
+
+    bool mma = false;  // DECODE_MMA
+    int warps = 4;     // DECODE_WARPS
+    int rg = 1;        // DECODE_ROW_GROUPS
+    int columns = 8;   // DECODE_COLUMNS
+    int splits = 1;    // DECODE_SPLITS
+    int unroll = 4;    // DECODE_UNROLL
+
+    int threads() const { return 32 * warps; }
+    std::int64_t rows(const Problem& problem) const;           // of W per block
+    std::int64_t row_tiles(const Problem& problem) const;      // blocks along W's rows (per split and column tile)
+    std::int64_t column_tiles(const Problem& problem) const;   // blocks along the small side
+    std::int64_t blocks(const Problem& problem) const;
+    int shared_bytes(const Problem& problem) const;
+    int estimated_registers(const Problem& problem) const;
+
+    std::string to_string() const;  // "decode_mma_w4_r1_c8_k2_u4"
+    static std::optional<DecodeConfig> parse(std::string_view name);
+
+    std::optional<Rejection> validate(const Problem& problem, const DeviceInfo& device) const;
+    KnobDefines defines() const;
+    Problem kernel_problem(const Problem& problem) const { return problem; }
+    LaunchDescription launch(const Problem& problem) const;
+    std::string kernel_identity(const Problem&) const { return to_string(); }
+
+    // Both kinds of math where they apply, warps, row groups, column tiles, splits that fill the GPU, unroll depths.
+    static std::vector<DecodeConfig> enumerate(const Problem& problem, const DeviceInfo& device);
+    // Twice and half the splits, the other unroll depth and warp count.
+    std::vector<DecodeConfig> refinements(const Problem& problem, const DeviceInfo& device) const;
+    // W (and X, C) at the DRAM ceiling, slowed where too few bytes are in flight per SM to cover DRAM's latency;
+    // against the FMAs (simt) and the split sums' round trip through L2.
+    CostEstimate estimate_cost(const Problem& problem, const DeviceInfo& device,
+                               const DeviceCeilings& ceilings) const;
+    // For a small side of at most 16: mma for 16-bit inputs and more than two columns, simt otherwise;
+    // splits until the blocks fill every SM twice.
+    static std::optional<DecodeConfig> heuristic_default(const Problem& problem, const DeviceInfo& device);
+
+    friend bool operator==(const DecodeConfig& x, const DecodeConfig& y) {
+        return x.mma == y.mma && x.warps == y.warps && x.rg == y.rg && x.columns == y.columns &&
+               x.splits == y.splits && x.unroll == y.unroll;
+    }
+};
+
+// The problem as the decode kernel sees it: the small side (n unless m is smaller), the large side, and whether the
+// large operand W is stored along k. Equal to the kernel's own reading (decode.cuh: SMALL_N, W_K_CONTIGUOUS).
+struct DecodeShape {
+    bool small_n = true;
+    std::int64_t small = 0, large = 0;
+    bool w_k_contiguous = true;
+};
+DecodeShape decode_shape(const Problem& problem);
+
+}  // namespace jitgemm
