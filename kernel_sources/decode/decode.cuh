@@ -6,8 +6,9 @@
 //   X (S x K) is the small operand seen as rows: op(B)^T, or op(A). C(l, s) is C(l, s) or C(s, l).
 //
 // A block owns ROWS rows of W, BS columns of X and one of SPLITS consecutive slices of K; it reads its part of W
-// once, in 16-byte loads, UNROLL steps of them in flight per thread ahead of the math. X is read through L1 (it is
-// small, and every block reads it). The block's ROWS x BS sums then meet in shared memory; where K is split, the
+// once, in 16-byte loads, UNROLL steps of them in flight per thread ahead of the math. Its BS rows of X over its
+// slice are copied to shared memory first (while W's first loads are in flight). The block's ROWS x BS sums then
+// meet in shared memory; where K is split, the
 // slices' sums meet in the workspace, added in slice order by the slice that finishes last (the result does not
 // depend on which one that is: runs are bitwise repeatable), which then alone stores the tile.
 //
@@ -86,12 +87,21 @@ constexpr int VEC = 16 / (int)sizeof(e_t);  // elements of one 16-byte load
 // Rows of W per block and the k a block advances per step, by W's layout and the math (host: decode_config.cpp).
 constexpr index_t ROWS = W_K_CONTIGUOUS ? (index_t)WARPS * 16 * RG : (MMA ? (index_t)WARPS * 64 : 32 * VEC);
 constexpr index_t WINDOW = W_K_CONTIGUOUS ? 4 * VEC : (MMA ? 16 : 4 * WARPS);
-constexpr index_t SLICE = ceil_div(ceil_div(K, SPLITS), WINDOW) * WINDOW;  // k per split
+// k per split: whole steps, and whole 16-byte chunks of X's staged rows (WINDOW and VEC are powers of two).
+constexpr index_t SLICE_UNIT = WINDOW > VEC ? WINDOW : VEC;
+constexpr index_t SLICE = ceil_div(ceil_div(K, SPLITS), SLICE_UNIT) * SLICE_UNIT;
 constexpr index_t ROW_TILES = ceil_div(L, ROWS);
 constexpr index_t COLUMN_TILES = ceil_div(S, BS);
 constexpr int TILE_STRIDE = BS + 1;  // floats per row of the block's sums in shared memory (odd: no bank conflicts)
 constexpr index_t TILE_FLOATS = ROWS * TILE_STRIDE;
 constexpr long long COUNTER_BYTES = ((long long)ROW_TILES * COLUMN_TILES * 4 + 255) / 256 * 256;
+// X's BS rows of the block's slice are staged in shared memory first (zeros past K and S), so that the math reads
+// them at shared-memory latency: read from global memory at each step, an L2 round trip stalled every step. Rows are
+// X_PITCH bytes apart, padded so that the mma paths' reads are free of bank conflicts: along k, the eight lanes of a
+// 16-byte phase (rows g, g + 1; chunks q) hit eight different 16-byte banks when the pitch is 64 mod 128; along rows,
+// the 32 lanes' words (rows g, words q) hit 32 banks when it is 16 mod 32.
+constexpr int X_PITCH = (int)((SLICE * (index_t)sizeof(e_t) + 127) / 128 * 128) + (MMA ? (W_K_CONTIGUOUS ? 64 : 16) : 0);
+constexpr int X_STAGE_BYTES = BS * X_PITCH;
 
 // The last line of defence; tuner/families/decode/decode_config.cpp states these rules for pruning before a compile.
 static_assert(S <= 64, "the small side of C is at most 64");
@@ -101,6 +111,12 @@ static_assert((SPLITS - 1) * SLICE < K, "every split has some k");
 static_assert(UNROLL >= 1 && UNROLL <= 8, "1 to 8 steps in flight");
 
 // ---- loads ----
+
+__device__ __forceinline__ index_t clamp_index(index_t i, index_t last) { return i < last ? i : last; }
+__device__ __forceinline__ int clamp_valid(index_t left, int most) {
+    return left <= 0 ? 0 : (left < most ? (int)left : most);
+}
+
 
 // The VEC elements at p, of which `valid` exist (zeros past them; valid <= 0 reads nothing), as 16 bytes. ALIGN:
 // the elements p's address is a multiple of, which decides how wide the loads may be.
@@ -163,47 +179,6 @@ __device__ __forceinline__ uint4 load_x_chunk(const e_t* X, index_t s, index_t k
     }
 }
 
-// X(s, k ... k + 3) as fp32, of which `valid` exist (zeros past them): one 16- or 8-byte load where X's rows run
-// along k and are aligned for it, else element by element.
-// (A template on the element type, so that only its branch is compiled.)
-template <typename T>
-__device__ __forceinline__ void load_x_four(const T* X, index_t s, index_t k, int valid, float (&x)[4]) {
-    const T* const p = X + x_offset(s, k);
-    if constexpr (X_K_CONTIGUOUS && X_ALIGN >= 4) {
-        if (valid == 4) {
-            if constexpr (TWO_BYTE) {
-                const uint2 v = __ldg(reinterpret_cast<const uint2*>(p));
-                const unsigned w[2] = {v.x, v.y};
-#pragma unroll
-                for (int i = 0; i < 2; ++i) {
-                    T lo, hi;
-                    lo.bits = (unsigned short)(w[i] & 0xffffu);
-                    hi.bits = (unsigned short)(w[i] >> 16);
-                    x[2 * i] = to_float(lo);
-                    x[2 * i + 1] = to_float(hi);
-                }
-            } else {
-                const float4 v = __ldg(reinterpret_cast<const float4*>(p));
-                x[0] = v.x; x[1] = v.y; x[2] = v.z; x[3] = v.w;
-            }
-            return;
-        }
-    }
-#pragma unroll
-    for (int i = 0; i < 4; ++i) x[i] = i < valid ? to_float(load_element(X + x_offset(s, k + i))) : 0.0f;
-}
-
-// X(s, k) and X(s, k + 1) as one word of two 16-bit elements (k is even), zeros from k_end on.
-__device__ __forceinline__ unsigned load_x_pair(const e_t* X, index_t s, index_t k, index_t k_end) {
-    if constexpr (X_K_CONTIGUOUS && X_ALIGN >= 2) {
-        if (k + 1 < k_end) return __ldg(reinterpret_cast<const unsigned*>(X + x_offset(s, k)));
-    }
-    const unsigned short* const h = reinterpret_cast<const unsigned short*>(X);
-    const unsigned lo = k < k_end ? __ldg(h + x_offset(s, k)) : 0u;
-    const unsigned hi = k + 1 < k_end ? __ldg(h + x_offset(s, k + 1)) : 0u;
-    return lo | hi << 16;
-}
-
 // The 16 / sizeof(T) elements of a chunk as fp32 (a template so that only T's branch is compiled).
 template <typename T>
 __device__ __forceinline__ void chunk_floats(const uint4& c, float (&f)[16 / sizeof(T)]) {
@@ -240,15 +215,57 @@ __device__ __forceinline__ void mma_16x8x16(float (&d)[4], unsigned a0, unsigned
             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 
-__device__ __forceinline__ index_t clamp_index(index_t i, index_t last) { return i < last ? i : last; }
-__device__ __forceinline__ int clamp_valid(index_t left, int most) {
-    return left <= 0 ? 0 : (left < most ? (int)left : most);
+// ---- X staged in shared memory ----
+
+// Copies X(s0 + c, k_begin + j) for c < BS, j < SLICE into the stage (zeros past S and past k_end), 16 bytes per
+// thread and turn.
+__device__ __forceinline__ void stage_x(const e_t* X, index_t s0, index_t k_begin, index_t k_end,
+                                        unsigned char* stage) {
+    constexpr int CHUNKS_PER_ROW = (int)(SLICE / VEC);
+    for (int i = threadIdx.x; i < BS * CHUNKS_PER_ROW; i += THREADS) {
+        const int c = i / CHUNKS_PER_ROW, j = i % CHUNKS_PER_ROW;
+        const index_t s = s0 + c, k = k_begin + (index_t)VEC * j;
+        const int valid = s < S ? clamp_valid(k_end - k, VEC) : 0;
+        *reinterpret_cast<uint4*>(stage + c * X_PITCH + j * 16) = load_x_chunk(X, s < S ? s : S - 1, k, valid);
+    }
 }
+
+// The staged chunk of row c at k_rel (a multiple of VEC), the VEC elements there.
+__device__ __forceinline__ uint4 staged_chunk(const unsigned char* stage, int c, index_t k_rel) {
+    return *reinterpret_cast<const uint4*>(stage + c * X_PITCH + k_rel * (index_t)sizeof(e_t));
+}
+
+// The staged elements k_rel ... k_rel + 3 of row c as fp32 (k_rel a multiple of 4).
+template <typename T>
+__device__ __forceinline__ void staged_four(const unsigned char* stage, int c, index_t k_rel, float (&x)[4]) {
+    const unsigned char* p = stage + c * X_PITCH + k_rel * (index_t)sizeof(T);
+    if constexpr (sizeof(T) == 4) {
+        const float4 v = *reinterpret_cast<const float4*>(p);
+        x[0] = v.x; x[1] = v.y; x[2] = v.z; x[3] = v.w;
+    } else {
+        const uint2 v = *reinterpret_cast<const uint2*>(p);
+        const unsigned w[2] = {v.x, v.y};
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+            T lo, hi;
+            lo.bits = (unsigned short)(w[i] & 0xffffu);
+            hi.bits = (unsigned short)(w[i] >> 16);
+            x[2 * i] = to_float(lo);
+            x[2 * i + 1] = to_float(hi);
+        }
+    }
+}
+
+// The staged word of two 16-bit elements of row c at k_rel (even).
+__device__ __forceinline__ unsigned staged_pair(const unsigned char* stage, int c, index_t k_rel) {
+    return *reinterpret_cast<const unsigned*>(stage + c * X_PITCH + k_rel * 2);
+}
+
 
 // ---- the main loops: each leaves this block's sums of its slice in `tile` (ROWS x BS, TILE_STRIDE apart) ----
 
 // k-contiguous W. Rows past L and columns past S read the last row or column instead (their sums are never stored).
-__device__ __forceinline__ void k_contiguous_sums(const e_t* W, const e_t* X, index_t row0, index_t s0,
+__device__ __forceinline__ void k_contiguous_sums(const e_t* W, const e_t* X, unsigned char* stage, index_t row0, index_t s0,
                                                   index_t k_begin, index_t k_end, float* tile) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
     const index_t warp_row = (index_t)warp * 16 * RG;
@@ -290,11 +307,10 @@ __device__ __forceinline__ void k_contiguous_sums(const e_t* W, const e_t* X, in
     };
     auto compute = [&](int step, const uint4 (&wc)[RG][2]) {
         const index_t k = lane_k + (index_t)step * WINDOW;
-        const int valid = clamp_valid(k_end - k, VEC);
         if constexpr (MMA) {
 #pragma unroll
             for (int t = 0; t < TILES_N; ++t) {
-                const uint4 x = load_x_chunk(X, clamp_index(s0 + 8 * t + g, S - 1), k, valid);
+                const uint4 x = staged_chunk(stage, 8 * t + g, k - k_begin);
 #pragma unroll
                 for (int j = 0; j < RG; ++j) {
                     mma_16x8x16(mma_acc[j][t], wc[j][0].x, wc[j][1].x, wc[j][0].y, wc[j][1].y, x.x, x.y);
@@ -310,7 +326,7 @@ __device__ __forceinline__ void k_contiguous_sums(const e_t* W, const e_t* X, in
 #pragma unroll
             for (int c = 0; c < BS; ++c) {
                 float xf[VEC];
-                chunk_floats<e_t>(load_x_chunk(X, clamp_index(s0 + c, S - 1), k, valid), xf);
+                chunk_floats<e_t>(staged_chunk(stage, c, k - k_begin), xf);
 #pragma unroll
                 for (int j = 0; j < RG; ++j)
 #pragma unroll
@@ -323,6 +339,8 @@ __device__ __forceinline__ void k_contiguous_sums(const e_t* W, const e_t* X, in
 
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) load_w(u, w[u]);
+    stage_x(X, s0, k_begin, k_end, stage);  // while the first loads of W are in flight
+    __syncthreads();
     for (int step = 0; step < steps; step += UNROLL) {
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
@@ -359,7 +377,7 @@ __device__ __forceinline__ void k_contiguous_sums(const e_t* W, const e_t* X, in
 
 // l-contiguous W, fp32 FMAs: lane reads the VEC rows at VEC lane of the block's 32 VEC rows, at four consecutive k;
 // the warps of a block take such groups of k in turns (warp w: k0 + 4 w ... + 3 of each window of 4 WARPS).
-__device__ __forceinline__ void l_contiguous_simt_sums(const e_t* W, const e_t* X, index_t row0, index_t s0,
+__device__ __forceinline__ void l_contiguous_simt_sums(const e_t* W, const e_t* X, unsigned char* stage, index_t row0, index_t s0,
                                                        index_t k_begin, index_t k_end, float* tile) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const index_t l = row0 + (index_t)VEC * lane;
@@ -386,11 +404,10 @@ __device__ __forceinline__ void l_contiguous_simt_sums(const e_t* W, const e_t* 
         float wf[4][VEC];
 #pragma unroll
         for (int kk = 0; kk < 4; ++kk) chunk_floats<e_t>(wc[kk], wf[kk]);
-        const int k_valid = clamp_valid(k_end - k, 4);
 #pragma unroll
         for (int c = 0; c < BS; ++c) {
             float x[4];
-            load_x_four(X, clamp_index(s0 + c, S - 1), k, k_valid, x);
+            staged_four<e_t>(stage, c, k - k_begin, x);
 #pragma unroll
             for (int kk = 0; kk < 4; ++kk)
 #pragma unroll
@@ -400,6 +417,8 @@ __device__ __forceinline__ void l_contiguous_simt_sums(const e_t* W, const e_t* 
 
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) load_w(u, w[u]);
+    stage_x(X, s0, k_begin, k_end, stage);  // while the first loads of W are in flight
+    __syncthreads();
     for (int step = 0; step < steps; step += UNROLL) {
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
@@ -428,7 +447,7 @@ __device__ __forceinline__ void l_contiguous_simt_sums(const e_t* W, const e_t* 
 // and 9 of each 16-deep step; byte permutes pair each row's elements at k and k + 1, which is what a lane holds of
 // the instruction's A fragment. The instruction's rows g and g + 8 of tile t are the lane's rows 2 t and 2 t + 1 (the
 // order of rows, like that of k, is ours to choose, as long as the output is stored by the same map).
-__device__ __forceinline__ void l_contiguous_mma_sums(const e_t* W, const e_t* X, index_t row0, index_t s0,
+__device__ __forceinline__ void l_contiguous_mma_sums(const e_t* W, const e_t* X, unsigned char* stage, index_t row0, index_t s0,
                                                       index_t k_begin, index_t k_end, float* tile) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
     const index_t warp_row = (index_t)warp * 64;
@@ -470,8 +489,8 @@ __device__ __forceinline__ void l_contiguous_mma_sums(const e_t* W, const e_t* X
         }
 #pragma unroll
         for (int n = 0; n < TILES_N; ++n) {
-            const index_t s = clamp_index(s0 + 8 * n + g, S - 1);
-            const unsigned b0 = load_x_pair(X, s, k, k_end), b1 = load_x_pair(X, s, k + 8, k_end);
+            const unsigned b0 = staged_pair(stage, 8 * n + g, k - k_begin);
+            const unsigned b1 = staged_pair(stage, 8 * n + g, k - k_begin + 8);
 #pragma unroll
             for (int t = 0; t < 4; ++t) mma_16x8x16(acc[t][n], a[t][0], a[t][1], a[t][2], a[t][3], b0, b1);
         }
@@ -479,6 +498,8 @@ __device__ __forceinline__ void l_contiguous_mma_sums(const e_t* W, const e_t* X
 
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) load_w(u, w[u]);
+    stage_x(X, s0, k_begin, k_end, stage);  // while the first loads of W are in flight
+    __syncthreads();
     for (int step = 0; step < steps; step += UNROLL) {
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
@@ -506,7 +527,8 @@ extern "C" __global__ void __launch_bounds__(jg::decode::THREADS) jg_decode(cons
     using namespace jg;
     using namespace jg::decode;
     extern __shared__ float4 shared_words[];
-    float* const tile = reinterpret_cast<float*>(shared_words);
+    unsigned char* const stage = reinterpret_cast<unsigned char*>(shared_words);  // X's rows, then the block's sums
+    float* const tile = reinterpret_cast<float*>(stage + X_STAGE_BYTES);
     __shared__ unsigned last_to_arrive;
 
     const index_t row_tile = blockIdx.x / SPLITS;
@@ -518,9 +540,9 @@ extern "C" __global__ void __launch_bounds__(jg::decode::THREADS) jg_decode(cons
     const e_t* const W = static_cast<const e_t*>(SMALL_N ? args.a : args.b);
     const e_t* const X = static_cast<const e_t*>(SMALL_N ? args.b : args.a);
 
-    if constexpr (W_K_CONTIGUOUS) k_contiguous_sums(W, X, row0, s0, k_begin, k_end, tile);
-    else if constexpr (MMA) l_contiguous_mma_sums(W, X, row0, s0, k_begin, k_end, tile);
-    else l_contiguous_simt_sums(W, X, row0, s0, k_begin, k_end, tile);
+    if constexpr (W_K_CONTIGUOUS) k_contiguous_sums(W, X, stage, row0, s0, k_begin, k_end, tile);
+    else if constexpr (MMA) l_contiguous_mma_sums(W, X, stage, row0, s0, k_begin, k_end, tile);
+    else l_contiguous_simt_sums(W, X, stage, row0, s0, k_begin, k_end, tile);
     __syncthreads();
 
     if constexpr (SPLITS > 1) {

@@ -107,7 +107,9 @@ TEST(DecodeFamily, LaunchAndWorkspace) {
     EXPECT_EQ(g.grid.x, 64u * 4);  // row tiles x splits
     EXPECT_EQ(g.grid.y, 1u);
     EXPECT_EQ(g.block.x, 128u);
-    EXPECT_EQ(g.dynamic_shared_bytes, 64u * 9 * 4);  // the block's sums, rows padded to 9 floats
+    // X's 8 rows of a 1024-deep slice staged (2048 bytes, padded by 64 for the mma reads), then the block's sums,
+    // rows padded to 9 floats.
+    EXPECT_EQ(g.dynamic_shared_bytes, 8u * (1024 * 2 + 64) + 64 * 9 * 4);
     EXPECT_EQ(g.partial_sums_zeroed_bytes, 256);     // 64 counters
     EXPECT_EQ(g.partial_sums_bytes, 256 + 64 * 4 * 64 * 9 * 4);
     const LaunchDescription unsplit = config("decode_mma_w4_r1_c8_k1_u4").launch(p);

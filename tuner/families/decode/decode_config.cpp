@@ -2,6 +2,7 @@
 #include "tuner/families/decode/decode_config.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "tuner/families/common/config_text.h"
 #include "tuner/families/common/operand_packing.h"
@@ -20,8 +21,14 @@ std::int64_t window(const DecodeConfig& c, const Problem& p) {
     return c.mma ? 16 : 4 * c.warps;
 }
 std::int64_t slice(const DecodeConfig& c, const Problem& p) {
-    const std::int64_t w = window(c, p);
-    return ((p.k + c.splits - 1) / c.splits + w - 1) / w * w;
+    const std::int64_t unit = std::max<std::int64_t>(window(c, p), elements_per_load(p));  // powers of two
+    return ((p.k + c.splits - 1) / c.splits + unit - 1) / unit * unit;
+}
+
+// Bytes between X's staged rows: the slice rounded to 128 bytes, padded for the mma paths' bank-conflict-free reads.
+std::int64_t x_pitch(const DecodeConfig& c, const Problem& p) {
+    const std::int64_t padding = c.mma ? (decode_shape(p).w_k_contiguous ? 64 : 16) : 0;
+    return (slice(c, p) * size_of(p.a_type) + 127) / 128 * 128 + padding;
 }
 
 // Accumulators per thread, by the kind of math and W's layout.
@@ -53,8 +60,14 @@ std::int64_t DecodeConfig::column_tiles(const Problem& p) const {
 }
 std::int64_t DecodeConfig::blocks(const Problem& p) const { return row_tiles(p) * splits * column_tiles(p); }
 
+std::int64_t DecodeConfig::sums_bytes(const Problem& p) const {
+    return rows(p) * (columns + 1) * 4;  // the block's sums, rows padded to an odd length
+}
+
 int DecodeConfig::shared_bytes(const Problem& p) const {
-    return static_cast<int>(rows(p) * (columns + 1) * 4);  // the block's sums, rows padded to an odd length
+    // X's rows of the block's slice, staged, then the block's sums (more than a block may have: validate refuses it).
+    const std::int64_t bytes = columns * x_pitch(*this, p) + sums_bytes(p);
+    return static_cast<int>(std::min<std::int64_t>(bytes, INT32_MAX));
 }
 
 int DecodeConfig::estimated_registers(const Problem& p) const {
@@ -109,7 +122,7 @@ LaunchDescription DecodeConfig::launch(const Problem& p) const {
         // One arrival counter per tile, then a slot of the block's padded sums per split of every tile.
         const std::int64_t tiles = row_tiles(p) * column_tiles(p);
         g.partial_sums_zeroed_bytes = (tiles * 4 + 255) / 256 * 256;
-        g.partial_sums_bytes = g.partial_sums_zeroed_bytes + tiles * splits * std::int64_t{shared_bytes(p)};
+        g.partial_sums_bytes = g.partial_sums_zeroed_bytes + tiles * splits * sums_bytes(p);
     }
     return g;
 }

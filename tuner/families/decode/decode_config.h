@@ -38,7 +38,8 @@ struct DecodeConfig {
     std::int64_t row_tiles(const Problem& problem) const;      // blocks along W's rows (per split and column tile)
     std::int64_t column_tiles(const Problem& problem) const;   // blocks along the small side
     std::int64_t blocks(const Problem& problem) const;
-    int shared_bytes(const Problem& problem) const;
+    std::int64_t sums_bytes(const Problem& problem) const;  // the block's sums: shared memory, a workspace slot
+    int shared_bytes(const Problem& problem) const;         // X's staged rows, then the sums
     int estimated_registers(const Problem& problem) const;
 
     std::string to_string() const;  // "decode_mma_w4_r1_c8_k2_u4"

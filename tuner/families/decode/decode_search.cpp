@@ -132,7 +132,7 @@ CostEstimate DecodeConfig::estimate_cost(const Problem& p, const DeviceInfo& dev
     }
     double combine = 0.0;
     if (splits > 1) {
-        const double slots = double(row_tiles(p) * column_tiles(p)) * splits * shared_bytes(p);
+        const double slots = double(row_tiles(p) * column_tiles(p)) * splits * sums_bytes(p);
         combine = 2.0 * slots / ceilings.l2_bytes_per_s + cost::kMemsetSeconds;
     }
     e.seconds = std::max(e.traffic_seconds, e.compute_seconds) + combine + cost::kLaunchSeconds;
@@ -146,9 +146,11 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
     const bool mma = p.a_type != DType::F32 && d.small > 2 && device.cc_major >= 8;
     const int columns = balanced_columns(d.small, most_columns(mma, p), mma);
     std::optional<DecodeConfig> chosen;
-    for (const int splits : {1, 2, 4, 8, 16, 32}) {
+    // The fewest splits that fill every SM twice (fewer splits: less to add up) among those the device can hold (X's
+    // staged rows of a long slice may not fit in shared memory) and K has k for.
+    for (const int splits : {1, 2, 4, 8, 16, 32, 64}) {
         const DecodeConfig c = decode(mma, 4, 1, columns, splits, 4);
-        if (c.validate(p, device)) break;  // K too short for more splits
+        if (c.validate(p, device)) continue;
         chosen = c;
         if (c.blocks(p) >= 2 * std::int64_t{device.sm_count}) break;
     }
