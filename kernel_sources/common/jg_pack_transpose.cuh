@@ -48,23 +48,41 @@ __device__ __forceinline__ float4 read_four(const jg_pack_transpose_job& job, lo
     return make_float4(v[0], v[1], v[2], v[3]);
 }
 
-// Copies tile `tile` of one job through `shared` (TILE x TILE floats).
-__device__ __forceinline__ void copy_tile(const jg_pack_transpose_job& job, long long tile, float* shared) {
-    const long long ti = tile % job.tiles_down, tj = tile / job.tiles_down;
-    const long long i0 = ti * TILE, j0 = tj * TILE;  // the tile's first source row and column
+// Where a tile's first source row and column are (i0, j0).
+__device__ __forceinline__ void tile_origin(const jg_pack_transpose_job& job, long long tile, long long& i0,
+                                            long long& j0) {
+    const long long tj = tile / job.tiles_down;
+    i0 = (tile - tj * job.tiles_down) * TILE;
+    j0 = tj * TILE;
+}
+
+// Issues the loads of tile `tile` of one job: this thread's four vectors, source column j0 + c, rows i0 + 4 q .. + 3,
+// for c = column16 + 16 r (q: the thread's place among 16). They are in flight while the block writes the tile before.
+__device__ __forceinline__ void read_tile(const jg_pack_transpose_job& job, long long tile, float4 (&in)[ROUNDS]) {
+    long long i0, j0;
+    tile_origin(job, tile, i0, j0);
     const int lane16 = threadIdx.x % 16, column16 = threadIdx.x / 16;
     const bool vector = (reinterpret_cast<unsigned long long>(job.src) & 15) == 0 && job.ld_src % 4 == 0;
-    // Read: source column j0 + c, rows i0 + 4 q .. + 3, for c = column16 + 16 r. All loads first, then the stores.
-    float4 in[ROUNDS];
 #pragma unroll
     for (int r = 0; r < ROUNDS; ++r) in[r] = read_four(job, i0 + 4 * lane16, j0 + column16 + 16 * r, vector);
+}
+
+// Puts this thread's four vectors of a tile into `shared` (TILE x TILE floats), as read_tile read them.
+__device__ __forceinline__ void stage_tile(const float4 (&in)[ROUNDS], float* shared) {
+    const int lane16 = threadIdx.x % 16, column16 = threadIdx.x / 16;
 #pragma unroll
     for (int r = 0; r < ROUNDS; ++r)
         *reinterpret_cast<float4*>(shared + chunk_at(column16 + 16 * r, lane16)) = in[r];
-    __syncthreads();
+}
+
+// Writes tile `tile` of one job from `shared` to the copy.
+__device__ __forceinline__ void write_tile(const jg_pack_transpose_job& job, long long tile, const float* shared) {
+    long long i0, j0;
+    tile_origin(job, tile, i0, j0);
+    const int lane16 = threadIdx.x % 16, column16 = threadIdx.x / 16;
     float* dst = static_cast<float*>(job.dst);
     if (job.transpose) {
-        // Write: copy column i0 + c (source row), rows j0 + 4 q .. + 3 (source columns), for c = column16 + 16 r.
+        // Copy column i0 + c (a source row), rows j0 + 4 q .. + 3 (source columns), for c = column16 + 16 r.
         const long long first_row = j0 + 4 * lane16;
 #pragma unroll
         for (int r = 0; r < ROUNDS; ++r) {
@@ -77,7 +95,7 @@ __device__ __forceinline__ void copy_tile(const jg_pack_transpose_job& job, long
                     make_float4(v[0], v[1], v[2], v[3]);
         }
     } else {
-        // Write: the chunks as they were read, copy column j0 + c, rows i0 + 4 q .. + 3.
+        // The chunks as they were read: copy column j0 + c, rows i0 + 4 q .. + 3.
         const long long first_row = i0 + 4 * lane16;
 #pragma unroll
         for (int r = 0; r < ROUNDS; ++r) {
@@ -87,7 +105,6 @@ __device__ __forceinline__ void copy_tile(const jg_pack_transpose_job& job, long
                     *reinterpret_cast<const float4*>(shared + chunk_at(c, lane16));
         }
     }
-    __syncthreads();  // the next tile overwrites the shared tile
 }
 
 }  // namespace jg_transpose
@@ -104,8 +121,21 @@ extern "C" __global__ void __launch_bounds__(jg_transpose::THREADS)
     __shared__ __align__(16) float shared[jg_transpose::TILE * jg_transpose::TILE];
     const long long start = blockIdx.x, width = gridDim.x;
     for (long long q = start * blockDim.x + threadIdx.x; q < zero_words; q += width * blockDim.x) zero[q] = 0u;
-    for (long long tile = start; tile < first.tiles + second.tiles; tile += width) {
-        if (tile < first.tiles) jg_transpose::copy_tile(first, tile, shared);
-        else jg_transpose::copy_tile(second, tile - first.tiles, shared);
+    // Tile t of the two jobs: the first's, then the second's.
+    const long long tiles = first.tiles + second.tiles;
+    const auto read = [&](long long t, float4 (&in)[jg_transpose::ROUNDS]) {
+        if (t < first.tiles) jg_transpose::read_tile(first, t, in);
+        else jg_transpose::read_tile(second, t - first.tiles, in);
+    };
+    float4 in[jg_transpose::ROUNDS];
+    if (start < tiles) read(start, in);
+    for (long long tile = start; tile < tiles; tile += width) {
+        jg_transpose::stage_tile(in, shared);
+        __syncthreads();
+        // The next tile's loads go out before this one's writes, so that each block keeps reads in flight throughout.
+        if (tile + width < tiles) read(tile + width, in);
+        if (tile < first.tiles) jg_transpose::write_tile(first, tile, shared);
+        else jg_transpose::write_tile(second, tile - first.tiles, shared);
+        __syncthreads();  // the next tile overwrites the shared tile
     }
 }
