@@ -1,6 +1,6 @@
-// wgmma/wgmma.cuh — the wgmma family, Hopper's Tensor Core GEMM for fp16 and bf16 inputs: warpgroup-wide
-// wgmma.mma_async on operand tiles that the TMA copies into a ring of shared-memory stages, warp-specialized and
-// persistent. sm_90a only.
+// wgmma/wgmma.cuh — the wgmma family, Hopper's Tensor Core GEMM for fp16 and bf16 inputs and for fp32 inputs in TF32:
+// warpgroup-wide wgmma.mma_async on operand tiles that the TMA copies into a ring of shared-memory stages,
+// warp-specialized and persistent. sm_90a only.
 //
 // Roles: warpgroup 0 is the producer — one of its threads walks the block's tiles and k blocks, waits for a free
 // stage, and asks the TMA for that stage's operand tiles (common/jg_tma.cuh), which count their bytes in at the
@@ -24,15 +24,22 @@
 // of the column-major C, and the epilogue stores pairs. The instruction's A operand is op(B)^T (BN x BK of it per
 // stage), its B operand is op(A) (BM x BK).
 //
-// Shared tiles: both are stored as the TMA writes them with 128-byte swizzle, in 128-byte rows. An operand stored
-// k-contiguous in global memory (k-major) keeps k along the rows: BK / 64 boxes of (64 k) x (rows), one after the
-// other. An operand stored m- or n-contiguous (m/n-major; the instruction reads it transposed) keeps m or n along the
-// rows: (rows) / 64 boxes of (64 m or n) x (BK k). The matrix descriptors below describe exactly these layouts.
+// Shared tiles: both are stored as the TMA writes them with 128-byte swizzle, in 128-byte rows of ROW_ELEMS elements
+// (64 16-bit ones, 32 fp32 ones). An operand stored k-contiguous in global memory (k-major) keeps k along the rows:
+// BK / ROW_ELEMS boxes of (ROW_ELEMS k) x (rows), one after the other. An operand stored m- or n-contiguous (m/n-major;
+// the instruction reads it transposed) keeps m or n along the rows: (rows) / 64 boxes of (64 m or n) x (BK k). The
+// matrix descriptors below describe exactly these layouts.
+//
+// TF32 (fp32 inputs): the instruction is m64nNk8 and has no transpose, so both tiles must be k-major; the host packs
+// an operand stored m- or n-contiguous into a k-major copy first (common/jg_pack_transpose.cuh). A k step of 8 fp32 is
+// 32 bytes of a row, as a k step of 16 16-bit elements is: in bytes the k-major tiles and their descriptors are the
+// same for every input type, and only the elements per row, per box and per k step change.
 #pragma once
 
 #include "common/jg_args.cuh"
 #include "common/jg_epilogue.cuh"
 #include "common/jg_pack.cuh"  // jg_pack, the launch that copies misaligned operands first, lives in this module
+#include "common/jg_pack_transpose.cuh"  // and jg_pack_transpose, which copies TF32 operands k-major first
 #include "common/jg_problem.cuh"
 #include "common/jg_ptx.cuh"
 #include "common/jg_tma.cuh"
@@ -46,7 +53,7 @@
 #define WGMMA_BN 128      // columns of C (n) per tile: 64 per instruction row block, BN / CONSUMERS per consumer
 #endif
 #ifndef WGMMA_BK
-#define WGMMA_BK 64       // k depth of one stage (64 or 128: whole 128-byte swizzle rows of 16-bit elements)
+#define WGMMA_BK 64       // k depth of one stage: one or two 128-byte swizzle rows (64 or 128; 32 or 64 for TF32)
 #endif
 #ifndef WGMMA_STAGES
 #define WGMMA_STAGES 4    // shared-memory stages of the ring (2 to 8)
@@ -65,6 +72,8 @@ namespace jg {
 namespace wgmma {
 
 constexpr bool BF16 = JG_A_TYPE == JG_DTYPE_BF16;
+constexpr bool TF32 = JG_A_TYPE == JG_DTYPE_F32;  // fp32 inputs, multiplied in TF32 (m64nNk8)
+constexpr int ES = (int)sizeof(a_t);              // element bytes: 2, or 4 for TF32
 constexpr int BM = WGMMA_BM, BN = WGMMA_BN, BK = WGMMA_BK, STAGES = WGMMA_STAGES, CONSUMERS = WGMMA_CONSUMERS;
 constexpr int CLUSTER = WGMMA_CLUSTER;
 constexpr int THREADS = 128 * (CONSUMERS + 1);
@@ -76,9 +85,13 @@ constexpr int ACC = BM / 2;                    // accumulators per thread of one
 constexpr bool A_KMAJOR = TRANS_A;
 constexpr bool B_KMAJOR = !TRANS_B;
 
-constexpr int ROW_BYTES = 128;                   // one swizzled row: 64 elements of 2 bytes
-constexpr int A_TILE_BYTES = BM * BK * 2;         // op(A): BM x BK
-constexpr int B_TILE_BYTES = BN * BK * 2;         // op(B)^T: BN x BK
+constexpr int ROW_BYTES = 128;                   // one swizzled row
+constexpr int ROW_ELEMS = ROW_BYTES / ES;        // elements of one row: a k-major box's depth (64, or 32 for TF32)
+constexpr int KSTEP = TF32 ? 8 : 16;             // k of one instruction
+constexpr int KSTEP_BYTES = KSTEP * ES;          // 32 for every input type
+constexpr int KSTEPS_PER_ROW = ROW_BYTES / KSTEP_BYTES;
+constexpr int A_TILE_BYTES = BM * BK * ES;       // op(A): BM x BK
+constexpr int B_TILE_BYTES = BN * BK * ES;       // op(B)^T: BN x BK
 constexpr int STAGE_BYTES = A_TILE_BYTES + B_TILE_BYTES;
 constexpr int RING_BYTES = STAGES * STAGE_BYTES;
 
@@ -89,9 +102,12 @@ constexpr index_t UNITS_N = ceil_div(TILES_N, CLUSTER);
 constexpr index_t UNITS = TILES_M * UNITS_N;
 constexpr int K_BLOCKS = (int)ceil_div(K, BK);
 
-static_assert(JG_A_TYPE == JG_B_TYPE && JG_A_TYPE != JG_DTYPE_F32, "the wgmma family takes fp16 or bf16 inputs");
+static_assert(JG_A_TYPE == JG_B_TYPE, "the wgmma family takes fp16, bf16 or (as TF32) fp32 inputs, both the same");
+static_assert(!TF32 || JG_COMPUTE_TF32, "fp32 inputs reach the Tensor Cores only when the caller allows TF32");
+static_assert(!TF32 || (A_KMAJOR && B_KMAJOR), "TF32 wgmma reads both tiles k-major: the host packs others first");
+static_assert(KSTEP_BYTES == 32 && KSTEPS_PER_ROW == 4, "a k step is 32 bytes of a 128-byte row");
 static_assert(BM == 64 || BM == 128 || BM == 192 || BM == 256, "BM is an instruction width: 64, 128, 192 or 256");
-static_assert(BK == 64 || BK == 128, "BK is 64 or 128");
+static_assert(BK * ES == 128 || BK * ES == 256, "BK is one or two 128-byte rows: 64 or 128 (32 or 64 for TF32)");
 static_assert(CONSUMERS == 1 || CONSUMERS == 2, "one or two consumer warpgroups");
 static_assert(BN % (64 * CONSUMERS) == 0 && ATOMS >= 1, "BN is a multiple of 64 per consumer");
 static_assert(ATOMS * ACC <= 128, "at most 128 accumulators per consumer thread");
@@ -112,18 +128,21 @@ __device__ __forceinline__ unsigned long long descriptor(unsigned address, unsig
            ((unsigned long long)(stride >> 4) << 32) | (1ull << 62);
 }
 
-// k-major tile of `rows` rows: k step s (16 elements, 32 bytes) of rows [row, row + ...) lies in box s / 4 at byte
-// 32 * (s % 4) of each row; groups of 8 rows are 1024 bytes apart (the stride offset); the leading offset is unused.
+// k-major tile of `rows` rows: k step s (KSTEP elements, 32 bytes) of rows [row, row + ...) lies in box
+// s / KSTEPS_PER_ROW at byte 32 * (s % KSTEPS_PER_ROW) of each row; groups of 8 rows are 1024 bytes apart (the stride
+// offset); the leading offset is unused (an instruction's k step never leaves its swizzle row).
 template <int ROWS>
 __device__ __forceinline__ unsigned long long kmajor_descriptor(unsigned tile, int row, int s) {
-    return descriptor(tile + (s / 4) * ROWS * ROW_BYTES + row * ROW_BYTES + (s % 4) * 32, 16, 1024);
+    return descriptor(tile + (s / KSTEPS_PER_ROW) * ROWS * ROW_BYTES + row * ROW_BYTES +
+                          (s % KSTEPS_PER_ROW) * KSTEP_BYTES,
+                      16, 1024);
 }
 
-// m/n-major tile: rows of 64 m or n, BK of them per box; k step s starts 16 rows (2048 bytes) further; 8-row groups
-// (along k) are 1024 bytes apart (the stride offset) and 64-element blocks along m or n one box apart (the leading
-// offset).
+// m/n-major tile (16-bit inputs only): rows of 64 m or n, BK of them per box; k step s starts 16 rows (2048 bytes)
+// further; 8-row groups (along k) are 1024 bytes apart (the stride offset) and 64-element blocks along m or n one box
+// apart (the leading offset).
 __device__ __forceinline__ unsigned long long mnmajor_descriptor(unsigned tile, int row, int s) {
-    return descriptor(tile + (row / 64) * BK * ROW_BYTES + s * 16 * ROW_BYTES, BK * ROW_BYTES, 1024);
+    return descriptor(tile + (row / 64) * BK * ROW_BYTES + s * KSTEP * ROW_BYTES, BK * ROW_BYTES, 1024);
 }
 
 __device__ __forceinline__ void fence_operands() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
@@ -186,9 +205,9 @@ __device__ __forceinline__ void produce(const ring& r, const tma::tensor_map* ma
             if constexpr (A_KMAJOR) {
                 constexpr int SHARE = BM / CLUSTER;  // rows of each box this block loads
 #pragma unroll
-                for (int box = 0; box < BK / 64; ++box)
+                for (int box = 0; box < BK / ROW_ELEMS; ++box)
                     tma::load_2d_shared<CLUSTER>(a + box * BM * ROW_BYTES + rank * SHARE * ROW_BYTES, map_a,
-                                                 k0 + 64 * box, (int)m0 + rank * SHARE, full);
+                                                 k0 + ROW_ELEMS * box, (int)m0 + rank * SHARE, full);
             } else {
 #pragma unroll
                 for (int box = 0; box < BM / 64; ++box)
@@ -197,8 +216,8 @@ __device__ __forceinline__ void produce(const ring& r, const tma::tensor_map* ma
             }
             if constexpr (B_KMAJOR) {
 #pragma unroll
-                for (int box = 0; box < BK / 64; ++box)
-                    tma::load_2d(b + box * BN * ROW_BYTES, map_b, k0 + 64 * box, (int)n0, full);
+                for (int box = 0; box < BK / ROW_ELEMS; ++box)
+                    tma::load_2d(b + box * BN * ROW_BYTES, map_b, k0 + ROW_ELEMS * box, (int)n0, full);
             } else {
 #pragma unroll
                 for (int box = 0; box < BN / 64; ++box)
@@ -214,7 +233,7 @@ __device__ __forceinline__ void multiply_stage(float (&acc)[ATOMS][ACC], const r
                                                bool first) {
     const unsigned a = r.a_tile(stage), b = r.b_tile(stage);
 #pragma unroll
-    for (int s = 0; s < BK / 16; ++s) {
+    for (int s = 0; s < BK / KSTEP; ++s) {
         const unsigned long long desc_a_op =
             A_KMAJOR ? kmajor_descriptor<BM>(a, 0, s) : mnmajor_descriptor(a, 0, s);
 #pragma unroll
@@ -222,8 +241,9 @@ __device__ __forceinline__ void multiply_stage(float (&acc)[ATOMS][ACC], const r
             const int row = first_row + 64 * t;
             const unsigned long long desc_b_op =
                 B_KMAJOR ? kmajor_descriptor<BN>(b, row, s) : mnmajor_descriptor(b, row, s);
-            mma_k16<BM, BF16, B_KMAJOR ? 0 : 1, A_KMAJOR ? 0 : 1>(acc[t], desc_b_op, desc_a_op,
-                                                                   (first && s == 0) ? 0 : 1);
+            const int scale_d = (first && s == 0) ? 0 : 1;
+            if constexpr (TF32) mma_tf32_k8<BM>(acc[t], desc_b_op, desc_a_op, scale_d);
+            else mma_k16<BM, BF16, B_KMAJOR ? 0 : 1, A_KMAJOR ? 0 : 1>(acc[t], desc_b_op, desc_a_op, scale_d);
         }
     }
 }

@@ -42,7 +42,7 @@ AnyConfig random_config(std::mt19937_64& rng, std::string_view family) {
             WgmmaConfig c;
             c.bm = pick(rng, {64, 128, 192, 256});
             c.bn = pick(rng, {64, 128, 256});
-            c.bk = pick(rng, {64, 128});
+            c.bk = pick(rng, {32, 64, 128});  // 32: a TF32 row
             c.consumers = pick(rng, {1, 2});
             c.stages = pick(rng, {2, 4, 8});
             c.group = pick(rng, {1, 8, 16});

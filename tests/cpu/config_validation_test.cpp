@@ -392,6 +392,19 @@ TEST(HeuristicConfig, IsValidOnEveryProfileForAssortedShapes) {
                         << to_string(h) << " on " << d.name;
                 }
             }
+            for (const Transpose trans_a : {Transpose::No, Transpose::Yes}) {
+                Problem tf32 = p;  // k-contiguous A or not: the wgmma family copies it transposed first
+                tf32.compute = ComputeType::TF32;
+                tf32.k = 512;  // deep enough for the wgmma family's default on the large sizes
+                tf32.ldb = tf32.k;
+                tf32.trans_a = trans_a;
+                tf32.lda = trans_a == Transpose::Yes ? tf32.k : tf32.m;
+                const AnyConfig t = heuristic_config(tf32, d);
+                EXPECT_FALSE(validate(t, tf32, d)) << to_string(t) << " on " << d.name;
+                EXPECT_TRUE(family_name(t) == MmaSyncConfig::kName ||
+                            (family_name(t) == WgmmaConfig::kName && d.cc_major == 9))
+                    << to_string(t) << " on " << d.name;
+            }
         }
         Problem scale;
         scale.m = scale.n = 100;

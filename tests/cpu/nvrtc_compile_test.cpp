@@ -23,17 +23,12 @@ int pick(std::mt19937_64& rng, std::initializer_list<int> values) {
 }
 
 // Element and compute types a family computes, drawn at random: fp32 for the SIMT families, every type for the
-// naive reference, and for the Tensor Core family fp16 or bf16 inputs (to any output type) or TF32.
+// naive reference, and for the Tensor Core families fp16 or bf16 inputs (to any output type) or TF32.
 void random_types(std::mt19937_64& rng, std::string_view family, Problem& p) {
     const DType types[] = {DType::F32, DType::F16, DType::BF16};
     if (family == TiledConfig::kName || family == RegBlockConfig::kName) return;
     const DType ab = types[pick(rng, {0, 1, 2})];
-    if (family == WgmmaConfig::kName && ab == DType::F32) {  // fp16 and bf16 only; TMA-aligned or packed
-        p.a_type = p.b_type = DType::BF16;
-        p.c_type = types[pick(rng, {0, 1, 2})];
-        return;
-    }
-    if (family == MmaSyncConfig::kName && ab == DType::F32) {
+    if ((family == MmaSyncConfig::kName || family == WgmmaConfig::kName) && ab == DType::F32) {
         p.compute = ComputeType::TF32;
         return;
     }
@@ -105,13 +100,15 @@ AnyConfig random_valid_config(std::mt19937_64& rng, std::string_view family, con
             WgmmaConfig w;
             w.bm = pick(rng, {64, 128, 192, 256});
             w.bn = pick(rng, {64, 128, 192, 256});
-            w.bk = pick(rng, {64, 128});
+            w.bk = pick(rng, {32, 64, 128});  // validate() keeps the depths of the input type
             w.consumers = pick(rng, {1, 2});
             w.stages = pick(rng, {2, 3, 4, 5, 6, 8});
             w.group = pick(rng, {1, 8});
             w.grid = pick(rng, {0, 0, 5, 132});
-            // Operands the TMA cannot read where they are must be packed; aligned ones may be packed too.
-            w.pack = (problem.align_a < 16 ? 1 : 0) | (problem.align_b < 16 ? 2 : 0) | pick(rng, {0, 0, 1, 2, 3});
+            w.cluster = pick(rng, {1, 1, 2});
+            // Operands the kernel cannot read where they are must be packed (misaligned for the TMA, or in TF32
+            // stored across k); others may be packed too.
+            w.pack = WgmmaConfig::operands_to_pack(problem) | pick(rng, {0, 0, 1, 2, 3});
             c = w;
         } else if (family == DecodeConfig::kName) {
             DecodeConfig d;
@@ -191,6 +188,52 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
             expect_cubin(cubin, jobs[i].program, jobs[i].sm);
             // ptxas serializing the wgmma family's instructions would be a design fault of the kernel, not a knob.
             EXPECT_EQ(serialization_warning(cubin.log), std::nullopt) << cubin.log;
+        } catch (const Error& e) {
+            ADD_FAILURE() << e.what();
+        }
+    }
+}
+
+// TF32 in the wgmma family, every transpose (operands stored across k are copied transposed first, so every kernel
+// reads k-major tiles, but the problem's constants differ), wide and narrow instructions, one and two consumers, both
+// depths and clusters: no serialized wgmma, and the transposing pack in the module where an operand is transposed.
+TEST(NvrtcCompileWgmma, Tf32EveryTransposeCompilesForSm90aWithoutSerialization) {
+    const char* configs[] = {"wgmma_256x128x32_c2_s4_g8_x2_q132", "wgmma_64x128x64_c1_s2_g1"};
+    struct Job {
+        KernelProgram program;
+        bool transposing;
+    };
+    std::vector<Job> jobs;
+    for (const Transpose ta : {Transpose::No, Transpose::Yes})
+        for (const Transpose tb : {Transpose::No, Transpose::Yes})
+            for (const char* name : configs) {
+                Problem p;
+                p.m = 1000;
+                p.n = 777;
+                p.k = 515;
+                p.trans_a = ta;
+                p.trans_b = tb;
+                p.lda = ta == Transpose::Yes ? 516 : 1000;
+                p.ldb = tb == Transpose::Yes ? 780 : 516;
+                p.ldc = 1000;
+                p.compute = ComputeType::TF32;
+                p.beta_mode = BetaMode::General;
+                WgmmaConfig c = *WgmmaConfig::parse(name);
+                c.pack = WgmmaConfig::operands_to_pack(p);
+                EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
+                jobs.push_back({kernel_program(AnyConfig{c}, p, "sm_90a"), c.pack != 0});
+            }
+    std::vector<std::future<Cubin>> compiled;
+    for (const Job& job : jobs) compiled.push_back(std::async(std::launch::async, compile_to_cubin, job.program));
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        SCOPED_TRACE(jobs[i].program.file_name);
+        try {
+            const Cubin cubin = compiled[i].get();
+            expect_cubin(cubin, jobs[i].program, 90);
+            EXPECT_EQ(serialization_warning(cubin.log), std::nullopt) << cubin.log;
+            if (jobs[i].transposing) {
+                EXPECT_NE(cubin.image.find("jg_pack_transpose"), std::string::npos);
+            }
         } catch (const Error& e) {
             ADD_FAILURE() << e.what();
         }

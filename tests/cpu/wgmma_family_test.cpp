@@ -1,5 +1,6 @@
-// The wgmma family's host side without a GPU: what it computes (types, device, alignment), its knob rules, its launch
-// (grid, block, shared memory, packs, the tensor-map preparation), the search space and the untuned default.
+// The wgmma family's host side without a GPU: what it computes (types, device, alignment, TF32's k-contiguous
+// operands), its knob rules, its launch (grid, block, shared memory, packs, the tensor-map preparation), the search
+// space, the cost of packing and the untuned default.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -28,23 +29,135 @@ Problem half(std::int64_t m, std::int64_t n, std::int64_t k, DType type = DType:
     return p;
 }
 
+// fp32 inputs and output multiplied in TF32, column-major; trans_a / trans_b as given (the canonical problem's).
+Problem tf32(std::int64_t m, std::int64_t n, std::int64_t k, Transpose trans_a, Transpose trans_b) {
+    Problem p = half(m, n, k, DType::F32);
+    p.compute = ComputeType::TF32;
+    p.trans_a = trans_a;
+    p.trans_b = trans_b;
+    p.lda = trans_a == Transpose::Yes ? k : m;
+    p.ldb = trans_b == Transpose::Yes ? n : k;
+    return p;
+}
+
+// The default tile at TF32's depth: 32 fp32 are one 128-byte row, as 64 16-bit elements are.
+WgmmaConfig tf32_config(int pack = 0) {
+    WgmmaConfig c;
+    c.bk = 32;
+    c.pack = pack;
+    return c;
+}
+
 std::optional<PruneRule> rule_of(const WgmmaConfig& c, const Problem& p, const DeviceInfo& d = h200_profile()) {
     const auto r = c.validate(p, d);
     return r ? std::optional<PruneRule>(r->rule) : std::nullopt;
 }
 
-TEST(WgmmaFamily, TakesHalfPrecisionOnSm90Only) {
+TEST(WgmmaFamily, TakesHalfPrecisionAndTf32OnSm90Only) {
     const Problem bf16 = half(4096, 4096, 4096), f16 = half(4096, 4096, 4096, DType::F16);
     EXPECT_FALSE(rule_of(WgmmaConfig{}, bf16));
     EXPECT_FALSE(rule_of(WgmmaConfig{}, f16));
-    Problem f32 = half(4096, 4096, 4096, DType::F32);
-    EXPECT_EQ(rule_of(WgmmaConfig{}, f32), PruneRule::Dtype);
-    f32.compute = ComputeType::TF32;
-    EXPECT_EQ(rule_of(WgmmaConfig{}, f32), PruneRule::Dtype);
+    Problem f32 = half(4096, 4096, 4096, DType::F32);  // exact fp32: not for Tensor Cores
+    EXPECT_EQ(rule_of(tf32_config(1), f32), PruneRule::Dtype);
+    const Problem tn = tf32(4096, 4096, 4096, Transpose::Yes, Transpose::No);  // both operands k-contiguous
+    EXPECT_FALSE(rule_of(tf32_config(), tn));
+    const auto on_a100 = tf32_config().validate(tn, a100_profile());
+    ASSERT_TRUE(on_a100.has_value());
+    EXPECT_EQ(on_a100->rule, PruneRule::Dtype);
+    EXPECT_NE(on_a100->reason.find("TF32"), std::string::npos) << on_a100->reason;
+    EXPECT_NE(on_a100->reason.find("sm_90a"), std::string::npos) << on_a100->reason;
+    Problem tf32_to_bf16 = tn;  // TF32 writes fp32, as the mma.sync family's does
+    tf32_to_bf16.c_type = DType::BF16;
+    EXPECT_EQ(rule_of(tf32_config(), tf32_to_bf16), PruneRule::Dtype);
     EXPECT_EQ(rule_of(WgmmaConfig{}, bf16, a100_profile()), PruneRule::Dtype);
     Problem to_f32 = bf16;  // any output type
     to_f32.c_type = DType::F32;
     EXPECT_FALSE(rule_of(WgmmaConfig{}, to_f32));
+}
+
+// A stage's k depth is one or two 128-byte rows of each tile: 64 or 128 16-bit elements, 32 or 64 fp32 ones; an fp32
+// stage of the same depth in bytes takes the same shared memory.
+TEST(WgmmaFamily, Tf32DepthsAreWholeRowsOfFp32) {
+    const Problem tn = tf32(4096, 4096, 4096, Transpose::Yes, Transpose::No);
+    WgmmaConfig c = tf32_config();
+    EXPECT_EQ(c.shared_bytes(tn), WgmmaConfig{}.shared_bytes(half(4096, 4096, 4096)));
+    c.bk = 64;
+    c.stages = 2;  // 2 x 96 KiB
+    EXPECT_FALSE(rule_of(c, tn));
+    c.stages = 3;
+    EXPECT_EQ(rule_of(c, tn), PruneRule::SharedMemory);
+    for (const int bk : {16, 128}) {
+        c.bk = bk;
+        c.stages = 2;
+        EXPECT_EQ(rule_of(c, tn), PruneRule::Knobs) << bk;
+    }
+    c = WgmmaConfig{};
+    c.bk = 32;  // half a row of 16-bit elements
+    EXPECT_EQ(rule_of(c, half(4096, 4096, 4096)), PruneRule::Knobs);
+}
+
+// TF32's instruction has no transpose: an operand stored m- or n-contiguous must be copied k-contiguous first, and the
+// kernel then computes the problem with that operand transposed, on the copy.
+TEST(WgmmaFamily, Tf32OperandsStoredAcrossKArePackedTransposed) {
+    const DeviceInfo d = h200_profile();
+    struct Layout {
+        Transpose a, b;
+        int required;  // operands stored m- or n-contiguous
+    };
+    for (const Layout& l : {Layout{Transpose::Yes, Transpose::No, 0}, {Transpose::No, Transpose::No, 1},
+                            {Transpose::Yes, Transpose::Yes, 2}, {Transpose::No, Transpose::Yes, 3}}) {
+        const Problem p = tf32(1000, 600, 300, l.a, l.b);
+        SCOPED_TRACE(p.key());
+        EXPECT_EQ(WgmmaConfig::operands_to_pack(p), l.required);
+        for (int pack = 0; pack < 4; ++pack) {
+            const auto refusal = tf32_config(pack).validate(p, d);
+            if ((pack & l.required) != l.required) {
+                ASSERT_TRUE(refusal.has_value()) << pack;
+                EXPECT_EQ(refusal->rule, PruneRule::Knobs);
+                EXPECT_NE(refusal->reason.find("transpose"), std::string::npos) << refusal->reason;
+                const char* needed = (l.required & ~pack & 1) ? "_p1" : "_p2";
+                EXPECT_NE(refusal->reason.find(needed), std::string::npos) << refusal->reason;
+                continue;
+            }
+            EXPECT_FALSE(refusal) << pack << ": " << refusal->reason;
+            const Problem seen = tf32_config(pack).kernel_problem(p);
+            EXPECT_EQ(seen.trans_a, (pack & 1) ? Transpose::Yes : p.trans_a);
+            EXPECT_EQ(seen.trans_b, (pack & 2) ? Transpose::No : p.trans_b);
+            // The copies' columns: k rounded up to 32 fp32 (128 bytes).
+            EXPECT_EQ(seen.lda, (pack & 1) ? 320 : p.lda);
+            EXPECT_EQ(seen.ldb, (pack & 2) ? 320 : p.ldb);
+            const LaunchDescription launch = tf32_config(pack).launch(p);
+            ASSERT_EQ(launch.packs.size(), static_cast<std::size_t>((pack & 1) + (pack >> 1)));
+            for (const OperandPack& op : launch.packs) {
+                const bool across = (l.required >> op.operand) & 1;
+                EXPECT_EQ(op.transposed, across) << op.operand;
+                EXPECT_EQ(op.element_bytes, 4);
+                EXPECT_EQ(op.ld_to, 320);
+                EXPECT_EQ(op.cols, across ? 300 : (op.operand == 0 ? 1000 : 600));  // the stored columns
+                EXPECT_EQ(op.cols_to, op.operand == 0 ? 1000 : 600);               // the copy's: m or n of k each
+                EXPECT_EQ(op.bytes(), 320 * (op.operand == 0 ? 1000 : 600) * 4);
+                EXPECT_FALSE(op.tiled);
+            }
+        }
+    }
+}
+
+// A k-contiguous operand that the TMA cannot read (misaligned) is copied as it is, beside a transposed copy of the
+// other: both through the transposing kernel's launch, each job saying whether it transposes.
+TEST(WgmmaFamily, Tf32MisalignedOperandIsPackedBesideATransposedOne) {
+    Problem p = tf32(1000, 600, 301, Transpose::No, Transpose::No);  // A m-contiguous, B k-contiguous with ld 301
+    p.ldb = 301;
+    p.align_b = 4;
+    EXPECT_EQ(WgmmaConfig::operands_to_pack(p), 3);
+    EXPECT_EQ(rule_of(tf32_config(1), p), PruneRule::Knobs);  // B still misaligned
+    EXPECT_FALSE(rule_of(tf32_config(3), p));
+    const LaunchDescription launch = tf32_config(3).launch(p);
+    ASSERT_EQ(launch.packs.size(), 2u);
+    EXPECT_TRUE(launch.packs[0].transposed);
+    EXPECT_FALSE(launch.packs[1].transposed);
+    EXPECT_EQ(launch.packs[1].ld_from, 301);
+    EXPECT_EQ(launch.packs[1].ld_to, 320);
+    EXPECT_EQ(launch.packs[1].rows, 301);
 }
 
 TEST(WgmmaFamily, KnobRules) {
@@ -158,6 +271,28 @@ TEST(WgmmaFamily, TensorMapsDescribeEachOperandAsTheKernelLoadsIt) {
     EXPECT_EQ(tensor_map_shape(vector, boxes, 1, 1).stride_bytes, 304u);
 }
 
+// fp32 tensor maps: boxes of 32 k (one 128-byte row) by the tile's rows, strides of 4-byte elements; a transposed
+// copy is described as the k-contiguous operand the kernel problem says it is.
+TEST(WgmmaFamily, Tf32TensorMapsReadRowsOf32Fp32) {
+    const Problem p = tf32(300, 200, 152, Transpose::No, Transpose::No);
+    const Problem seen = tf32_config(1).kernel_problem(p);  // A copied k-contiguous: 160 x 300
+    const TensorMapBoxes boxes{128, 128, 32};
+    const TensorMapShape a = tensor_map_shape(seen, boxes, 0, seen.lda);
+    EXPECT_EQ(a.dims[0], 152u);
+    EXPECT_EQ(a.dims[1], 300u);
+    EXPECT_EQ(a.stride_bytes, 160u * 4);
+    EXPECT_EQ(a.box[0], 32u);
+    EXPECT_EQ(a.box[1], 128u);  // a_rows
+    const TensorMapShape b = tensor_map_shape(seen, boxes, 1, seen.ldb);
+    EXPECT_EQ(b.dims[0], 152u);
+    EXPECT_EQ(b.dims[1], 200u);
+    EXPECT_EQ(b.stride_bytes, 152u * 4);
+    EXPECT_EQ(b.box[0], 32u);
+    EXPECT_EQ(b.box[1], 128u);  // BN
+    Problem vector = tf32(300, 1, 151, Transpose::Yes, Transpose::No);
+    EXPECT_EQ(tensor_map_shape(vector, boxes, 1, 1).stride_bytes, 608u);  // 151 fp32 rounded up to 16 bytes
+}
+
 TEST(WgmmaFamily, SearchSpaceIsValidForTheDeviceAndPacksMisalignedOperands) {
     const DeviceInfo d = h200_profile();
     const Problem aligned = half(4096, 4096, 4096);
@@ -181,6 +316,49 @@ TEST(WgmmaFamily, SearchSpaceIsValidForTheDeviceAndPacksMisalignedOperands) {
     EXPECT_TRUE(WgmmaConfig::enumerate(half(4096, 4096, 4096, DType::F32), d).empty());
 }
 
+TEST(WgmmaFamily, Tf32SearchSpaceTakesFp32RowsAndPacksOperandsAcrossK) {
+    const DeviceInfo d = h200_profile();
+    for (const auto& [ta, tb] : {std::pair{Transpose::Yes, Transpose::No}, {Transpose::No, Transpose::Yes}}) {
+        const Problem p = tf32(4096, 4096, 4096, ta, tb);
+        const std::vector<WgmmaConfig> all = WgmmaConfig::enumerate(p, d);
+        int valid = 0;
+        std::set<int> depths;
+        for (const WgmmaConfig& c : all) {
+            EXPECT_EQ(c.pack, WgmmaConfig::operands_to_pack(p)) << c.to_string();
+            depths.insert(c.bk);
+            if (c.validate(p, d)) continue;
+            ++valid;
+            for (const WgmmaConfig& r : c.refinements(p, d)) EXPECT_EQ(r.pack, c.pack) << r.to_string();
+        }
+        EXPECT_GE(valid, 20);
+        EXPECT_EQ(depths, (std::set<int>{32, 64}));
+    }
+}
+
+// TF32's instruction rate is half the 16-bit one (the ceilings' TF32 rate), and copies made first cost their time.
+TEST(WgmmaFamily, Tf32CostIsTheSlowerRatePlusItsPacks) {
+    const DeviceInfo d = h200_profile();
+    const DeviceCeilings ceilings = estimate_ceilings(d);
+    Problem bf16 = half(4096, 4096, 4096);
+    bf16.c_type = DType::F32;
+    bf16.trans_a = Transpose::Yes;
+    bf16.lda = 4096;
+    const Problem tn = tf32(4096, 4096, 4096, Transpose::Yes, Transpose::No);
+    const Problem nt = tf32(4096, 4096, 4096, Transpose::No, Transpose::Yes);
+    WgmmaConfig c;
+    c.grid = d.sm_count;
+    const CostEstimate sixteen = c.estimate_cost(bf16, d, ceilings);
+    c.bk = 32;
+    const CostEstimate aligned = c.estimate_cost(tn, d, ceilings);
+    EXPECT_GT(aligned.compute_seconds, 1.8 * sixteen.compute_seconds);
+    EXPECT_LT(aligned.compute_seconds, 2.2 * sixteen.compute_seconds);
+    c.pack = 3;
+    const CostEstimate packed = c.estimate_cost(nt, d, ceilings);
+    // Each 64 MiB operand read and written once at the DRAM ceiling, in one launch.
+    const double copies = 2.0 * 2 * 4096.0 * 4096 * 4 / ceilings.dram_bytes_per_s;
+    EXPECT_NEAR(packed.seconds - aligned.seconds, copies, 0.1 * copies + 5e-6);
+}
+
 TEST(WgmmaFamily, UntunedDefaultTakesLargeHalfPrecisionProblemsOnHopper) {
     const DeviceInfo d = h200_profile();
     for (const Problem& p : {half(4096, 4096, 4096), half(8192, 4096, 14336, DType::F16), half(2048, 14336, 4096)}) {
@@ -200,6 +378,35 @@ TEST(WgmmaFamily, UntunedDefaultTakesLargeHalfPrecisionProblemsOnHopper) {
     EXPECT_NE(family_name(heuristic_config(half(1024, 1024, 1024), d)), "wgmma");
     EXPECT_NE(family_name(heuristic_config(half(512, 512, 512), d)), "wgmma");
     EXPECT_NE(family_name(heuristic_config(half(4096, 4096, 4096), a100_profile())), "wgmma");
+}
+
+TEST(WgmmaFamily, UntunedDefaultTakesLargeTf32ProblemsOnHopperInEveryLayout) {
+    const DeviceInfo d = h200_profile();
+    for (const Transpose ta : {Transpose::No, Transpose::Yes})
+        for (const Transpose tb : {Transpose::No, Transpose::Yes})
+            for (const std::int64_t size : {4096, 8192}) {
+                const Problem p = tf32(size, size, size, ta, tb);
+                const AnyConfig chosen = heuristic_config(p, d);
+                const auto* w = std::get_if<WgmmaConfig>(&chosen);
+                ASSERT_NE(w, nullptr) << p.key() << ": " << to_string(chosen);
+                EXPECT_FALSE(w->validate(p, d)) << w->to_string();
+                EXPECT_EQ(w->bk, 32);
+                EXPECT_EQ(w->bm, 256);
+                EXPECT_EQ(w->grid, d.sm_count);
+                EXPECT_EQ(w->pack, WgmmaConfig::operands_to_pack(p));
+            }
+    EXPECT_NE(family_name(heuristic_config(tf32(4096, 4096, 4096, Transpose::Yes, Transpose::No), a100_profile())),
+              "wgmma");
+}
+
+TEST(WgmmaFamily, Tf32NamesRoundTrip) {
+    for (const char* name : {"wgmma_256x128x32_c2_s4_g8_q132", "wgmma_128x128x64_c2_s2_g8_p3",
+                             "wgmma_256x128x32_c2_s4_g8_x2_q132_p1", "wgmma_64x64x32_c1_s8_g16_q5_p2"}) {
+        const auto parsed = WgmmaConfig::parse(name);
+        ASSERT_TRUE(parsed.has_value()) << name;
+        EXPECT_EQ(parsed->to_string(), name);
+        EXPECT_EQ(to_string(*parse_config(name)), name);
+    }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -16,6 +17,7 @@
 
 #include "runtime/device/device_info.h"
 #include "runtime/driver/context.h"
+#include "runtime/problem/gemm_call.h"
 #include "support/gpu_test_support.h"
 #include "support/random_gemm_shape.h"
 #include "tuner/families/registry.h"
@@ -35,6 +37,9 @@ struct FamilyCase {
     // transposes every shape takes, larger sizes so that tiles repeat and persistent blocks loop, and "_p3" added to
     // the configuration of a shape whose operands the family cannot read unpacked (not 16-byte aligned).
     std::optional<std::pair<Transpose, Transpose>> transposes{};
+    // TF32 in the wgmma family: the operands a shape's canonical problem stores across k (m- or n-contiguous) are
+    // packed too, copied transposed first ("_p<mask>" with the misaligned ones).
+    bool pack_across_k = false;
     int cc_major = 0;  // the compute capability the family needs (0: any)
     friend void PrintTo(const FamilyCase& c, std::ostream* os) { *os << c.name; }
 };
@@ -63,6 +68,14 @@ bool tma_aligned(const GemmShape& s) {
     const bool pointers = s.alignment == 0 || s.alignment >= 16;
     const int bytes = size_of(s.a_type);
     return pointers && s.lda * bytes % 16 == 0 && s.ldb * bytes % 16 == 0;
+}
+
+// The operands (bit 0 A, bit 1 B) of the shape's canonical problem stored across k: a row-major call swaps A and B,
+// and with them which operand that is.
+int stored_across_k(const GemmShape& s) {
+    const void* somewhere = reinterpret_cast<const void*>(std::uintptr_t{1} << 20);  // never read
+    const Problem p = make_canonical_call(s.call(somewhere, somewhere, const_cast<void*>(somewhere))).problem;
+    return (p.trans_a == Transpose::No ? 1 : 0) | (p.trans_b == Transpose::Yes ? 2 : 0);
 }
 
 // Shapes for a family that runs one layout per case: sizes into the thousands (several tiles of 256, tails of every
@@ -130,6 +143,14 @@ const std::vector<std::string> kWgmmaConfigs = {
     "wgmma_256x128x64_c2_s4_g8_x2_q132", "wgmma_128x128x64_c2_s6_g4_x2",  "wgmma_64x64x64_c1_s8_g8_x2_q6",
     "wgmma_192x128x64_c2_s4_g1_x2"};
 
+// The same for TF32, at the depths of fp32 rows (32 or 64 per stage).
+const std::vector<std::string> kWgmmaTf32Configs = {
+    "wgmma_256x128x32_c2_s4_g8",      "wgmma_128x128x32_c2_s6_g8_q132", "wgmma_128x256x32_c2_s4_g1_q3",
+    "wgmma_64x64x32_c1_s8_g8_q5",     "wgmma_192x128x32_c2_s4_g4",      "wgmma_64x192x64_c1_s3_g16_q7",
+    "wgmma_256x64x32_c1_s4_g8",       "wgmma_128x128x64_c2_s3_g8_q11",
+    "wgmma_256x128x32_c2_s4_g8_x2_q132", "wgmma_128x128x32_c2_s6_g4_x2",  "wgmma_64x64x32_c1_s8_g8_x2_q6",
+    "wgmma_192x128x32_c2_s4_g1_x2"};
+
 std::vector<FamilyCase> wgmma_cases() {
     std::vector<FamilyCase> out;
     for (const DType ab : {DType::BF16, DType::F16})
@@ -146,6 +167,22 @@ std::vector<FamilyCase> wgmma_cases() {
                 c.cc_major = 9;
                 out.push_back(c);
             }
+    // TF32: the tolerance of the mma.sync family's TF32 case; operands stored across k are copied k-contiguous first.
+    for (const auto ta : {Transpose::No, Transpose::Yes})
+        for (const auto tb : {Transpose::No, Transpose::Yes}) {
+            FamilyCase c;
+            c.name = std::string("wgmma_tf32_") + (ta == Transpose::Yes ? "t" : "n") +
+                     (tb == Transpose::Yes ? "t" : "n");
+            c.configs = kWgmmaTf32Configs;
+            c.ab_type = DType::F32;
+            c.c_types = {DType::F32};
+            c.compute = ComputeType::TF32;
+            c.max_relative_error = 3e-3;
+            c.transposes = std::pair{ta, tb};
+            c.pack_across_k = true;
+            c.cc_major = 9;
+            out.push_back(c);
+        }
     return out;
 }
 
@@ -168,7 +205,9 @@ TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
         s.c_type = family.c_types[std::uniform_int_distribution<std::size_t>(0, family.c_types.size() - 1)(rng)];
         s.compute = family.compute;
         testing::maybe_misalign_pointers(rng, s);
-        if (family.transposes && !tma_aligned(s)) chosen.back() += "_p3";
+        const int pack =
+            (family.pack_across_k ? stored_across_k(s) : 0) | (family.transposes && !tma_aligned(s) ? 3 : 0);
+        if (pack != 0) chosen.back() += "_p" + std::to_string(pack);
     }
 
     std::atomic<std::size_t> next{0};

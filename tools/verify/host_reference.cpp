@@ -36,8 +36,10 @@ double fp32_error_bound(std::int64_t k, double magnitude) {
 
 namespace {
 
-// Unit roundoffs: half the distance from 1 to the next value.
-constexpr double kTf32Roundoff = 1.0 / 2048.0;  // 10 explicit mantissa bits: 2^-11
+// TF32's largest relative error when an fp32 input is shortened to it: 10 explicit mantissa bits leave the next
+// value 2^-10 away, which truncation (the wgmma family: the Tensor Cores ignore the 13 low bits of fp32 values in
+// shared memory) may lose whole and rounding to nearest (the mma.sync family's cvt.rna) half of.
+constexpr double kTf32Shortening = 1.0 / 1024.0;
 double output_roundoff(DType c_type) {
     switch (c_type) {
         case DType::F16: return 1.0 / 2048.0;  // 2^-11
@@ -52,7 +54,7 @@ double output_roundoff(DType c_type) {
 double element_error_bound(const HostGemm& g, const ReferenceValue& ref) {
     double bound = fp32_error_bound(g.k, ref.magnitude);
     if (g.compute == ComputeType::TF32 && g.a_type == DType::F32)
-        bound += (2.0 * kTf32Roundoff + kTf32Roundoff * kTf32Roundoff) * ref.magnitude;
+        bound += (2.0 * kTf32Shortening + kTf32Shortening * kTf32Shortening) * ref.magnitude;
     // The fp32 result, itself off by up to `bound`, is rounded once more into C's type.
     bound += output_roundoff(g.c_type) * (std::fabs(ref.value) + bound);
     // f16's subnormals are spaced 2^-24 apart, far above fp32's: the relative bound says nothing down there.

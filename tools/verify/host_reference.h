@@ -37,7 +37,9 @@ ReferenceValue reference_element(const HostGemm& gemm, std::int64_t i, std::int6
 double fp32_error_bound(std::int64_t k, double magnitude);
 
 // The largest error allowed on an element of C for this call's types: fp32_error_bound; plus, for TF32 compute on
-// fp32 inputs, (2 u + u^2) * magnitude with TF32's u = 2^-11 (both factors of every product rounded); plus, for a
+// fp32 inputs, (2 e + e^2) * magnitude with e = 2^-10, TF32's spacing relative to a value (both factors of every
+// product shortened to TF32: rounded to nearest they are off by half of it, as mma.sync's inputs are; truncated by
+// all of it, as wgmma's are, which read the fp32 bits and ignore the 13 low ones); plus, for a
 // 16-bit C, its rounding u_out * (|reference| + the bound so far) with u_out = 2^-8 (bf16) or 2^-11 (f16), and for
 // f16 an absolute 2^-24 for results in its subnormal range.
 double element_error_bound(const HostGemm& gemm, const ReferenceValue& reference);

@@ -16,12 +16,15 @@ namespace jitgemm {
 // elements along its contiguous dimension in each of `cols` columns, from leading dimension ld_from to ld_to (the
 // copy's column length), in cols_to columns (cols, or more: the copy's are zero past cols). `tiled`: the copy's
 // chunks are laid out tile by tile for the mma.sync family's bulk copies (kernel_sources/mma_sync/bulk_pack.cuh, whose
-// tiles cover ld_to x cols_to), not column by column.
+// tiles cover ld_to x cols_to), not column by column. `transposed`: the copy is the operand's transpose (32-bit
+// elements, kernel_sources/common/jg_pack_transpose.cuh): its cols_to = rows columns hold the operand's rows, ld_to >=
+// cols elements each; a launch with a transposed copy makes both of its copies through that kernel.
 struct OperandPack {
     int operand = 0;  // 0: A, 1: B (of the canonical problem)
     std::int64_t rows = 0, cols = 0, ld_from = 0, ld_to = 0, cols_to = 0;
     int element_bytes = 2;
     bool tiled = false;
+    bool transposed = false;
     std::int64_t bytes() const { return cols_to * ld_to * element_bytes; }
 };
 

@@ -10,7 +10,14 @@
 namespace jitgemm {
 namespace {
 
-constexpr unsigned kPackThreads = 256;  // per jg_pack block: its __launch_bounds__
+constexpr unsigned kPackThreads = 256;  // per jg_pack (and jg_pack_transpose) block: its __launch_bounds__
+
+// Whether the launch's copies go through jg_pack_transpose: where one of them is transposed.
+bool transposing(const std::vector<OperandPack>& packs) {
+    for (const OperandPack& op : packs)
+        if (op.transposed) return true;
+    return false;
+}
 
 // The jg_pack blocks the device holds at once. A launch of more would run in waves, and a last, partial one leaves
 // most SMs idle while it runs (half a wave on 777 x 1111 x 3333 before the kernel's register cap: 791 blocks where
@@ -36,7 +43,9 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const 
     JITGEMM_CU_CHECK(cu.cuCtxGetDevice(&device));
     JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->function, module, symbol.c_str()));
     if (!launch.packs.empty()) {
-        const char* pack = launch.packs.front().tiled ? "jg_pack_tiles" : "jg_pack";
+        const char* pack = transposing(launch.packs)        ? "jg_pack_transpose"
+                           : launch.packs.front().tiled ? "jg_pack_tiles"
+                                                        : "jg_pack";
         JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->pack_function, module, pack));
         // The pack and the GEMM after it ask for the same split of each SM's memory between L1 and shared memory
         // (all to shared memory, which the GEMM needs), so the SMs need not be reconfigured between the two.
@@ -119,6 +128,40 @@ PackJob pack_job(const OperandPack& op, const void* src, CUdeviceptr dst) {
             chunks_per_column * op.cols_to, op.cols > 0 ? (op.cols - 1) * op.ld_from + op.rows : 0};
 }
 
+// kernel_sources/common/jg_pack_transpose.cuh's jg_pack_transpose_job, eight-byte fields only likewise.
+struct TransposeJob {
+    const void* src = nullptr;
+    void* dst = nullptr;
+    long long ld_src = 0, rows = 0, cols = 0, ld_dst = 0, transpose = 0, tiles_down = 0;
+    long long tiles = 0;  // 0: no copy
+};
+static_assert(sizeof(TransposeJob) == 72, "TransposeJob mirrors jg_pack_transpose_job");
+
+constexpr long long kTransposeTile = 64;  // jg_pack_transpose.cuh's TILE
+
+TransposeJob transpose_job(const OperandPack& op, const void* src, CUdeviceptr dst) {
+    // Tiles cover the source's rows and columns, and the copy's padding (zeros) past them: past `cols` where the copy
+    // is transposed, past `rows` where it is not.
+    const long long down = op.transposed ? op.rows : op.ld_to, across = op.transposed ? op.ld_to : op.cols;
+    const long long tiles_down = (down + kTransposeTile - 1) / kTransposeTile;
+    const long long tiles_across = (across + kTransposeTile - 1) / kTransposeTile;
+    return {src, reinterpret_cast<void*>(dst), op.ld_from, op.rows, op.cols, op.ld_to, op.transposed ? 1 : 0,
+            tiles_down, op.cols > 0 && op.rows > 0 ? tiles_down * tiles_across : 0};
+}
+
+// Copies the packed operands through jg_pack_transpose, both in one launch of at most a wave of blocks, which loop
+// over the 64 x 64 tiles; it also zeroes `zero_bytes` at `zero` (the split-K counters).
+void launch_transposing_packs(const LoadedKernel& kernel, CUstream stream, TransposeJob first, TransposeJob second,
+                              CUdeviceptr zero, std::int64_t zero_bytes) {
+    const unsigned blocks = static_cast<unsigned>(
+        std::min<std::int64_t>(first.tiles + second.tiles, kernel.pack_wave_blocks));
+    void* zero_pointer = reinterpret_cast<void*>(zero);
+    int zero_words = static_cast<int>(zero_bytes / 4);
+    void* params[] = {&first, &second, &zero_pointer, &zero_words};
+    JITGEMM_CU_CHECK(driver::api().cuLaunchKernel(kernel.pack_function, std::max(blocks, 1u), 1, 1, kPackThreads, 1,
+                                                  1, 0, stream, params, nullptr));
+}
+
 // Copies the packed operands, both in one launch (jg_pack.cuh), each thread JG_PACK_CHUNKS_PER_THREAD 16-byte
 // chunks of the copies. The launch also zeroes `zero_bytes` at `zero` (the split-K counters).
 void launch_packs(const LoadedKernel& kernel, CUstream stream, PackJob first, PackJob second, int element_bytes,
@@ -155,16 +198,24 @@ void launch_kernel(const LoadedKernel& kernel, CUstream stream, KernelArgs args)
             partial_sums, 0, static_cast<std::size_t>(d.partial_sums_zeroed_bytes / 4), stream));
     CUdeviceptr next = workspace.get() + static_cast<CUdeviceptr>(slot_bytes(d.partial_sums_bytes));
     if (!d.packs.empty()) {
+        const bool through_tiles = transposing(d.packs);
         PackJob jobs[2];
+        TransposeJob tile_jobs[2];
         for (std::size_t i = 0; i < d.packs.size() && i < 2; ++i) {
             const OperandPack& op = d.packs[i];
-            jobs[i] = pack_job(op, op.operand == 0 ? args.a : args.b, next);
+            const void* src = op.operand == 0 ? args.a : args.b;
+            if (through_tiles) tile_jobs[i] = transpose_job(op, src, next);
+            else jobs[i] = pack_job(op, src, next);
             (op.operand == 0 ? args.a : args.b) = reinterpret_cast<const void*>(next);
             (op.operand == 0 ? args.lda : args.ldb) = op.ld_to;
             next += static_cast<CUdeviceptr>(slot_bytes(op.bytes()));
         }
-        launch_packs(kernel, stream, jobs[0], jobs[1], d.packs.front().element_bytes, partial_sums,
-                     d.partial_sums_zeroed_bytes);
+        if (through_tiles)
+            launch_transposing_packs(kernel, stream, tile_jobs[0], tile_jobs[1], partial_sums,
+                                     d.partial_sums_zeroed_bytes);
+        else
+            launch_packs(kernel, stream, jobs[0], jobs[1], d.packs.front().element_bytes, partial_sums,
+                         d.partial_sums_zeroed_bytes);
     }
     launch_gemm(kernel, stream, args, !d.packs.empty());
 }

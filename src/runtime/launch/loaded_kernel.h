@@ -13,10 +13,10 @@ namespace jitgemm {
 struct LoadedKernel {
     driver::ModuleHandle module;
     CUfunction function = nullptr;
-    // jg_pack (or jg_pack_tiles for copies laid out tile by tile), in the same module, when launch.packs is not
-    // empty.
+    // jg_pack (or jg_pack_tiles for copies laid out tile by tile, jg_pack_transpose where a copy is transposed), in
+    // the same module, when launch.packs is not empty.
     CUfunction pack_function = nullptr;
-    unsigned pack_wave_blocks = 0;       // jg_pack blocks the device holds at once: its launches take no more
+    unsigned pack_wave_blocks = 0;       // pack blocks the device holds at once: its launches take no more
     LaunchDescription launch;
     std::string config_name;
     int registers = 0;    // per thread, from the driver

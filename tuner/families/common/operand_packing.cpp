@@ -43,4 +43,33 @@ OperandPack column_pack(const Problem& problem, int operand, int element_bytes) 
     return op;
 }
 
+Problem k_major_packed_problem(const Problem& problem, int pack, int element_bytes) {
+    Problem p = problem;
+    const std::int64_t ld = aligned_leading_dimension(problem.k, element_bytes);
+    if (pack & 1) {
+        p.trans_a = Transpose::Yes;
+        p.lda = ld;
+        p.align_a = 16;
+    }
+    if (pack & 2) {
+        p.trans_b = Transpose::No;
+        p.ldb = ld;
+        p.align_b = 16;
+    }
+    return p;
+}
+
+OperandPack k_major_pack(const Problem& problem, int operand, int element_bytes) {
+    if (k_contiguous(problem, operand)) return column_pack(problem, operand, element_bytes);
+    OperandPack op;
+    op.operand = operand;
+    std::tie(op.rows, op.cols) = stored_extent(problem, operand);  // m or n contiguous, k columns
+    op.ld_from = operand == 0 ? problem.lda : problem.ldb;
+    op.ld_to = aligned_leading_dimension(problem.k, element_bytes);
+    op.cols_to = op.rows;
+    op.element_bytes = element_bytes;
+    op.transposed = true;
+    return op;
+}
+
 }  // namespace jitgemm

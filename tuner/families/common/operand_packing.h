@@ -1,6 +1,7 @@
 // Packing a misaligned operand to an aligned copy first (kernel_sources/common/jg_pack.cuh), as the Tensor Core
-// families offer it: which extent of an operand is contiguous, the copy's leading dimension, the problem the kernel
-// then sees, and the copy's description for the launch.
+// families offer it, or to a k-contiguous copy (kernel_sources/common/jg_pack_transpose.cuh) for a kernel that reads
+// operands no other way: which extent of an operand is contiguous, the copy's leading dimension, the problem the
+// kernel then sees, and the copy's description for the launch.
 #pragma once
 
 #include <cstdint>
@@ -28,5 +29,15 @@ Problem packed_problem(const Problem& problem, int pack, int element_bytes);
 
 // The column-by-column copy of `operand` that packed_problem() describes, for LaunchDescription::packs.
 OperandPack column_pack(const Problem& problem, int operand, int element_bytes);
+
+// For a kernel that reads both operands only k-contiguous (the wgmma family in TF32): the problem it computes when the
+// operands of `pack` are copied k-contiguous first, transposed where they are stored m- or n-contiguous. Their
+// transpose says k-contiguous (A transposed, B not), their leading dimension is the copy's (k rounded up to 128
+// bytes) and their alignment 16 bytes.
+Problem k_major_packed_problem(const Problem& problem, int pack, int element_bytes);
+
+// The copy of `operand` that k_major_packed_problem() describes: column_pack() where the operand is k-contiguous
+// already, else its transpose (OperandPack::transposed), whose columns are the operand's rows of k.
+OperandPack k_major_pack(const Problem& problem, int operand, int element_bytes);
 
 }  // namespace jitgemm

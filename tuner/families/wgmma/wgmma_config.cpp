@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <tuple>
 
 #include "tuner/families/common/config_text.h"
 #include "tuner/families/common/operand_packing.h"
@@ -12,9 +13,29 @@
 
 namespace jitgemm {
 
+namespace {
+
+// fp16 or bf16 inputs (to any output), or fp32 inputs that the caller lets the Tensor Cores multiply in TF32, to fp32.
+bool is_wgmma_input(const Problem& p) {
+    if (p.a_type != p.b_type) return false;
+    if (p.a_type == DType::F32) return p.compute == ComputeType::TF32 && p.c_type == DType::F32;
+    return true;
+}
+
+bool is_tf32(const Problem& p) { return p.a_type == DType::F32; }
+
+}  // namespace
+
 bool is_wgmma_problem(const Problem& p, const DeviceInfo& device) {
-    return device.cc_major == 9 && device.cc_minor == 0 && p.a_type == p.b_type &&
-           (p.a_type == DType::F16 || p.a_type == DType::BF16);
+    return device.cc_major == 9 && device.cc_minor == 0 && is_wgmma_input(p);
+}
+
+int WgmmaConfig::element_bytes(const Problem& p) { return is_tf32(p) ? 4 : 2; }
+
+int WgmmaConfig::operands_to_pack(const Problem& p) {
+    int mask = (p.align_a < 16 ? 1 : 0) | (p.align_b < 16 ? 2 : 0);
+    if (is_tf32(p)) mask |= (k_contiguous(p, 0) ? 0 : 1) | (k_contiguous(p, 1) ? 0 : 2);
+    return mask;
 }
 
 std::int64_t WgmmaConfig::tiles(const Problem& p) const { return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn); }
@@ -29,13 +50,18 @@ std::int64_t WgmmaConfig::blocks(const Problem& p) const {
 }
 
 std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const DeviceInfo& device) const {
-    if (problem.a_type != problem.b_type || (problem.a_type != DType::F16 && problem.a_type != DType::BF16))
-        return Rejection{PruneRule::Dtype, "the wgmma family takes fp16 or bf16 inputs"};
+    if (!is_wgmma_input(problem))
+        return Rejection{PruneRule::Dtype, "the wgmma family takes fp16 or bf16 inputs, or fp32 inputs with compute "
+                                           "tf32 to an fp32 output"};
     if (device.cc_major != 9 || device.cc_minor != 0)
-        return Rejection{PruneRule::Dtype, "wgmma, TMA and setmaxnreg need the sm_90a target (compute capability 9.0)"};
+        return Rejection{PruneRule::Dtype, std::string(is_tf32(problem) ? "TF32 " : "") +
+                                               "wgmma, TMA and setmaxnreg need the sm_90a target (compute capability "
+                                               "9.0)"};
     if (bm != 64 && bm != 128 && bm != 192 && bm != 256)
         return Rejection{PruneRule::Knobs, "bm is an instruction width: 64, 128, 192 or 256"};
-    if (bk != 64 && bk != 128) return Rejection{PruneRule::Knobs, "bk must be 64 or 128"};
+    if (bk * element_bytes(problem) != 128 && bk * element_bytes(problem) != 256)
+        return Rejection{PruneRule::Knobs, is_tf32(problem) ? "bk must be 32 or 64 for TF32 (rows of 128 or 256 bytes)"
+                                                            : "bk must be 64 or 128 (rows of 128 or 256 bytes)"};
     if (consumers != 1 && consumers != 2) return Rejection{PruneRule::Knobs, "consumers must be 1 or 2"};
     if (bn < 64 || bn > 256 || bn % (64 * consumers) != 0)
         return Rejection{PruneRule::Knobs, "bn must be a multiple of 64 per consumer warpgroup, at most 256"};
@@ -50,6 +76,14 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
         return Rejection{PruneRule::Knobs, "grid must be 0 (one block per tile) or a block count, a multiple of the "
                                            "cluster"};
     if (pack < 0 || pack > 3) return Rejection{PruneRule::Knobs, "pack is 0 (none), 1 (A), 2 (B) or 3 (both)"};
+    if (is_tf32(problem))
+        for (const auto& [operand, name, extent] : {std::tuple{0, 'A', 'm'}, {1, 'B', 'n'}})
+            if (!k_contiguous(problem, operand) && !(pack & (1 << operand)))
+                return Rejection{PruneRule::Knobs, std::string("TF32 wgmma reads both operands k-contiguous (PTX has "
+                                                               "no transpose for .tf32): ") +
+                                                       name + " is stored " + extent +
+                                                       "-contiguous here, so it must be packed transposed first (_p" +
+                                                       (operand == 0 ? "1" : "2") + ")"};
     const Problem p = kernel_problem(problem);
     for (const auto& [name, align] : {std::pair{'A', p.align_a}, {'B', p.align_b}})
         if (align < 16)
@@ -64,7 +98,7 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
         return Rejection{PruneRule::Knobs, "more tiles than a grid holds"};
     // One block per SM by design (__launch_bounds__(threads, 1)); the registers per thread are what that leaves.
     return check_resources(device, threads(), std::min(248, device.registers_per_block / threads() / 8 * 8),
-                           shared_bytes(), true);
+                           shared_bytes(problem), true);
 }
 
 KnobDefines WgmmaConfig::defines() const {
@@ -73,17 +107,21 @@ KnobDefines WgmmaConfig::defines() const {
             {"WGMMA_CLUSTER", cluster}};
 }
 
-Problem WgmmaConfig::kernel_problem(const Problem& problem) const { return packed_problem(problem, pack, 2); }
+// TF32 copies are k-contiguous whatever the operand's layout (the instruction reads no other); 16-bit copies keep it.
+Problem WgmmaConfig::kernel_problem(const Problem& problem) const {
+    return is_tf32(problem) ? k_major_packed_problem(problem, pack, 4) : packed_problem(problem, pack, 2);
+}
 
 std::vector<OperandPack> WgmmaConfig::packs(const Problem& problem) const {
     std::vector<OperandPack> out;
     for (int operand = 0; operand < 2; ++operand)
-        if (pack & (1 << operand)) out.push_back(column_pack(problem, operand, 2));
+        if (pack & (1 << operand))
+            out.push_back(is_tf32(problem) ? k_major_pack(problem, operand, 4) : column_pack(problem, operand, 2));
     return out;
 }
 
 LaunchDescription WgmmaConfig::launch(const Problem& problem) const {
-    LaunchDescription g = tile_grid(blocks(problem), 1, threads(), shared_bytes());
+    LaunchDescription g = tile_grid(blocks(problem), 1, threads(), shared_bytes(problem));
     g.packs = packs(problem);
     g.cluster = {static_cast<std::uint32_t>(cluster), 1, 1};
     g.preparation = std::make_shared<WgmmaTensorMaps>(kernel_problem(problem), TensorMapBoxes{bm / cluster, bn, bk});

@@ -1,8 +1,10 @@
 // The wgmma family (kernel_sources/wgmma/): Hopper's warpgroup Tensor Core instructions (wgmma.mma_async) fed by TMA
 // copies into a ring of shared-memory stages, a producer warpgroup and one or two consumer warpgroups, over a
-// persistent grid; fp16 and bf16 inputs, any output type, every transpose. WgmmaConfig holds its knobs and is the one
-// place their constraints live. The TMA needs 16-byte aligned operands (pointer and leading dimension): other
-// problems are computed on packed copies (pack), which the search measures like any other knob.
+// persistent grid; fp16 and bf16 inputs to any output type, and fp32 inputs multiplied in TF32 to fp32; every
+// transpose. WgmmaConfig holds its knobs and is the one place their constraints live. The TMA needs 16-byte aligned
+// operands (pointer and leading dimension), and TF32's instruction reads both operands only k-contiguous: other
+// problems are computed on packed copies (pack; transposed ones for TF32 operands stored m- or n-contiguous), which
+// the search measures like any other knob.
 #pragma once
 
 #include <cstdint>
@@ -22,30 +24,36 @@ struct WgmmaConfig {
     static constexpr std::string_view kNameFormat =
         "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_x<CLUSTER>][_q<GRID>][_p<PACK>]";
     static constexpr std::string_view kDescription =
-        "Hopper Tensor Cores (wgmma.mma_async) fed by TMA, warp-specialized, for fp16 and bf16 inputs (sm_90a).\n"
+        "Hopper Tensor Cores (wgmma.mma_async) fed by TMA, warp-specialized, for fp16 and bf16 inputs and fp32\n"
+        "inputs with --compute tf32 (sm_90a).\n"
         "BM: rows of C per tile, the width of every instruction (64, 128, 192, 256); BN: columns of C per tile,\n"
-        "64 per instruction row block (up to 256); BK: k depth of a stage (64, 128); CONSUMERS: consumer\n"
-        "warpgroups (1, 2), each BN / CONSUMERS columns; S: shared-memory stages (2..8); G: tile rows per\n"
-        "rasterization group; CLUSTER: blocks per cluster (2: neighbouring tiles along n share their tile of A,\n"
-        "each block loading half of it for both through TMA multicast); GRID: a persistent grid of that many\n"
-        "blocks, each looping over tiles (default: one block per tile); PACK: operands copied to an aligned workspace first, 1 A, 2 B, 3 both (the TMA needs\n"
-        "16-byte aligned pointers and leading dimensions)";
+        "64 per instruction row block (up to 256); BK: k depth of a stage (64, 128; 32, 64 for TF32);\n"
+        "CONSUMERS: consumer warpgroups (1, 2), each BN / CONSUMERS columns; S: shared-memory stages (2..8);\n"
+        "G: tile rows per rasterization group; CLUSTER: blocks per cluster (2: neighbouring tiles along n share\n"
+        "their tile of A, each block loading half of it for both through TMA multicast); GRID: a persistent grid\n"
+        "of that many blocks, each looping over tiles (default: one block per tile); PACK: operands copied to an\n"
+        "aligned workspace first, 1 A, 2 B, 3 both (the TMA needs 16-byte aligned pointers and leading\n"
+        "dimensions; TF32 needs both operands k-contiguous, so an operand stored otherwise is copied transposed)";
 
     int bm = 256;       // WGMMA_BM: rows of C per tile, the N of every wgmma instruction
     int bn = 128;       // WGMMA_BN: columns of C per tile
-    int bk = 64;        // WGMMA_BK: k depth of one stage
+    int bk = 64;        // WGMMA_BK: k depth of one stage, in elements (128 or 256 bytes of each tile row)
     int consumers = 2;  // WGMMA_CONSUMERS: consumer warpgroups
     int stages = 4;     // WGMMA_STAGES: shared-memory stages of the ring
     int group = 8;      // WGMMA_GROUP: tile rows per rasterization group
     int cluster = 1;    // WGMMA_CLUSTER: blocks per cluster, sharing op(A) through multicast
     int grid = 0;       // blocks of a persistent grid (0: one block per tile); the host's choice, not a macro
-    int pack = 0;       // operands copied to an aligned workspace first (common/jg_pack.cuh): bit 0 A, bit 1 B
+    int pack = 0;       // operands copied to an aligned workspace first (common/jg_pack*.cuh): bit 0 A, bit 1 B
 
     int threads() const { return 128 * (consumers + 1); }
     // Accumulators per consumer thread: (BN / CONSUMERS / 64) instruction row blocks of BM / 2.
     int accumulators() const { return (bn / consumers / 64) * bm / 2; }
+    // The element size of the problem's inputs: 2 (fp16, bf16) or 4 (fp32 as TF32).
+    static int element_bytes(const Problem& problem);
     // The ring, a full and an empty barrier per stage, and 1024 bytes to align the ring to the swizzle's period.
-    int shared_bytes() const { return stages * (bm + bn) * bk * 2 + 16 * stages + 1024; }
+    int shared_bytes(const Problem& problem) const {
+        return stages * (bm + bn) * bk * element_bytes(problem) + 16 * stages + 1024;
+    }
     std::int64_t tiles(const Problem& problem) const;
     // Units of work: one tile per block of a cluster (a cluster of two takes neighbouring tiles along n).
     std::int64_t units(const Problem& problem) const;
@@ -56,6 +64,10 @@ struct WgmmaConfig {
     LaunchDescription launch(const Problem& problem) const;
     // The operands copied to aligned copies first (launch()'s packs), without building the launch's tensor maps.
     std::vector<OperandPack> packs(const Problem& problem) const;
+    // The mask of operands (bit 0 A, bit 1 B) the kernel cannot read where they are, which pack must include: those
+    // whose pointer or leading dimension the TMA cannot take (not 16-byte aligned) and, in TF32, those stored m- or
+    // n-contiguous.
+    static int operands_to_pack(const Problem& problem);
     Problem kernel_problem(const Problem& problem) const;
     std::string kernel_identity(const Problem&) const { return to_string(); }
 
@@ -67,10 +79,11 @@ struct WgmmaConfig {
     std::vector<WgmmaConfig> refinements(const Problem& problem, const DeviceInfo& device) const;
     CostEstimate estimate_cost(const Problem& problem, const DeviceInfo& device,
                                const DeviceCeilings& ceilings) const;
-    // On sm_90a, 16-bit problems of at least a GFLOP with K >= 256 whose tiles fill the SMs: 256 x 128 tiles (BM x BN;
-    // 128 x 128 where those are too few), two consumers, the deepest ring, a persistent grid of one block per SM;
-    // misaligned operands packed first. Measured on the H200 at 0.94-1.02x cuBLAS on the large shapes of
-    // bench/shapes/wgmma_targets.csv (bench/results/2026-12-04-h200-s15-wgmma.md).
+    // On sm_90a, 16-bit and TF32 problems of at least a GFLOP with K >= 256 whose tiles fill the SMs: 256 x 128 tiles
+    // (BM x BN; 128 x 128 where those are too few), two consumers, 128-byte k rows, the deepest ring, a persistent grid
+    // of one block per SM; the operands of operands_to_pack() packed first. Measured on the H200 (16-bit) at
+    // 0.94-1.02x cuBLAS on the large shapes of bench/shapes/wgmma_targets.csv
+    // (bench/results/2026-12-04-h200-s15-wgmma.md); TF32 not yet measured.
     static std::optional<WgmmaConfig> heuristic_default(const Problem& problem, const DeviceInfo& device);
 
     std::string to_string() const;
@@ -82,8 +95,8 @@ struct WgmmaConfig {
     }
 };
 
-// Whether the wgmma family computes this problem's types on this device: fp16 or bf16 inputs on compute capability
-// 9.0 (the sm_90a target, where wgmma and setmaxnreg exist).
+// Whether the wgmma family computes this problem's types on this device: fp16 or bf16 inputs, or fp32 inputs with TF32
+// allowed and an fp32 output, on compute capability 9.0 (the sm_90a target, where wgmma and setmaxnreg exist).
 bool is_wgmma_problem(const Problem& problem, const DeviceInfo& device);
 
 }  // namespace jitgemm

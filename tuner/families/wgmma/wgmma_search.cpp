@@ -8,26 +8,28 @@
 namespace jitgemm {
 namespace {
 
-// The mask of operands the TMA cannot read where they are (pointer or leading dimension not 16-byte aligned).
-int misaligned_operands(const Problem& p) { return (p.align_a < 16 ? 1 : 0) | (p.align_b < 16 ? 2 : 0); }
-
-// The most stages of `c`'s tile that fit the device's shared memory, at most 8.
-int deepest_ring(WgmmaConfig c, const DeviceInfo& device) {
+// The most stages of `c`'s tile that fit the device's shared memory, at most 8 (an fp32 stage of bk takes the bytes of
+// a 16-bit stage of 2 bk: at a depth of the same rows as many fit).
+int deepest_ring(WgmmaConfig c, const Problem& p, const DeviceInfo& device) {
     for (c.stages = 8; c.stages > 2; --c.stages)
-        if (c.shared_bytes() <= device.shared_per_block_optin) break;
+        if (c.shared_bytes(p) <= device.shared_per_block_optin) break;
     return c.stages;
 }
+
+// A stage's k depth of one and two 128-byte rows: 64 and 128 16-bit elements, 32 and 64 fp32 ones.
+int row_depth(const Problem& p) { return 128 / WgmmaConfig::element_bytes(p); }
 
 }  // namespace
 
 std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const DeviceInfo& device) {
     std::vector<WgmmaConfig> out;
     if (!is_wgmma_problem(problem, device) || problem.k == 0) return out;
-    const int pack = misaligned_operands(problem);
+    const int pack = operands_to_pack(problem);
+    const int depth = row_depth(problem);
     for (const int bm : {64, 128, 192, 256})
         for (const int bn : {64, 128, 192, 256})
             for (const int consumers : {1, 2})
-                for (const int bk : {64, 128})
+                for (const int bk : {depth, 2 * depth})
                     for (const int cluster : {1, 2})
                         for (const int grid : {0, device.sm_count / cluster * cluster}) {
                             WgmmaConfig c;
@@ -38,7 +40,7 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
                             c.cluster = cluster;
                             c.grid = grid;
                             c.pack = pack;
-                            const int deepest = deepest_ring(c, device);
+                            const int deepest = deepest_ring(c, problem, device);
                             // The deepest ring and one stage less (whose shared memory may leave L1 room).
                             for (const int stages : {deepest, deepest - 1}) {
                                 c.stages = stages;
@@ -74,11 +76,13 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
 
 // compute: the tiles of the busiest SM at the instruction rate of the input type — the measured mma.sync rate
 // scaled to wgmma's (on the H200 mma.sync peaks at 632 TFLOP/s, wgmma at about 1.45x that: cuBLAS reaches 800 and the
-// dense peak is 989) — lowered where shared memory cannot feed the instructions: each consumer's k step reads a
-// 64 x 16 slice and a BM x 16 slice for 2 x 64 x BM x 16 FLOPs, so narrow instructions (BM = 64) starve. A lone
-// consumer warpgroup has no second one to issue while it waits or stores. Every tile then pays its epilogue (C written,
-// and read when beta != 0) and, without a persistent grid, the pipeline's fill, which a persistent block overlaps with
-// the previous tile's epilogue.
+// dense peak is 989; TF32 runs at half the 16-bit rate in both, which the ceilings' TF32 rate carries) — lowered where
+// shared memory cannot feed the instructions: each consumer's k step reads a 64-row slice and a BM-row slice of 32
+// bytes each for 2 x 64 x BM x (16, or 8 in TF32) FLOPs, so narrow instructions (BM = 64) starve. A lone consumer
+// warpgroup has no second one to issue while it waits or stores. Every tile then pays its epilogue (C written, and
+// read when beta != 0) and, without a persistent grid, the pipeline's fill, which a persistent block overlaps with
+// the previous tile's epilogue. Operands packed first (transposed, for TF32 operands stored m- or n-contiguous) add
+// the pack's time: each read and written once at the DRAM ceiling.
 CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo& device,
                                         const DeviceCeilings& ceilings) const {
     using cost::ceil_div;
@@ -95,18 +99,21 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     e.wave_efficiency = double(tiles_all) / double(tiles_on_busiest_sm * device.sm_count);
     constexpr double kWgmmaOverMmaSync = 1.45;
     const double instruction_flops = kWgmmaOverMmaSync * ceilings.matrix_flops(p.a_type, p.compute) / device.sm_count;
-    const double flops_per_shared_byte = 2.0 * 64.0 * bm / ((64.0 + bm) * 2.0);
+    const int element_bytes = WgmmaConfig::element_bytes(p);
+    const double flops_per_shared_byte = 2.0 * 64.0 * bm / ((64.0 + bm) * element_bytes);
     const double feed = flops_per_shared_byte * ceilings.shared_bytes_per_s / device.sm_count;
     // And what L2 can deliver: a block's stage reads (BM / cluster + BN) x BK elements from L2 (a cluster of two loads
     // op(A) once for both) for 2 BM BN BK FLOPs.
-    const double l2_feed = 2.0 * bm * bn / ((double(bm) / cluster + bn) * 2.0) * ceilings.l2_bytes_per_s /
+    const double l2_feed = 2.0 * bm * bn / ((double(bm) / cluster + bn) * element_bytes) * ceilings.l2_bytes_per_s /
                            device.sm_count;
     // Clusters of two are ranked by the L2 term alone. (They first ran 25-33% slower than single blocks, while each
     // consumer warp freed the other block's stage with a release at cluster scope; with one relaxed arrival per
     // warpgroup they run level on 4096^3 and ahead on 8192^3: bench/results/2026-12-04-h200-s15-wgmma.md.)
     const double per_sm_flops = std::min({instruction_flops, feed, l2_feed}) * (consumers == 1 ? 0.8 : 1.0);
     const double tile_flops = 2.0 * bm * bn * double(ceil_div(p.k, bk) * bk);
-    const double pipeline = stages * bk >= 256 ? 1.0 : stages * bk >= 192 ? 1.05 : 1.2;
+    // Stages in flight, counted in 16-bit k (bytes / 2): the measurements behind these steps were of 16-bit inputs.
+    const int ring_depth = stages * bk * element_bytes / 2;
+    const double pipeline = ring_depth >= 256 ? 1.0 : ring_depth >= 192 ? 1.05 : 1.2;
     const int c_bytes = p.c_type == DType::F32 ? 4 : 2;
     const double epilogue_seconds = double(bm) * bn * c_bytes * (p.beta_mode == BetaMode::Zero ? 1.0 : 2.0) /
                                     (ceilings.dram_bytes_per_s / device.sm_count);
@@ -122,6 +129,8 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
     // A GFLOP and more, and K deep enough to fill the ring a few times (shorter K is bound by C's traffic, where the
     // mma.sync family's default does as well).
     if (!is_wgmma_problem(p, device) || 2.0 * p.m * p.n * p.k < 1e9 || p.k < 256) return std::nullopt;
+    // TF32 operands stored m- or n-contiguous are copied transposed first, as misaligned ones are: at a GFLOP and more
+    // the copy (its operand read and written once) is a small share of the multiply.
     // From the widest tile down to the first whose tiles give every SM one.
     std::array<WgmmaConfig, 2> ladder{};
     ladder[0].bm = 256;
@@ -130,10 +139,10 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
     ladder[1].bn = 128;
     for (WgmmaConfig c : ladder) {
         c.consumers = 2;
-        c.bk = 64;
+        c.bk = row_depth(p);
         c.grid = device.sm_count;
-        c.pack = misaligned_operands(p);
-        c.stages = deepest_ring(c, device);
+        c.pack = operands_to_pack(p);
+        c.stages = deepest_ring(c, p, device);
         if (c.tiles(p) >= device.sm_count && !c.validate(p, device)) return c;
     }
     return std::nullopt;  // too few tiles: the mma.sync family's default splits K

@@ -18,13 +18,16 @@ WgmmaTensorMaps::WgmmaTensorMaps(const Problem& problem, TensorMapBoxes boxes) :
 TensorMapShape tensor_map_shape(const Problem& p, TensorMapBoxes boxes, int operand, long long ld) {
     // The stored matrix: `contiguous` elements along its first dimension, `columns` of them, ld apart.
     const auto [contiguous, columns] = stored_extent(p, operand);
+    const std::uint64_t element_bytes = size_of(p.a_type);
     TensorMapShape s;
     s.dims[0] = static_cast<std::uint64_t>(contiguous);
     s.dims[1] = static_cast<std::uint64_t>(columns);
     // One column has no stride to speak of; the driver still wants a multiple of 16 bytes.
-    s.stride_bytes = columns == 1 ? (s.dims[0] * 2 + 15) / 16 * 16 : static_cast<std::uint64_t>(ld) * 2;
-    // 64 contiguous elements (one 128-byte swizzle row) by the tile's rows (k-major) or its k depth (m/n-major).
-    s.box[0] = 64;
+    s.stride_bytes = columns == 1 ? (s.dims[0] * element_bytes + 15) / 16 * 16
+                                  : static_cast<std::uint64_t>(ld) * element_bytes;
+    // One 128-byte swizzle row of contiguous elements (64 16-bit ones, 32 fp32 ones) by the tile's rows (k-major) or
+    // its k depth (m/n-major).
+    s.box[0] = static_cast<std::uint32_t>(128 / element_bytes);
     s.box[1] = static_cast<std::uint32_t>(k_contiguous(p, operand) ? (operand == 0 ? boxes.a_rows : boxes.bn)
                                                                       : boxes.bk);
     return s;
@@ -38,9 +41,13 @@ WgmmaTensorMaps::Map WgmmaTensorMaps::encode(const void* base, int operand, long
     const cuuint32_t box[2] = {shape.box[0], shape.box[1]};
     const cuuint32_t element_strides[2] = {1, 1};
     CUtensorMap map;
+    // fp32 operands of TF32 are copied as they are (FLOAT32, not TFLOAT32): the instruction reads the TF32 part of
+    // each value, the 13 low mantissa bits ignored.
+    const CUtensorMapDataType type = p.a_type == DType::BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                     : p.a_type == DType::F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                                              : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
     const CUresult result = driver::api().cuTensorMapEncodeTiled(
-        &map, p.a_type == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
-        const_cast<void*>(base), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+        &map, type, 2, const_cast<void*>(base), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
         CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (result != CUDA_SUCCESS)
         driver::check(result,

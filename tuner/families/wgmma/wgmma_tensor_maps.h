@@ -3,11 +3,11 @@
 // is pure host work but not free, so the maps of the last few operand pointers are kept: a program that calls with
 // the same weights and activations buffers encodes nothing after its first calls.
 //
-// Each map describes its operand as kernel_sources/wgmma/wgmma.cuh reads it: a 2-D tensor of 16-bit elements whose
-// first dimension is the contiguous one, with boxes of 64 contiguous elements (one 128-byte swizzle row) by the
-// tile's other extent — BM (A; half of it in a cluster of two) or BN (B) rows where the operand is k-contiguous, BK
-// where it is m- or n-contiguous —
-// and 128-byte swizzle; the parts of a box past the tensor read as zeros.
+// Each map describes its operand as kernel_sources/wgmma/wgmma.cuh reads it: a 2-D tensor of 16-bit or fp32 elements
+// whose first dimension is the contiguous one, with boxes of one 128-byte swizzle row of contiguous elements (64
+// 16-bit ones, 32 fp32 ones) by the tile's other extent — BM (A; half of it in a cluster of two) or BN (B) rows where
+// the operand is k-contiguous, BK where it is m- or n-contiguous — and 128-byte swizzle; the parts of a box past the
+// tensor read as zeros.
 #pragma once
 
 #include <array>
@@ -31,7 +31,7 @@ struct TensorMapShape {
     std::uint64_t stride_bytes = 0;
     std::uint32_t box[2] = {0, 0};
 };
-// Operand 0 (A) or 1 (B) of `problem` (16-bit elements) with leading dimension `ld`, as the kernel reads it.
+// Operand 0 (A) or 1 (B) of `problem` (its input type's elements) with leading dimension `ld`, as the kernel reads it.
 TensorMapShape tensor_map_shape(const Problem& problem, TensorMapBoxes boxes, int operand, long long ld);
 
 class WgmmaTensorMaps : public LaunchPreparation {
