@@ -240,8 +240,8 @@ if [ "$MODE" = decode ]; then
     if [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null; then
         stamp "compute-sanitizer memcheck and racecheck on decode kernels"
         for tool in memcheck racecheck; do
-            for row in "777 5 1000 bf16 t n decode_mma_w4_r2_c8_k3_u4" "1000 13 333 f16 n n decode_mma_w2_r1_c16_k2_u2" \
-                       "3 999 517 f32 n t decode_simt_w4_r1_c3_k8_u4" "1001 7 129 f32 n n decode_simt_w8_r1_c7_k2_u8"; do
+            for row in "777 5 1000 bf16 t n decode_mma_w4_r2_c8_k3_u4" "1000 13 333 f16 n n decode_mma_w2_r1_c16_k2_u2_x" \
+                       "3 999 517 f32 n t decode_simt_w4_r1_c3_k4_u4" "1001 7 129 f32 n n decode_simt_w8_r1_c7_k2_u8"; do
                 set -- $row
                 timeout 300 compute-sanitizer --tool "$tool" "$BUILD/jitgemm" run --m "$1" --n "$2" --k "$3" --dtype "$4" \
                     --transa "$5" --transb "$6" --order col --config "$7" 2>&1 | \

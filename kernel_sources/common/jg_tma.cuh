@@ -72,6 +72,16 @@ __device__ __forceinline__ void arrive_remote(unsigned barrier, unsigned rank) {
     asm volatile("mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");
 }
 
+// The float at the same shared-memory offset as `local` in block `rank` of the cluster (distributed shared memory).
+__device__ __forceinline__ float load_cluster_shared(const float* local, unsigned rank) {
+    unsigned local_address, remote;
+    asm volatile("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(local_address) : "l"(local));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local_address), "r"(rank));
+    float value;
+    asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(value) : "r"(remote) : "memory");
+    return value;
+}
+
 // Every thread of every block of the cluster, with release and acquire of shared memory across the cluster.
 __device__ __forceinline__ void cluster_sync() {
     asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");

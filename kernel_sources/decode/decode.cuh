@@ -10,7 +10,9 @@
 // slice are copied to shared memory first (while W's first loads are in flight). The block's ROWS x BS sums then
 // meet in shared memory; where K is split, the
 // slices' sums meet in the workspace, added in slice order by the slice that finishes last (the result does not
-// depend on which one that is: runs are bitwise repeatable), which then alone stores the tile.
+// depend on which one that is: runs are bitwise repeatable), which then alone stores the tile. On Hopper the
+// slices of a tile may instead form a cluster (DECODE_CLUSTER) whose first block adds the others' sums from their
+// shared memory: no workspace, no counters to zero before the launch.
 //
 // How W's rows are read depends on which way they are stored:
 //   k-contiguous (the usual y = x W^T of a linear layer): lane (g = lane / 4, q = lane % 4) of a warp reads the 16
@@ -33,6 +35,7 @@
 #include "common/jg_args.cuh"
 #include "common/jg_epilogue.cuh"
 #include "common/jg_problem.cuh"
+#include "common/jg_tma.cuh"
 
 #ifndef DECODE_MMA
 #define DECODE_MMA 0         // 1: mma.sync on 16-bit inputs; 0: fp32 FMAs
@@ -51,6 +54,9 @@
 #endif
 #ifndef DECODE_UNROLL
 #define DECODE_UNROLL 4      // steps of W's loads in flight per thread
+#endif
+#ifndef DECODE_CLUSTER
+#define DECODE_CLUSTER 0     // 1: a tile's SPLITS blocks form a cluster and add their sums in shared memory (sm_90)
 #endif
 
 namespace jg {
@@ -81,6 +87,7 @@ constexpr int RG = DECODE_ROW_GROUPS;
 constexpr int BS = DECODE_COLUMNS;
 constexpr int SPLITS = DECODE_SPLITS;
 constexpr int UNROLL = DECODE_UNROLL;
+constexpr bool CLUSTER = DECODE_CLUSTER != 0;
 constexpr bool TWO_BYTE = sizeof(e_t) == 2;
 constexpr int VEC = 16 / (int)sizeof(e_t);  // elements of one 16-byte load
 
@@ -109,6 +116,10 @@ static_assert(!MMA || (TWO_BYTE && BS % 8 == 0), "mma: 16-bit inputs, columns in
 static_assert(W_K_CONTIGUOUS || RG == 1, "l-contiguous W: one row group");
 static_assert((SPLITS - 1) * SLICE < K, "every split has some k");
 static_assert(UNROLL >= 1 && UNROLL <= 8, "1 to 8 steps in flight");
+static_assert(!CLUSTER || (SPLITS >= 2 && SPLITS <= 8), "a cluster of the splits: 2 to 8 blocks");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+static_assert(!CLUSTER, "clusters need sm_90");
+#endif
 
 // ---- loads ----
 
@@ -545,7 +556,23 @@ extern "C" __global__ void __launch_bounds__(jg::decode::THREADS) jg_decode(cons
     else l_contiguous_simt_sums(W, X, stage, row0, s0, k_begin, k_end, tile);
     __syncthreads();
 
-    if constexpr (SPLITS > 1) {
+    if constexpr (CLUSTER) {
+#if __CUDA_ARCH__ >= 900
+        // The tile's slices are the blocks of one cluster (rank = split): the first adds the others' sums, in slice
+        // order, straight from their shared memory; the others wait until it has read them.
+        tma::cluster_sync();
+        if (split == 0) {
+            for (index_t e = threadIdx.x; e < TILE_FLOATS; e += THREADS) {
+                float sum = tile[e];
+#pragma unroll
+                for (int p = 1; p < SPLITS; ++p) sum += tma::load_cluster_shared(tile + e, (unsigned)p);
+                tile[e] = sum;
+            }
+        }
+        tma::cluster_sync();
+        if (split != 0) return;
+#endif
+    } else if constexpr (SPLITS > 1) {
         // This slice's sums to its workspace slot; the last slice of the tile to arrive adds all of them in slice
         // order (its own read back too, so the order is the same whichever arrives last).
         const index_t tile_index = row_tile * COLUMN_TILES + column_tile;

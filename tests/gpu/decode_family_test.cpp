@@ -3,8 +3,8 @@
 // and all four transposes — so W is read along k and along its rows, X along k and along s — with padded and odd
 // leading dimensions, pointers off their 16-byte boundaries, every output type, alpha and beta of every kind, and
 // random knobs: both kinds of math, 1 to 8 warps, row groups, column tiles, 1 to 64 splits of K (the partial sums
-// meeting in the workspace), unroll depths 1 to 8. Also the untuned default on the decode rows of the public
-// shapes.
+// meeting in the workspace, or on Hopper in the cluster's shared memory), unroll depths 1 to 8. Also the untuned
+// default on decode steps of a layer in both weight layouts.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -69,6 +69,7 @@ DecodeConfig random_config(std::mt19937_64& rng, const Problem& p, const DeviceI
                           : std::uniform_int_distribution<int>(1, int(std::min<std::int64_t>(small, 16)))(rng);
         c.splits = pick({1, 1, 2, 3, 4, 8, 16, 64});
         c.unroll = pick({1, 2, 4, 8});
+        c.cluster = c.splits >= 2 && c.splits <= 8 && device.cc_major >= 9 && pick({0, 1}) == 1;
         if (!c.validate(p, device)) return c;
     }
 }

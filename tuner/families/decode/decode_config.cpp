@@ -104,6 +104,9 @@ std::optional<Rejection> DecodeConfig::validate(const Problem& p, const DeviceIn
                                                    " accumulators per thread, at most 128 (fewer columns)"};
     if (unroll < 1 || unroll > 8) return Rejection{PruneRule::Knobs, "unroll must be 1 to 8"};
     if (splits < 1 || splits > 64) return Rejection{PruneRule::Knobs, "splits must be 1 to 64"};
+    if (cluster && (splits < 2 || splits > 8))
+        return Rejection{PruneRule::Knobs, "a cluster of the splits takes 2 to 8 of them"};
+    if (cluster && device.cc_major < 9) return Rejection{PruneRule::Knobs, "clusters need sm_90 or newer"};
     if ((splits - 1) * slice(*this, p) >= p.k)
         return Rejection{PruneRule::Knobs, "K = " + std::to_string(p.k) + " leaves a split of the " +
                                                std::to_string(splits) + " with no k"};
@@ -112,13 +115,16 @@ std::optional<Rejection> DecodeConfig::validate(const Problem& p, const DeviceIn
 
 KnobDefines DecodeConfig::defines() const {
     return {{"DECODE_MMA", mma ? 1 : 0}, {"DECODE_WARPS", warps},   {"DECODE_ROW_GROUPS", rg},
-            {"DECODE_COLUMNS", columns}, {"DECODE_SPLITS", splits}, {"DECODE_UNROLL", unroll}};
+            {"DECODE_COLUMNS", columns}, {"DECODE_SPLITS", splits}, {"DECODE_UNROLL", unroll},
+            {"DECODE_CLUSTER", cluster ? 1 : 0}};
 }
 
 LaunchDescription DecodeConfig::launch(const Problem& p) const {
     LaunchDescription g = tile_grid(row_tiles(p) * splits, 1, threads(), shared_bytes(p));
     g.grid.y = static_cast<std::uint32_t>(column_tiles(p));
-    if (splits > 1) {
+    if (cluster) {
+        g.cluster.x = static_cast<std::uint32_t>(splits);  // blockIdx.x = row tile x splits + split
+    } else if (splits > 1) {
         // One arrival counter per tile, then a slot of the block's padded sums per split of every tile.
         const std::int64_t tiles = row_tiles(p) * column_tiles(p);
         g.partial_sums_zeroed_bytes = (tiles * 4 + 255) / 256 * 256;
@@ -131,14 +137,18 @@ std::string DecodeConfig::to_string() const {
     using config_text::format_numbers;
     return std::string("decode_") + (mma ? "mma" : "simt") + "_" + format_numbers("w", {warps}) + "_" +
            format_numbers("r", {rg}) + "_" + format_numbers("c", {columns}) + "_" + format_numbers("k", {splits}) +
-           "_" + format_numbers("u", {unroll});
+           "_" + format_numbers("u", {unroll}) + (cluster ? "_x" : "");
 }
 
 std::optional<DecodeConfig> DecodeConfig::parse(std::string_view name) {
     using config_text::parse_numbers;
     const auto fields = config_text::family_fields(name, kName);
-    if (!fields || fields->size() != 6) return std::nullopt;
+    if (!fields || (fields->size() != 6 && fields->size() != 7)) return std::nullopt;
     DecodeConfig c;
+    if (fields->size() == 7) {
+        if ((*fields)[6] != "x") return std::nullopt;
+        c.cluster = true;
+    }
     if ((*fields)[0] == "mma") c.mma = true;
     else if ((*fields)[0] != "simt") return std::nullopt;
     const auto warps = parse_numbers((*fields)[1], "w", 1);

@@ -20,11 +20,13 @@ struct DecodeConfig {
     static constexpr std::string_view kName = "decode";
     static constexpr std::string_view kSourceHeader = "decode/decode.cuh";
     static constexpr std::string_view kKernelSymbol = "jg_decode";
-    static constexpr std::string_view kNameFormat = "decode_<simt|mma>_w<WARPS>_r<RG>_c<COLUMNS>_k<SPLITS>_u<UNROLL>";
+    static constexpr std::string_view kNameFormat =
+        "decode_<simt|mma>_w<WARPS>_r<RG>_c<COLUMNS>_k<SPLITS>_u<UNROLL>[_x]";
     static constexpr std::string_view kDescription =
         "for min(m, n) <= 64: simt (fp32 FMAs) or mma (mma.sync on 16-bit inputs);\n"
         "WARPS: warps per block; RG: groups of 16 rows of W per warp where W is stored along k (else 1);\n"
-        "COLUMNS: columns of the small side per block; SPLITS: slices of K; UNROLL: 16-byte loads in flight";
+        "COLUMNS: columns of the small side per block; SPLITS: slices of K; UNROLL: 16-byte loads in flight;\n"
+        "_x: a tile's SPLITS (2 to 8) blocks form a cluster and add their sums in shared memory (sm_90)";
 
     bool mma = false;  // DECODE_MMA
     int warps = 4;     // DECODE_WARPS
@@ -32,6 +34,7 @@ struct DecodeConfig {
     int columns = 8;   // DECODE_COLUMNS
     int splits = 1;    // DECODE_SPLITS
     int unroll = 4;    // DECODE_UNROLL
+    bool cluster = false;  // DECODE_CLUSTER: the splits' sums meet in the cluster's shared memory, not the workspace
 
     int threads() const { return 32 * warps; }
     std::int64_t rows(const Problem& problem) const;           // of W per block
@@ -65,7 +68,7 @@ struct DecodeConfig {
 
     friend bool operator==(const DecodeConfig& x, const DecodeConfig& y) {
         return x.mma == y.mma && x.warps == y.warps && x.rg == y.rg && x.columns == y.columns &&
-               x.splits == y.splits && x.unroll == y.unroll;
+               x.splits == y.splits && x.unroll == y.unroll && x.cluster == y.cluster;
     }
 };
 

@@ -12,9 +12,10 @@ namespace {
 constexpr std::int64_t kSearchedSmall = 64;
 // The small sides its untuned default serves (decode steps); between 16 and 64 the other families' defaults.
 constexpr std::int64_t kDefaultSmall = 16;
-// Bytes in flight per SM that cover DRAM's latency at its full rate (Little's law: ~0.8 us under load x 4.3 TB/s
-// over 132 SMs is ~26 KB; a little more, since not every load is in flight all the time).
-constexpr double kBytesInFlightPerSm = 32.0 * 1024;
+// Bytes in flight per SM that cover DRAM's latency at its full rate. Little's law with ~0.8 us under load gives ~26 KB
+// on the H200; measured, 4096 x 4096 bf16 ran at 47% of the copy rate with 32 KB in flight per SM and 56% with 64 KB,
+// so the model asks for 64.
+constexpr double kBytesInFlightPerSm = 64.0 * 1024;
 
 bool is_decode_problem(const Problem& p) {
     return p.a_type == p.b_type && p.k >= 1 && decode_shape(p).small <= kSearchedSmall;
@@ -60,15 +61,17 @@ std::vector<DecodeConfig> DecodeConfig::enumerate(const Problem& p, const Device
             const int narrower = balanced_columns(d.small, most / 2, mma);
             if (narrower != column_choices.front()) column_choices.push_back(narrower);
         }
-        for (const int warps : {4, 8})
+        for (const int warps : {2, 4, 8})
             for (const int rg : {1, 2}) {
                 if (rg > 1 && !d.w_k_contiguous) continue;
                 for (const int columns : column_choices)
                     for (const int unroll : {2, 4})
-                        for (const int splits : {1, 2, 4, 8, 16, 32}) {
-                            const DecodeConfig c = decode(mma, warps, rg, columns, splits, unroll);
-                            if (!c.validate(p, device)) out.push_back(c);
-                        }
+                        for (const int splits : {1, 2, 4, 8, 16, 32})
+                            for (const bool cluster : {false, true}) {
+                                DecodeConfig c = decode(mma, warps, rg, columns, splits, unroll);
+                                c.cluster = cluster;
+                                if (!c.validate(p, device)) out.push_back(c);
+                            }
             }
     }
     return out;
@@ -104,20 +107,26 @@ CostEstimate DecodeConfig::estimate_cost(const Problem& p, const DeviceInfo& dev
     const double c_bytes = double(d.large) * d.small * size_of(p.c_type) * (p.beta_mode == BetaMode::Zero ? 1 : 2);
 
     CostEstimate e;
-    const int registers = estimated_registers(p);
-    e.blocks_per_sm = std::max(1, blocks_per_sm(device, threads(), registers, shared_bytes(p)).blocks);
+    e.blocks_per_sm = std::max(1, blocks_per_sm(device, threads(), estimated_registers(p), shared_bytes(p)).blocks);
     const std::int64_t all_blocks = blocks(p);
-    const double resident = std::min<double>(e.blocks_per_sm, std::ceil(double(all_blocks) / device.sm_count));
-    const double loads = double(unroll) * (d.w_k_contiguous ? 2 * rg : 1);
-    const double in_flight = resident * threads() * 16.0 * loads;
-    // An SM alone cannot draw the whole of DRAM: about 60% of the SMs, each with enough in flight, saturate it.
-    const double busy_sms = std::min<double>(device.sm_count, double(all_blocks));
-    const double latency_cover = std::min(1.0, in_flight / kBytesInFlightPerSm);
-    const double sm_share = std::min(1.0, busy_sms / (0.6 * device.sm_count));
-    const double waves = std::ceil(double(all_blocks) / (double(device.sm_count) * e.blocks_per_sm));
-    e.wave_efficiency = double(all_blocks) / (waves * device.sm_count * e.blocks_per_sm);
-    const double dram = (w_bytes + x_bytes + c_bytes) / ceilings.dram_bytes_per_s;
-    e.traffic_seconds = dram / (latency_cover * sm_share);
+    const std::int64_t slots = std::int64_t{device.sm_count} * e.blocks_per_sm;
+    const std::int64_t full_waves = all_blocks / slots, rest = all_blocks % slots;
+    e.wave_efficiency = double(all_blocks) / (double(full_waves + (rest > 0 ? 1 : 0)) * slots);
+
+    // DRAM's rate as the SMs draw on it: each SM needs enough bytes in flight to cover the latency, and about 60% of
+    // the SMs so supplied saturate DRAM. Blocks run in waves: the full ones at `resident` blocks per SM, then the
+    // rest spread over as many SMs as they fill.
+    const double loads_per_thread = double(unroll) * (d.w_k_contiguous ? 2 * rg : 4);
+    const auto drawn_rate = [&](double resident_per_sm, double busy_sms) {
+        const double cover = std::min(1.0, resident_per_sm * threads() * 16.0 * loads_per_thread / kBytesInFlightPerSm);
+        return ceilings.dram_bytes_per_s * cover * std::min(1.0, busy_sms / (0.6 * device.sm_count));
+    };
+    const double per_block = (w_bytes + x_bytes + c_bytes) / double(all_blocks);
+    e.traffic_seconds = double(full_waves * slots) * per_block / drawn_rate(e.blocks_per_sm, device.sm_count);
+    if (rest > 0) {
+        const double busy = std::min<double>(device.sm_count, double(rest));
+        e.traffic_seconds += double(rest) * per_block / drawn_rate(std::ceil(double(rest) / device.sm_count), busy);
+    }
     // W again from L2 for every column tile after the first, X once per row tile.
     e.traffic_seconds = std::max(e.traffic_seconds, ((column_tiles(p) - 1) * w_bytes +
                                                      double(row_tiles(p)) * x_bytes) / ceilings.l2_bytes_per_s);
@@ -130,31 +139,38 @@ CostEstimate DecodeConfig::estimate_cost(const Problem& p, const DeviceInfo& dev
         const double share = p.a_type == DType::F32 ? 0.6 : 0.4;
         e.compute_seconds = padded / (share * ceilings.fp32_flops);
     }
+
+    // Where K is split, one block per tile adds the slices' sums after the others are done: from the workspace
+    // (written and read through L2, its counters zeroed by a memset first) or from the cluster's shared memory.
     double combine = 0.0;
-    if (splits > 1) {
-        const double slots = double(row_tiles(p) * column_tiles(p)) * splits * sums_bytes(p);
-        combine = 2.0 * slots / ceilings.l2_bytes_per_s + cost::kMemsetSeconds;
+    const double one_sm = ceilings.l2_bytes_per_s / device.sm_count;
+    if (cluster) {
+        combine = (splits - 1) * double(sums_bytes(p)) / (2.0 * one_sm);
+    } else if (splits > 1) {
+        const double tile_sums = double(splits) * sums_bytes(p);
+        combine = std::max(2.0 * tile_sums * row_tiles(p) * column_tiles(p) / ceilings.l2_bytes_per_s,
+                           tile_sums / one_sm) +
+                  cost::kMemsetSeconds;
     }
     e.seconds = std::max(e.traffic_seconds, e.compute_seconds) + combine + cost::kLaunchSeconds;
     return e;
 }
 
 std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, const DeviceInfo& device) {
-    if (!is_decode_problem(p)) return std::nullopt;
-    const DecodeShape d = decode_shape(p);
-    if (d.small > kDefaultSmall) return std::nullopt;
-    const bool mma = p.a_type != DType::F32 && d.small > 2 && device.cc_major >= 8;
-    const int columns = balanced_columns(d.small, most_columns(mma, p), mma);
-    std::optional<DecodeConfig> chosen;
-    // The fewest splits that fill every SM twice (fewer splits: less to add up) among those the device can hold (X's
-    // staged rows of a long slice may not fit in shared memory) and K has k for.
-    for (const int splits : {1, 2, 4, 8, 16, 32, 64}) {
-        const DecodeConfig c = decode(mma, 4, 1, columns, splits, 4);
-        if (c.validate(p, device)) continue;
-        chosen = c;
-        if (c.blocks(p) >= 2 * std::int64_t{device.sm_count}) break;
+    if (!is_decode_problem(p) || decode_shape(p).small > kDefaultSmall) return std::nullopt;
+    // The cost model's choice among the search space: the space is small and its estimates cheap, and the model
+    // knows what a fixed choice would not (the waves of blocks, how much to split, whether the sums fit a cluster).
+    const DeviceCeilings ceilings = estimate_ceilings(device);
+    std::optional<DecodeConfig> best;
+    double best_seconds = 0.0;
+    for (const DecodeConfig& c : enumerate(p, device)) {
+        const double seconds = c.estimate_cost(p, device, ceilings).seconds;
+        if (!best || seconds < best_seconds) {
+            best = c;
+            best_seconds = seconds;
+        }
     }
-    return chosen;
+    return best;
 }
 
 }  // namespace jitgemm
