@@ -169,6 +169,15 @@ __device__ __forceinline__ H load_element(const H* p) {
     return e;
 }
 
+// The VEC elements at p, all of which exist: load_chunk without its tests, for the steps that are whole (all but
+// the edges). Tested per chunk, every load sat in its own branch with the element-by-element path beside it: 35
+// instructions a chunk, and the loads of a step could not be issued together.
+template <int ALIGN>
+__device__ __forceinline__ uint4 load_whole_chunk(const e_t* p) {
+    if constexpr (ALIGN >= VEC) return __ldg(reinterpret_cast<const uint4*>(p));
+    else return load_chunk<ALIGN>(p, VEC);
+}
+
 // X(s, k ... k + VEC - 1), of which `valid` exist, as 16 bytes: one chunk where X's rows run along k, VEC strided
 // elements where they run along s.
 __device__ __forceinline__ uint4 load_x_chunk(const e_t* X, index_t s, index_t k, int valid) {
@@ -311,10 +320,17 @@ __device__ __forceinline__ void k_contiguous_sums(const e_t* W, const e_t* X, un
     auto load_w = [&](int step, uint4 (&dst)[RG][2]) {
         const index_t k = lane_k + (index_t)step * WINDOW;
         const int valid = step < steps ? clamp_valid(k_end - k, VEC) : 0;
+        if (valid == VEC) {
 #pragma unroll
-        for (int j = 0; j < RG; ++j)
+            for (int j = 0; j < RG; ++j)
 #pragma unroll
-            for (int h = 0; h < 2; ++h) dst[j][h] = load_chunk<W_ALIGN>(rows[j][h] + k, valid);
+                for (int h = 0; h < 2; ++h) dst[j][h] = load_whole_chunk<W_ALIGN>(rows[j][h] + k);
+        } else {
+#pragma unroll
+            for (int j = 0; j < RG; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) dst[j][h] = load_chunk<W_ALIGN>(rows[j][h] + k, valid);
+        }
     };
     auto compute = [&](int step, const uint4 (&wc)[RG][2]) {
         const index_t k = lane_k + (index_t)step * WINDOW;
@@ -406,9 +422,14 @@ __device__ __forceinline__ void l_contiguous_simt_sums(const e_t* W, const e_t* 
     uint4 w[UNROLL][4];
     auto load_w = [&](int step, uint4 (&dst)[4]) {
         const index_t k = warp_k + (index_t)step * WINDOW;
+        if (step < steps && k + 3 < k_end && rows_valid == VEC) {
 #pragma unroll
-        for (int kk = 0; kk < 4; ++kk)
-            dst[kk] = load_chunk<W_ALIGN>(column + (k + kk) * W_LD, step < steps && k + kk < k_end ? rows_valid : 0);
+            for (int kk = 0; kk < 4; ++kk) dst[kk] = load_whole_chunk<W_ALIGN>(column + (k + kk) * W_LD);
+        } else {
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk)
+                dst[kk] = load_chunk<W_ALIGN>(column + (k + kk) * W_LD, step < steps && k + kk < k_end ? rows_valid : 0);
+        }
     };
     auto compute = [&](int step, const uint4 (&wc)[4]) {
         const index_t k = warp_k + (index_t)step * WINDOW;
@@ -480,10 +501,18 @@ __device__ __forceinline__ void l_contiguous_mma_sums(const e_t* W, const e_t* X
     uint4 w[UNROLL][4];
     auto load_w = [&](int step, uint4 (&dst)[4]) {
         const index_t k = lane_k + (index_t)step * WINDOW;
+        const bool whole = step < steps && k + 9 < k_end && rows_valid == 8;
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
             const index_t kk = k + (i & 1) + 8 * (i >> 1);  // k, k + 1, k + 8, k + 9
-            dst[i] = load_chunk<W_ALIGN>(column + kk * W_LD, step < steps && kk < k_end ? rows_valid : 0);
+            if (whole) dst[i] = load_whole_chunk<W_ALIGN>(column + kk * W_LD);
+        }
+        if (!whole) {
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const index_t kk = k + (i & 1) + 8 * (i >> 1);
+                dst[i] = load_chunk<W_ALIGN>(column + kk * W_LD, step < steps && kk < k_end ? rows_valid : 0);
+            }
         }
     };
     auto compute = [&](int step, const uint4 (&wc)[4]) {
