@@ -157,10 +157,10 @@ TEST(DecodeFamily, CostPrefersEnoughBlocksToDrawOnDram) {
     EXPECT_LT(split, 1.3 * (dram + cost::kLaunchSeconds + cost::kMemsetSeconds));
 }
 
-// The default is the cost model's pick of the search space, for a small side of at most 16.
+// The default: this family for fp32 decode steps of up to 16 tokens and 16-bit ones of up to 2 (fewest splits that
+// fill every SM twice); the mma.sync family's skinny tile for more 16-bit tokens.
 TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
     const DeviceInfo device = h200_profile();
-    const DeviceCeilings ceilings = estimate_ceilings(device);
     for (const DType type : {DType::F32, DType::F16, DType::BF16})
         for (const std::int64_t tokens : {1, 2, 5, 16}) {
             for (const bool along_k : {false, true}) {
@@ -170,19 +170,34 @@ TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
                     p.lda = 4096;
                 }
                 const AnyConfig chosen = heuristic_config(p, device);
+                EXPECT_FALSE(validate(chosen, p, device)) << to_string(chosen);
+                if (type != DType::F32 && tokens > 2) {
+                    ASSERT_TRUE(std::holds_alternative<MmaSyncConfig>(chosen)) << to_string(chosen);
+                    const auto& m = std::get<MmaSyncConfig>(chosen);
+                    EXPECT_EQ(m.bm, 64);  // along the weights
+                    EXPECT_EQ(m.bn, 32);  // along the tokens
+                    EXPECT_EQ(m.splits, 2) << to_string(chosen);  // 224 tiles: twice the SMs with 2 splits
+                    continue;
+                }
                 ASSERT_TRUE(std::holds_alternative<DecodeConfig>(chosen)) << to_string(chosen);
                 const auto& c = std::get<DecodeConfig>(chosen);
-                EXPECT_FALSE(c.validate(p, device)) << c.to_string();
-                if (type == DType::F32) EXPECT_FALSE(c.mma);
-                // What the model promises for it: W drawn from DRAM at nearly the full rate.
-                const double w_seconds = 14336.0 * 4096 * size_of(type) / ceilings.dram_bytes_per_s;
-                EXPECT_LT(c.estimate_cost(p, device, ceilings).seconds, 1.2 * w_seconds) << c.to_string();
+                EXPECT_FALSE(c.mma);
+                EXPECT_GE(c.blocks(p), 2 * device.sm_count) << c.to_string();
+                DecodeConfig fewer = c;  // the fewest splits that do
+                fewer.splits = c.splits / 2;
+                if (fewer.splits >= 1 && !fewer.validate(p, device)) {
+                    EXPECT_LT(fewer.blocks(p), 2 * device.sm_count) << c.to_string();
+                }
             }
         }
-    EXPECT_FALSE(std::holds_alternative<DecodeConfig>(heuristic_config(decode_step(17, 4096, 4096, DType::BF16),
+    EXPECT_FALSE(std::holds_alternative<DecodeConfig>(heuristic_config(decode_step(17, 4096, 4096, DType::F32),
                                                                        device)));
     EXPECT_FALSE(std::holds_alternative<DecodeConfig>(heuristic_config(decode_step(4096, 4096, 4096, DType::F32),
                                                                        device)));
+    // 4096 weights: 64 tiles of 64, split in four (256 blocks), as the tuned winner was.
+    const AnyConfig small = heuristic_config(decode_step(16, 4096, 4096, DType::BF16), device);
+    ASSERT_TRUE(std::holds_alternative<MmaSyncConfig>(small)) << to_string(small);
+    EXPECT_EQ(std::get<MmaSyncConfig>(small).splits, 4) << to_string(small);
 }
 
 }  // namespace

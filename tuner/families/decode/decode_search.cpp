@@ -10,7 +10,7 @@ namespace {
 
 // The small sides the family is searched for: beyond 64 the Tensor Core tiles reuse W enough to win.
 constexpr std::int64_t kSearchedSmall = 64;
-// The small sides its untuned default serves (decode steps); between 16 and 64 the other families' defaults.
+// The small sides its untuned default serves in fp32 (decode steps); beyond, the other families' defaults.
 constexpr std::int64_t kDefaultSmall = 16;
 // Bytes in flight per SM that cover DRAM's latency at its full rate. Little's law with ~0.8 us under load gives ~26 KB
 // on the H200; measured, 4096 x 4096 bf16 ran at 47% of the copy rate with 32 KB in flight per SM and 56% with 64 KB,
@@ -157,20 +157,25 @@ CostEstimate DecodeConfig::estimate_cost(const Problem& p, const DeviceInfo& dev
 }
 
 std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, const DeviceInfo& device) {
-    if (!is_decode_problem(p) || decode_shape(p).small > kDefaultSmall) return std::nullopt;
-    // The cost model's choice among the search space: the space is small and its estimates cheap, and the model
-    // knows what a fixed choice would not (the waves of blocks, how much to split, whether the sums fit a cluster).
-    const DeviceCeilings ceilings = estimate_ceilings(device);
-    std::optional<DecodeConfig> best;
-    double best_seconds = 0.0;
-    for (const DecodeConfig& c : enumerate(p, device)) {
-        const double seconds = c.estimate_cost(p, device, ceilings).seconds;
-        if (!best || seconds < best_seconds) {
-            best = c;
-            best_seconds = seconds;
-        }
+    if (!is_decode_problem(p)) return std::nullopt;
+    const DecodeShape d = decode_shape(p);
+    // fp32 up to 16 columns; 16-bit inputs up to 2, where the FMAs keep up. Measured on the H200 (session 16), this
+    // family's mma.sync paths reached 0.4-0.7x cuBLAS on 16-bit decode with 4 and 16 tokens, where the mma.sync
+    // family's tuned kernels reach 0.94-1.0x: there its default serves.
+    if (d.small > (p.a_type == DType::F32 ? kDefaultSmall : 2)) return std::nullopt;
+    // Four warps, one row group, and the fewest splits whose blocks fill every SM twice (fewer splits: fewer sums to
+    // add). Against the cost model's pick of the whole space (bench/results/2026-12-04-h200-s16-decode-*-default.csv)
+    // this rule was ahead on 6 of the 11 fp32 rows of bench/shapes/decode_targets.csv, level on one and 2-16% behind on
+    // four, and its worst row was 0.88x cuBLAS where the model's was 0.66x.
+    const int columns = balanced_columns(d.small, most_columns(false, p), false);
+    std::optional<DecodeConfig> chosen;
+    for (const int splits : {1, 2, 4, 8, 16, 32, 64}) {
+        const DecodeConfig c = decode(false, 4, 1, columns, splits, 4);
+        if (c.validate(p, device)) continue;  // X's staged rows of a long slice may not fit, or K is too short
+        chosen = c;
+        if (c.blocks(p) >= 2 * std::int64_t{device.sm_count}) break;
     }
-    return best;
+    return chosen;
 }
 
 }  // namespace jitgemm

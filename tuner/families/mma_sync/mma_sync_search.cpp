@@ -1,4 +1,5 @@
 // The mma.sync family's search space, refinements and untuned default.
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -110,8 +111,33 @@ std::vector<MmaSyncConfig> MmaSyncConfig::refinements(const Problem& problem, co
     return out;
 }
 
+namespace {
+
+// A skinny problem (one side of C at most 64, as in decode): one pass over the large operand, whose tiles the tuned
+// winners on the H200 (session 16, 16-bit, 1 to 16 tokens) took 64 deep along it and 32 along the small side, four
+// warps, k tiles of 64 in four stages, with K split until the blocks fill every SM about twice; nullopt where the
+// device refuses that tile.
+std::optional<MmaSyncConfig> skinny_default(const Problem& p, const DeviceInfo& device) {
+    if (std::min(p.m, p.n) > 64) return std::nullopt;
+    MmaSyncConfig c = p.n <= p.m ? ladder_step(64, 32, 2, 2) : ladder_step(32, 64, 2, 2);
+    c.bk = 64;
+    c.stages = 4;
+    if (c.validate(p, device)) return std::nullopt;
+    const std::int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+    for (int s = 2; s <= 8 && tiles * (s - 1) * 10 < 19 * std::int64_t{device.sm_count}; ++s) {
+        MmaSyncConfig split = c;
+        split.splits = s;
+        if (c.k_tiles(p) < 8 * s || split.validate(p, device)) break;
+        c = split;
+    }
+    return c;
+}
+
+}  // namespace
+
 std::optional<MmaSyncConfig> MmaSyncConfig::heuristic_default(const Problem& p, const DeviceInfo& device) {
     if (!is_tensor_core_problem(p)) return std::nullopt;
+    if (const auto skinny = skinny_default(p, device)) return skinny;
     const std::array<MmaSyncConfig, 4> ladder{ladder_step(128, 128, 2, 4), ladder_step(128, 64, 2, 2),
                                               ladder_step(64, 64, 2, 2), ladder_step(32, 32, 1, 1)};
     const MmaSyncConfig* fallback = nullptr;
