@@ -7,16 +7,14 @@
 // default on decode steps of a layer in both weight layouts.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <mutex>
 #include <random>
-#include <thread>
 #include <variant>
 
 #include "runtime/device/device_info.h"
 #include "runtime/driver/context.h"
 #include "runtime/problem/gemm_call.h"
 #include "support/gpu_test_support.h"
+#include "support/parallel_gemm_cases.h"
 #include "support/random_gemm_shape.h"
 #include "tools/verify/gemm_workload.h"
 #include "tuner/families/registry.h"
@@ -100,33 +98,8 @@ TEST_P(DecodeCorrectness, MatchesFloat64ReferenceOnRandomDecodeShapes) {
         shapes.push_back(s);
     }
 
-    std::atomic<std::size_t> next{0};
-    std::mutex failures_mutex;
-    std::vector<std::string> failures;
-    auto worker = [&](std::uint64_t worker_seed) {
-        std::mt19937_64 worker_rng(worker_seed);
-        for (std::size_t i = next++; i < shapes.size(); i = next++) {
-            const std::string label = shapes[i].describe() + " config " + configs[i];
-            try {
-                driver::current_context();
-                const GemmWorkload workload(shapes[i], worker_rng);
-                GemmOptions options;
-                options.config = configs[i];
-                workload.run(nullptr, options);
-                const auto result = workload.check(worker_rng);
-                if (!result.passed() || !(result.relative_error <= type.max_relative_error)) {
-                    std::lock_guard lock(failures_mutex);
-                    failures.push_back(label + ": " + result.describe());
-                }
-            } catch (const std::exception& e) {
-                std::lock_guard lock(failures_mutex);
-                failures.push_back(label + ": " + e.what());
-            }
-        }
-    };
-    std::vector<std::thread> threads;
-    for (int t = 0; t < 8; ++t) threads.emplace_back(worker, seed + 1 + t);
-    for (auto& t : threads) t.join();
+    const std::vector<std::string> failures =
+        testing::run_gemm_cases_in_parallel(shapes, configs, type.max_relative_error, seed);
     for (const auto& f : failures) ADD_FAILURE() << f;
     EXPECT_TRUE(failures.empty()) << failures.size() << " of " << shapes.size() << " cases failed (seed " << seed
                                   << ")";

@@ -7,18 +7,16 @@
 // overlaps their NVRTC compiles and exercises gemm from many threads.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <optional>
 #include <random>
-#include <thread>
 #include <utility>
 
 #include "runtime/device/device_info.h"
 #include "runtime/driver/context.h"
 #include "runtime/problem/gemm_call.h"
 #include "support/gpu_test_support.h"
+#include "support/parallel_gemm_cases.h"
 #include "support/random_gemm_shape.h"
 #include "tuner/families/registry.h"
 #include "tools/verify/gemm_workload.h"
@@ -210,33 +208,8 @@ TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
         if (pack != 0) chosen.back() += "_p" + std::to_string(pack);
     }
 
-    std::atomic<std::size_t> next{0};
-    std::mutex failures_mutex;
-    std::vector<std::string> failures;
-    auto worker = [&](std::uint64_t worker_seed) {
-        std::mt19937_64 worker_rng(worker_seed);
-        for (std::size_t i = next++; i < cases.size(); i = next++) {
-            const std::string label = cases[i].describe() + " config " + chosen[i];
-            try {
-                driver::current_context();
-                const GemmWorkload workload(cases[i], worker_rng);
-                GemmOptions options;
-                options.config = chosen[i];
-                workload.run(nullptr, options);
-                const auto result = workload.check(worker_rng);
-                if (!result.passed() || !(result.relative_error <= family.max_relative_error)) {
-                    std::lock_guard lock(failures_mutex);
-                    failures.push_back(label + ": " + result.describe());
-                }
-            } catch (const std::exception& e) {
-                std::lock_guard lock(failures_mutex);
-                failures.push_back(label + ": " + e.what());
-            }
-        }
-    };
-    std::vector<std::thread> threads;
-    for (int t = 0; t < 8; ++t) threads.emplace_back(worker, seed + 1 + t);
-    for (auto& t : threads) t.join();
+    const std::vector<std::string> failures =
+        testing::run_gemm_cases_in_parallel(cases, chosen, family.max_relative_error, seed);
     for (const auto& f : failures) ADD_FAILURE() << f;
     EXPECT_TRUE(failures.empty()) << failures.size() << " of " << cases.size() << " cases failed (seed " << seed << ")";
 }
