@@ -1,5 +1,6 @@
 // The tuning loop (see tuner.h): stages in the order they run.
 #include "tuner/tuner.h"
+#include "tuner/search_stop.h"
 #include "log/log.h"
 
 #include <algorithm>
@@ -74,7 +75,8 @@ public:
           fingerprint_(device.fingerprint()),
           key_(problem.key()),
           stream_(driver::make_stream()),
-          flusher_(device) {}
+          flusher_(device),
+          ceilings_(estimate_ceilings(device)) {}
 
     TuneResult run() {
         prepare_operands();
@@ -87,7 +89,9 @@ public:
         log("done in " + std::to_string(result_.seconds) + " s: " +
             (result_.winner ? to_string(*result_.winner) + " " + std::to_string(result_.winner_ms) + " ms"
                             : std::string("no candidate passed")) +
-            (result_.complete ? ", complete" : ", incomplete (budget)"));
+            (result_.complete ? ", complete" : ", incomplete (budget)") +
+            (result_.ruled_out > 0 ? " (" + std::to_string(result_.ruled_out) + " ruled out: " + result_.stop_reason + ")"
+                                   : std::string()));
         return std::move(result_);
     }
 
@@ -221,7 +225,16 @@ private:
                 return c;
             },
             options_.compile_threads);
+        // The estimates of the candidates not yet measured, for the stopping rule (search_stop.h).
+        std::vector<double> estimates;
+        std::multiset<double> left;
+        for (const AnyConfig& config : configs) {
+            estimates.push_back(estimate_cost(config, problem_, device_, ceilings_).seconds);
+            left.insert(estimates.back());
+        }
+        bool done = false;
         while (auto item = pool.next()) {
+            if (done) continue;  // compiles under way still arrive after the stop; the rule ruled them out
             if (have_winner() && seconds_left() < final_reserve()) {
                 pool.cancel();  // compiles under way still arrive; they are left unmeasured
                 continue;
@@ -232,11 +245,22 @@ private:
                 continue;
             }
             if (compiled.compiled_now) ++result_.compiles;
-            evaluate(configs[index], std::move(compiled));
+            evaluate(configs[index], std::move(compiled), estimates[index]);
+            left.erase(left.find(estimates[index]));
+            if (left.empty()) continue;
+            if (const auto reason = search_done(calibration_, best_ms_.load(), *left.begin())) {
+                // The candidates left leave the search: it is complete without them, as if pruned.
+                log("stop: " + *reason + "; " + std::to_string(left.size()) + " candidates ruled out");
+                result_.ruled_out += static_cast<int>(left.size());
+                result_.candidates_total -= static_cast<int>(left.size());
+                result_.stop_reason = *reason;
+                done = true;
+                pool.cancel();
+            }
         }
     }
 
-    void evaluate(const AnyConfig& config, CompiledCandidate compiled) {
+    void evaluate(const AnyConfig& config, CompiledCandidate compiled, double estimated_seconds) {
         Candidate c{config, std::move(compiled.program), std::move(compiled.cubin), nullptr,
                     CandidateOutcome::Passed, 0.0, {}};
         if (!compiled.error.empty()) {
@@ -261,6 +285,7 @@ private:
         m.measured_at_unix = static_cast<std::int64_t>(std::time(nullptr));
         result_.measurements.push_back(m);
         if (c.outcome == CandidateOutcome::Passed) {
+            calibration_.push_back({estimated_seconds, c.median_ms});
             if (best_ms_.load() == 0 || c.median_ms < best_ms_.load()) {
                 best_ms_ = c.median_ms;
                 best_config_ = c.program.config_name;
@@ -438,6 +463,8 @@ private:
     const std::string fingerprint_, key_;
     driver::StreamHandle stream_;
     L2Flusher flusher_;
+    const DeviceCeilings ceilings_;  // the cost model's, as the ranking used them
+    std::vector<Calibration> calibration_;  // estimate and measurement of every candidate that passed
     EventTimer timer_;
     std::unique_ptr<VerificationKernels> verification_kernels_;
     std::unique_ptr<TuningOperands> operands_;

@@ -3,7 +3,8 @@
 //   re-time finalists alternately -> record.
 // Every candidate's outcome is recorded (failures too, so they are never tried again); the winner, its cubin and
 // the search's completeness go to the writable cache in one transaction. The search stops cleanly when its budget
-// runs out and is then recorded as incomplete.
+// runs out and is then recorded as incomplete; or earlier, complete, when the cost model, calibrated by the
+// measurements so far, rules out every candidate left (tuner/search_stop.h), which the log says.
 #pragma once
 
 #include <cuda.h>
@@ -34,6 +35,8 @@ struct TuneResult {
     int candidates_total = 0;                    // after pruning, refinements included
     int candidates_measured = 0;                 // reached an outcome
     int compiles = 0;                            // NVRTC runs (cached cubins need none)
+    int ruled_out = 0;                           // left unmeasured by the stopping rule (not in candidates_total)
+    std::string stop_reason;                     // the rule's sentence when it stopped the search (search_stop.h)
     std::map<cache::CandidateOutcome, int> outcomes;
     PruneReport pruning;
     std::vector<cache::MeasurementRecord> measurements;

@@ -64,7 +64,7 @@ std::vector<int> parse_devices(const std::string& text, int available) {
 struct ProblemOutcome {
     std::string name, key, config, status;  // status: tuned, already-tuned, no-winner, failed
     double ms = 0.0, tflops = 0.0, seconds = 0.0;
-    int measured = 0, total = 0, compiles = 0, device = 0;
+    int measured = 0, total = 0, compiles = 0, device = 0, ruled_out = 0;
     bool complete = false;
     std::string detail;
 };
@@ -188,6 +188,7 @@ int tune_command(const std::vector<std::string>& args) {
                 out.total = r.candidates_total;
                 out.compiles = r.compiles;
                 out.complete = r.complete;
+                out.ruled_out = r.ruled_out;
                 out.detail = r.pruning.describe();
             } catch (const Error& e) {
                 out.status = "failed";
@@ -198,7 +199,11 @@ int tune_command(const std::vector<std::string>& args) {
             if (out.status == "tuned")
                 line << out.config << " " << std::fixed << std::setprecision(3) << out.ms << " ms, "
                      << std::setprecision(1) << out.tflops << " TFLOP/s; " << out.measured << "/" << out.total
-                     << " candidates" << (out.complete ? " (complete)" : " (budget reached)") << ", " << out.compiles
+                     << " candidates"
+                     << (out.ruled_out > 0 ? " (complete: " + std::to_string(out.ruled_out) + " more ruled out by the "
+                                             "measured cost model)"
+                                           : out.complete ? " (complete)" : " (budget reached)")
+                     << ", " << out.compiles
                      << " compiles, " << out.seconds << " s";
             else
                 line << out.status << ": " << out.detail;
@@ -228,6 +233,7 @@ int tune_command(const std::vector<std::string>& args) {
                                        {"config", o.config}, {"time_ms", o.ms}, {"tflops", o.tflops},
                                        {"seconds", o.seconds}, {"candidates_measured", o.measured},
                                        {"candidates_total", o.total}, {"search_complete", o.complete},
+                                       {"candidates_ruled_out", o.ruled_out},
                                        {"compiles", o.compiles}, {"detail", o.detail}});
         std::cout << out.dump(1) << "\n";
     }

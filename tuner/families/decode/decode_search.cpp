@@ -61,7 +61,9 @@ std::vector<DecodeConfig> DecodeConfig::enumerate(const Problem& p, const Device
             const int narrower = balanced_columns(d.small, most / 2, mma);
             if (narrower != column_choices.front()) column_choices.push_back(narrower);
         }
-        for (const int warps : {2, 4, 8})
+        // Four or eight warps (two never won on the H200); splits only where the blocks fill at least half the SMs
+        // and at most eight waves of them, so that a small problem's search stays short.
+        for (const int warps : {4, 8})
             for (const int rg : {1, 2}) {
                 if (rg > 1 && !d.w_k_contiguous) continue;
                 for (const int columns : column_choices)
@@ -70,7 +72,11 @@ std::vector<DecodeConfig> DecodeConfig::enumerate(const Problem& p, const Device
                             for (const bool cluster : {false, true}) {
                                 DecodeConfig c = decode(mma, warps, rg, columns, splits, unroll);
                                 c.cluster = cluster;
-                                if (!c.validate(p, device)) out.push_back(c);
+                                if (c.validate(p, device)) continue;
+                                const std::int64_t blocks = c.blocks(p);
+                                if (splits > 1 && (2 * blocks < device.sm_count || blocks > 8 * device.sm_count))
+                                    continue;
+                                out.push_back(c);
                             }
             }
     }
