@@ -8,11 +8,10 @@
 // A block owns ROWS rows of W, BS columns of X and one of SPLITS consecutive slices of K; it reads its part of W
 // once, in 16-byte loads, UNROLL steps of them in flight per thread ahead of the math. Its BS rows of X over its
 // slice are copied to shared memory first (while W's first loads are in flight). The block's ROWS x BS sums then
-// meet in shared memory; where K is split, the
-// slices' sums meet in the workspace, added in slice order by the slice that finishes last (the result does not
-// depend on which one that is: runs are bitwise repeatable), which then alone stores the tile. On Hopper the
-// slices of a tile may instead form a cluster (DECODE_CLUSTER) whose first block adds the others' sums from their
-// shared memory: no workspace, no counters to zero before the launch.
+// meet in shared memory; where K is split, the slices' sums meet in the workspace, added in slice order by the
+// slice that finishes last (the result does not depend on which one that is: runs are bitwise repeatable), which
+// then alone stores the tile. On Hopper the slices of a tile may instead form a cluster (DECODE_CLUSTER) whose first
+// block adds the others' sums from their shared memory: no workspace, no counters to zero before the launch.
 //
 // How W's rows are read depends on which way they are stored:
 //   k-contiguous (the usual y = x W^T of a linear layer): lane (g = lane / 4, q = lane % 4) of a warp reads the 16
