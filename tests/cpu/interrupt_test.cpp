@@ -24,7 +24,9 @@ TEST(Interrupt, FirstCtrlCAsksToStopAndTheSecondEndsTheProcess) {
     int status = 0;
     ASSERT_EQ(waitpid(child, &status, 0), child);
     EXPECT_TRUE(WIFSIGNALED(status)) << "exit status " << (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    if (WIFSIGNALED(status)) EXPECT_EQ(WTERMSIG(status), SIGINT);
+    if (WIFSIGNALED(status)) {
+        EXPECT_EQ(WTERMSIG(status), SIGINT);
+    }
 }
 
 }  // namespace
