@@ -142,8 +142,11 @@ TEST(Tuning, SearchRespectsItsBudgetAndSaysWhetherItWasComplete) {
     ASSERT_TRUE(r.winner.has_value());
     EXPECT_EQ(r.complete, r.candidates_measured == r.candidates_total);
     // Complete in 1 s only where the stopping rule ruled the rest out (and then it says why).
-    if (r.ruled_out == 0) EXPECT_FALSE(r.complete) << "a 2048^3 search of " << r.candidates_total << " candidates in 1 s";
-    else EXPECT_FALSE(r.stop_reason.empty());
+    if (r.ruled_out == 0) {
+        EXPECT_FALSE(r.complete) << "a 2048^3 search of " << r.candidates_total << " candidates in 1 s";
+    } else {
+        EXPECT_FALSE(r.stop_reason.empty());
+    }
     EXPECT_GT(r.pruning.enumerated, r.pruning.survivors);
 }
 
