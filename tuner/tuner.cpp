@@ -161,7 +161,7 @@ private:
     // Stages 1-3: enumerate, prune, rank; minus the candidates whose failure is already on record.
     std::vector<AnyConfig> prune_and_rank_stage() {
         const PrunedSpace space =
-            prune_and_rank(enumerate_candidates(problem_, device_), problem_, device_, estimate_ceilings(device_));
+            prune_and_rank(enumerate_candidates(problem_, device_), problem_, device_, ceilings_);
         result_.pruning = space.report;
         log("prune: " + space.report.describe());
         // Resuming: what earlier searches of this problem (same device and provenance) settled is not redone.
@@ -463,7 +463,7 @@ private:
     const std::string fingerprint_, key_;
     driver::StreamHandle stream_;
     L2Flusher flusher_;
-    const DeviceCeilings ceilings_;  // the cost model's, as the ranking used them
+    const DeviceCeilings ceilings_;  // the cost model's: the ranking's and the stopping rule's
     std::vector<Calibration> calibration_;  // estimate and measurement of every candidate that passed
     EventTimer timer_;
     std::unique_ptr<VerificationKernels> verification_kernels_;

@@ -11,7 +11,6 @@
 namespace jitgemm {
 namespace {
 
-constexpr std::int64_t kMostSmall = 64;  // the small side the family computes
 
 int elements_per_load(const Problem& p) { return 16 / size_of(p.a_type); }
 
@@ -82,8 +81,9 @@ int DecodeConfig::estimated_registers(const Problem& p) const {
 std::optional<Rejection> DecodeConfig::validate(const Problem& p, const DeviceInfo& device) const {
     if (p.a_type != p.b_type) return Rejection{PruneRule::Dtype, "the decode family needs A and B of one type"};
     const DecodeShape d = decode_shape(p);
-    if (d.small > kMostSmall)
-        return Rejection{PruneRule::Knobs, "the decode family needs min(m, n) <= 64, not " + std::to_string(d.small)};
+    if (d.small > kMaxSmall)
+        return Rejection{PruneRule::Knobs, "the decode family needs min(m, n) <= " + std::to_string(kMaxSmall) +
+                                               ", not " + std::to_string(d.small)};
     if (p.k < 1) return Rejection{PruneRule::Knobs, "k = 0 is served by the reference family"};
     if (mma) {
         if (p.a_type == DType::F32) return Rejection{PruneRule::Dtype, "mma decode takes fp16 or bf16 inputs"};

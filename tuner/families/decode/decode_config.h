@@ -28,6 +28,10 @@ struct DecodeConfig {
         "COLUMNS: columns of the small side per block; SPLITS: slices of K; UNROLL: 16-byte loads in flight;\n"
         "_x: a tile's SPLITS (2 to 8) blocks form a cluster and add their sums in shared memory (sm_90)";
 
+    // The largest small side the kernel computes (its accumulators and the X rows it stages); the search covers all
+    // of it: beyond, the Tensor Core families' tiles reuse W enough to win.
+    static constexpr std::int64_t kMaxSmall = 64;
+
     bool mma = false;  // DECODE_MMA
     int warps = 4;     // DECODE_WARPS
     int rg = 1;        // DECODE_ROW_GROUPS
@@ -62,8 +66,8 @@ struct DecodeConfig {
     // against the FMAs (simt) and the split sums' round trip through L2.
     CostEstimate estimate_cost(const Problem& problem, const DeviceInfo& device,
                                const DeviceCeilings& ceilings) const;
-    // For a small side of at most 16: mma for 16-bit inputs and more than two columns, simt otherwise;
-    // splits until the blocks fill every SM twice.
+    // SIMT math for fp32 decode steps of up to 16 tokens and 16-bit ones of up to 2, four warps, the fewest splits
+    // whose blocks fill every SM twice (decode_search.cpp has the measurements behind it).
     static std::optional<DecodeConfig> heuristic_default(const Problem& problem, const DeviceInfo& device);
 
     friend bool operator==(const DecodeConfig& x, const DecodeConfig& y) {

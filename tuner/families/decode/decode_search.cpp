@@ -8,8 +8,6 @@
 namespace jitgemm {
 namespace {
 
-// The small sides the family is searched for: beyond 64 the Tensor Core tiles reuse W enough to win.
-constexpr std::int64_t kSearchedSmall = 64;
 // The small sides its untuned default serves in fp32 (decode steps); beyond, the other families' defaults.
 constexpr std::int64_t kDefaultSmall = 16;
 // Bytes in flight per SM that cover DRAM's latency at its full rate. Little's law with ~0.8 us under load gives ~26 KB
@@ -18,7 +16,7 @@ constexpr std::int64_t kDefaultSmall = 16;
 constexpr double kBytesInFlightPerSm = 64.0 * 1024;
 
 bool is_decode_problem(const Problem& p) {
-    return p.a_type == p.b_type && p.k >= 1 && decode_shape(p).small <= kSearchedSmall;
+    return p.a_type == p.b_type && p.k >= 1 && decode_shape(p).small <= DecodeConfig::kMaxSmall;
 }
 
 // The most columns one block takes for this math and layout (the kernel's accumulators), and a column count that
