@@ -13,6 +13,7 @@
 #pragma once
 
 #include "common/jg_args.cuh"
+#include "common/jg_batch.cuh"
 #include "common/jg_epilogue.cuh"
 #include "common/jg_memory.cuh"
 #include "common/jg_problem.cuh"
@@ -293,6 +294,7 @@ static __device__ __forceinline__ void jg_regblock_body(const float* __restrict_
 extern "C" __global__ void __launch_bounds__(jg::regblock::THREADS)
     jg_regblock(const __grid_constant__ jg_args args) {
     using namespace jg;
-    jg_regblock_body(static_cast<const float*>(args.a), static_cast<const float*>(args.b),
-                     static_cast<float*>(args.c), args.alpha, args.beta);
+    for_each_gemm<float, float, float>(args, [&](const float* a, const float* b, float* c) {
+        jg_regblock_body(a, b, c, args.alpha, args.beta);
+    });
 }

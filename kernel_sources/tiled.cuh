@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/jg_args.cuh"
+#include "common/jg_batch.cuh"
 #include "common/jg_epilogue.cuh"
 #include "common/jg_problem.cuh"
 
@@ -74,6 +75,7 @@ static __device__ __forceinline__ void jg_tiled_body(const jg::a_t* __restrict__
 extern "C" __global__ void __launch_bounds__(jg::tiled::THREADS)
     jg_tiled(const __grid_constant__ jg_args args) {
     using namespace jg;
-    jg_tiled_body(static_cast<const a_t*>(args.a), static_cast<const b_t*>(args.b),
-                  static_cast<c_t*>(args.c), args.alpha, args.beta);
+    for_each_gemm<a_t, b_t, c_t>(args, [&](const a_t* a, const b_t* b, c_t* c) {
+        jg_tiled_body(a, b, c, args.alpha, args.beta);
+    });
 }

@@ -19,6 +19,7 @@
 #include "runtime/compile/nvrtc_compiler.h"
 #include "runtime/compile/cached_compile.h"
 #include "runtime/compile/cubin_verification.h"
+#include "runtime/device/roofline.h"
 #include "tuner/families/registry.h"
 #include "tuner/search_provenance.h"
 #include "tuner/search_turns.h"
@@ -438,7 +439,7 @@ private:
             s.config = winner_->program.config_name;
             s.cubin_key = winner_->program.cubin_key();
             s.time_ms = result_.winner_ms;
-            s.tflops = 2.0 * problem_.m * problem_.n * problem_.k / (result_.winner_ms * 1e-3) / 1e12;
+            s.tflops = problem_flops(problem_) / (result_.winner_ms * 1e-3) / 1e12;
             s.tuned_at_unix = static_cast<std::int64_t>(std::time(nullptr));
             s.search_seconds = elapsed();
             s.candidates_measured = result_.candidates_measured;

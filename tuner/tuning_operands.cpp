@@ -65,9 +65,16 @@ TuningOperands::TuningOperands(const Problem& p, const VerificationKernels& kern
       alpha_(p.alpha_one ? 1.0f : 0.75f),
       beta_(p.beta_mode == BetaMode::Zero ? 0.0f : p.beta_mode == BetaMode::One ? 1.0f : -0.5f) {
     const bool ta = p.trans_a == Transpose::Yes, tb = p.trans_b == Transpose::Yes;
-    const std::size_t a_count = stored_elements(ta ? p.k : p.m, ta ? p.m : p.k, p.lda);
-    const std::size_t b_count = stored_elements(tb ? p.n : p.k, tb ? p.k : p.n, p.ldb);
-    const std::size_t c_count = stored_elements(p.m, p.n, p.ldc);
+    // A batch's GEMMs lie one after the other, each a whole number of leading dimensions from the last: C's then form
+    // one m x (n batch) matrix, which the comparison reads as such.
+    const std::int64_t cols_a = ta ? p.m : p.k, cols_b = tb ? p.k : p.n;
+    if (p.batch > 1) strides_ = {cols_a * p.lda, cols_b * p.ldb, p.n * p.ldc};
+    const auto batched = [&](std::size_t one, std::int64_t stride) {
+        return one + static_cast<std::size_t>(p.batch - 1) * static_cast<std::size_t>(stride);
+    };
+    const std::size_t a_count = batched(stored_elements(ta ? p.k : p.m, cols_a, p.lda), strides_.a);
+    const std::size_t b_count = batched(stored_elements(tb ? p.n : p.k, cols_b, p.ldb), strides_.b);
+    const std::size_t c_count = batched(stored_elements(p.m, p.n, p.ldc), strides_.c);
     a_ = driver::DeviceBuffer(a_count * size_of(p.a_type));
     b_ = driver::DeviceBuffer(b_count * size_of(p.b_type));
     c_start_ = driver::DeviceBuffer(c_count * size_of(p.c_type));
@@ -111,7 +118,7 @@ std::uint64_t TuningOperands::count_mismatches(CUstream stream, float atol, floa
     JITGEMM_CU_CHECK(cu.cuMemsetD32Async(mismatch_.get(), 0, 2, stream));
     JITGEMM_CU_CHECK(cu.cuMemsetD32Async(mismatch_.get() + 8, 0xffffffffu, 2, stream));
     CUdeviceptr x = c_.get(), ref = c_reference_.get(), bad = mismatch_.get();
-    long long m = problem_.m, n = problem_.n, ld = problem_.ldc;
+    long long m = problem_.m, n = problem_.n * problem_.batch, ld = problem_.ldc;
     int dtype = static_cast<int>(problem_.c_type);
     void* params[] = {&x, &ref, &m, &n, &ld, &atol, &rtol, &bad, &dtype};
     launch_1d(kernels_.compare, static_cast<std::size_t>(m * n), stream, params);
@@ -123,7 +130,8 @@ std::uint64_t TuningOperands::count_mismatches(CUstream stream, float atol, floa
 }
 
 void TuningOperands::launch(const LoadedKernel& kernel, CUstream stream) const {
-    launch_kernel(kernel, stream, make_kernel_args(problem_, a_.as<void>(), b_.as<void>(), c_.as<void>(), alpha_, beta_));
+    launch_kernel(kernel, stream, make_kernel_args(problem_, a_.as<void>(), b_.as<void>(), c_.as<void>(), alpha_, beta_,
+                                                   strides_));
 }
 
 }  // namespace jitgemm

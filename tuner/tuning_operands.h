@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "runtime/launch/kernel_args.h"
 #include "runtime/launch/loaded_kernel.h"
 #include "runtime/driver/driver_handles.h"
 #include "runtime/problem/problem.h"
@@ -41,6 +42,7 @@ private:
     Problem problem_;
     const VerificationKernels& kernels_;
     float alpha_, beta_;
+    BatchStrides strides_;
     driver::DeviceBuffer a_, b_, c_start_, c_, c_reference_, mismatch_;
 };
 

@@ -38,7 +38,8 @@ enum class ServedBy {
     FreshlyTuned,      // this call tuned the problem and launched the winner
     HeuristicDefault,  // compiled now from the heuristic default configuration (untuned)
     Requested,         // compiled now from the configuration named in GemmOptions::config
-    NothingToDo,       // m = 0, n = 0, or C = 1 * C (k = 0 or alpha = 0 with beta = 1): nothing was launched
+    NothingToDo,       // m = 0, n = 0, batch_count = 0, or C = 1 * C (k = 0 or alpha = 0 with beta = 1): nothing
+                       // was launched
 };
 
 JITGEMM_API std::string_view to_string(ServedBy);
@@ -83,6 +84,19 @@ JITGEMM_API ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int
                           float alpha, const void* a, DType a_type, int64_t lda, const void* b, DType b_type,
                           int64_t ldb, float beta, void* c, DType c_type, int64_t ldc, Stream stream = nullptr,
                           const GemmOptions& options = {});
+
+// Strided batched GEMM, as cublasGemmStridedBatchedEx: batch_count independent GEMMs of one shape in one launch, GEMM
+// i on A + i * stride_a, B + i * stride_b and C + i * stride_c (strides in elements). stride_a or stride_b may be 0
+// (all GEMMs read the same A or B); C's GEMMs must not overlap (stride_c at least one C's extent, or C's GEMMs side
+// by side within ldc), or the call throws Error(InvalidArgument). batch_count = 0 does nothing; batch_count = 1 is
+// gemm(). The batch count is part of the problem that is tuned and cached; the strides are not (only how they align
+// the operands), so calls that differ only in their strides share a kernel.
+JITGEMM_API ServedBy gemm_strided_batched(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int64_t n,
+                                          int64_t k, float alpha, const void* a, DType a_type, int64_t lda,
+                                          int64_t stride_a, const void* b, DType b_type, int64_t ldb, int64_t stride_b,
+                                          float beta, void* c, DType c_type, int64_t ldc, int64_t stride_c,
+                                          int64_t batch_count, Stream stream = nullptr,
+                                          const GemmOptions& options = {});
 
 // fp32 convenience form of gemm().
 inline ServedBy sgemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int64_t n, int64_t k,

@@ -57,6 +57,28 @@ __device__ __forceinline__ void load_2d_shared(unsigned dst, const tensor_map* m
     }
 }
 
+// As load_2d and load_2d_shared, for a 3-D map: (x, y) in GEMM z of a batch (common/jg_batch.cuh).
+__device__ __forceinline__ void load_3d(unsigned dst, const tensor_map* map, int x, int y, int z, unsigned barrier) {
+    asm volatile(
+        "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], "
+        "[%5];" ::"r"(dst), "l"(map), "r"(x), "r"(y), "r"(z), "r"(barrier)
+        : "memory");
+}
+template <int CLUSTER>
+__device__ __forceinline__ void load_3d_shared(unsigned dst, const tensor_map* map, int x, int y, int z,
+                                               unsigned barrier) {
+    if constexpr (CLUSTER == 1) {
+        load_3d(dst, map, x, y, z, barrier);
+    } else {
+        const unsigned short mask = (1u << CLUSTER) - 1;
+        asm volatile(
+            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+            " [%0], [%1, {%2, %3, %4}], [%5], %6;" ::"r"(dst),
+            "l"(map), "r"(x), "r"(y), "r"(z), "r"(barrier), "h"(mask)
+            : "memory");
+    }
+}
+
 __device__ __forceinline__ unsigned cluster_rank() {
     unsigned rank;
     asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));

@@ -28,6 +28,7 @@
 #pragma once
 
 #include "common/jg_args.cuh"
+#include "common/jg_batch.cuh"
 #include "common/jg_bulk_copy.cuh"
 #include "common/jg_epilogue.cuh"
 #include "common/jg_pack.cuh"
@@ -596,8 +597,10 @@ static __device__ __forceinline__ void jg_mma_sync_body(const jg::a_t* __restric
 extern "C" __global__ void __launch_bounds__(jg::mma_sync::THREADS)
     jg_mma_sync(const __grid_constant__ jg_args args) {
     using namespace jg;
-    jg_mma_sync_body(static_cast<const a_t*>(args.a), static_cast<const b_t*>(args.b),
-                     static_cast<c_t*>(args.c), args.alpha, args.beta, args.workspace);
+    // A batch's GEMMs neither split K nor pack operands (the host refuses both), so none needs a workspace of its own.
+    for_each_gemm<a_t, b_t, c_t>(args, [&](const a_t* a, const b_t* b, c_t* c) {
+        jg_mma_sync_body(a, b, c, args.alpha, args.beta, args.workspace);
+    });
 }
 
 #include "mma_sync/bulk_pack.cuh"

@@ -15,6 +15,10 @@
 // blockIdx.x, blockIdx.x + gridDim.x, ... in the grouped order of tile_of_block (WGMMA_GROUP tile rows per group),
 // so the tiles in flight at once share operand panels in L2.
 //
+// Batches (JG_BATCH > 1, common/jg_batch.cuh): the units of all GEMMs of the batch form one list, GEMM after GEMM, which
+// the persistent blocks walk as above; the tensor maps are 3-D, GEMM z of the batch their third coordinate (0 for an
+// operand that every GEMM shares: its batch stride is 0), and C's GEMM z starts at z * batch_stride_c.
+//
 // Clusters (WGMMA_CLUSTER = 2): the two blocks of a cluster take neighbouring tiles along n, which read the same
 // op(A) tile; each loads half of it and the TMA writes that half into both blocks (multicast), so op(A) crosses from
 // L2 once per pair. A 256 x 128 tile's stage is then 32 KB from L2 per block instead of 48.
@@ -37,6 +41,7 @@
 #pragma once
 
 #include "common/jg_args.cuh"
+#include "common/jg_batch.cuh"
 #include "common/jg_epilogue.cuh"
 #include "common/jg_pack.cuh"  // jg_pack, the launch that copies misaligned operands first, lives in this module
 #include "common/jg_pack_transpose.cuh"  // and jg_pack_transpose, which copies TF32 operands k-major first
@@ -99,7 +104,8 @@ constexpr index_t TILES_M = ceil_div(M, BM);
 constexpr index_t TILES_N = ceil_div(N, BN);
 // A unit of work is one tile per block of a cluster: CLUSTER neighbouring tiles along n with the same rows of C.
 constexpr index_t UNITS_N = ceil_div(TILES_N, CLUSTER);
-constexpr index_t UNITS = TILES_M * UNITS_N;
+constexpr index_t GEMM_UNITS = TILES_M * UNITS_N;  // of one GEMM of a batch
+constexpr index_t UNITS = GEMM_UNITS * (index_t)BATCH;  // the host keeps this within int32
 constexpr int K_BLOCKS = (int)ceil_div(K, BK);
 
 static_assert(JG_A_TYPE == JG_B_TYPE, "the wgmma family takes fp16, bf16 or (as TF32) fp32 inputs, both the same");
@@ -173,13 +179,23 @@ struct ring_position {
     }
 };
 
-// The tile of C of this block (its rank in the cluster) in unit `unit`. The last unit of a row may reach past N: its
-// block still loads its share of op(A) for the other and stores nothing.
-__device__ __forceinline__ void tile_origin(index_t unit, int rank, index_t& m0, index_t& n0) {
+// The tile of C of this block (its rank in the cluster) in unit `unit`, and its GEMM z of a batch. The last unit of a
+// row may reach past N: its block still loads its share of op(A) for the other and stores nothing.
+__device__ __forceinline__ void tile_origin(index_t unit, int rank, index_t& m0, index_t& n0, int& z) {
     index_t tile_m, unit_n;
+    z = BATCH == 1 ? 0 : (int)(unit / GEMM_UNITS);
+    if (BATCH > 1) unit -= (index_t)z * GEMM_UNITS;
     tile_of_block<TILES_M, UNITS_N, WGMMA_GROUP>(unit, tile_m, unit_n);
     m0 = tile_m * BM;
     n0 = (unit_n * CLUSTER + rank) * BN;
+}
+
+// Copies a box of GEMM z of a batch (a 3-D map), or of the one GEMM (2-D); CLUSTER > 1: into both blocks of a cluster.
+template <int SHARED_BY>
+__device__ __forceinline__ void load_box(unsigned dst, const tma::tensor_map* map, int x, int y, int z,
+                                         unsigned barrier) {
+    if constexpr (BATCH == 1) tma::load_2d_shared<SHARED_BY>(dst, map, x, y, barrier);
+    else tma::load_3d_shared<SHARED_BY>(dst, map, x, y, z, barrier);
 }
 
 // The units of this block: its cluster's index, then every (grid's clusters)-th.
@@ -191,11 +207,15 @@ __device__ __forceinline__ index_t unit_stride() { return gridDim.x / CLUSTER; }
 // k-major box) into the same place of both blocks' stages (multicast), counted in at both blocks' full barriers; a
 // stage is therefore free only once the consumers of both blocks have released it (the empty barriers count both).
 __device__ __forceinline__ void produce(const ring& r, const tma::tensor_map* map_a, const tma::tensor_map* map_b,
-                                        int rank) {
+                                        int rank, const jg_args& args) {
     ring_position at;
     for (index_t unit = first_unit(); unit < UNITS; unit += unit_stride()) {
         index_t m0, n0;
-        tile_origin(unit, rank, m0, n0);
+        int z;
+        tile_origin(unit, rank, m0, n0, z);
+        // An operand that all GEMMs share is mapped once (its third dimension 1).
+        const int za = BATCH > 1 && args.batch_stride_a != 0 ? z : 0;
+        const int zb = BATCH > 1 && args.batch_stride_b != 0 ? z : 0;
         for (int kb = 0; kb < K_BLOCKS; ++kb) {
             bulk::wait(r.empty(at.stage), at.parity ^ 1);  // a fresh barrier counts as freed once
             const unsigned full = r.full(at.stage);
@@ -206,22 +226,22 @@ __device__ __forceinline__ void produce(const ring& r, const tma::tensor_map* ma
                 constexpr int SHARE = BM / CLUSTER;  // rows of each box this block loads
 #pragma unroll
                 for (int box = 0; box < BK / ROW_ELEMS; ++box)
-                    tma::load_2d_shared<CLUSTER>(a + box * BM * ROW_BYTES + rank * SHARE * ROW_BYTES, map_a,
-                                                 k0 + ROW_ELEMS * box, (int)m0 + rank * SHARE, full);
+                    load_box<CLUSTER>(a + box * BM * ROW_BYTES + rank * SHARE * ROW_BYTES, map_a,
+                                      k0 + ROW_ELEMS * box, (int)m0 + rank * SHARE, za, full);
             } else {
 #pragma unroll
                 for (int box = 0; box < BM / 64; ++box)
                     if (box % CLUSTER == rank)
-                        tma::load_2d_shared<CLUSTER>(a + box * BK * ROW_BYTES, map_a, (int)m0 + 64 * box, k0, full);
+                        load_box<CLUSTER>(a + box * BK * ROW_BYTES, map_a, (int)m0 + 64 * box, k0, za, full);
             }
             if constexpr (B_KMAJOR) {
 #pragma unroll
                 for (int box = 0; box < BK / ROW_ELEMS; ++box)
-                    tma::load_2d(b + box * BN * ROW_BYTES, map_b, k0 + ROW_ELEMS * box, (int)n0, full);
+                    load_box<1>(b + box * BN * ROW_BYTES, map_b, k0 + ROW_ELEMS * box, (int)n0, zb, full);
             } else {
 #pragma unroll
                 for (int box = 0; box < BN / 64; ++box)
-                    tma::load_2d(b + box * BK * ROW_BYTES, map_b, (int)n0 + 64 * box, k0, full);
+                    load_box<1>(b + box * BK * ROW_BYTES, map_b, (int)n0 + 64 * box, k0, zb, full);
             }
             at.advance();
         }
@@ -311,7 +331,8 @@ __device__ __forceinline__ void store_tile(const float (&acc)[ATOMS][ACC], c_t* 
 }
 
 // A consumer warpgroup: every tile of this block, its CONSUMER_COLS columns of each.
-__device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c_t* C, float alpha, float beta) {
+__device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c_t* C, long long batch_stride_c,
+                                        float alpha, float beta) {
     float acc[ATOMS][ACC];
     const int first_row = consumer * CONSUMER_COLS;
     const bool releases = threadIdx.x % 32 == 0;  // one arrival per warp frees a stage
@@ -326,7 +347,8 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
     };
     for (index_t unit = first_unit(); unit < UNITS; unit += unit_stride()) {
         index_t m0, n0;
-        tile_origin(unit, rank, m0, n0);
+        int z;
+        tile_origin(unit, rank, m0, n0, z);
         int previous = -1;
         for (int kb = 0; kb < K_BLOCKS; ++kb) {
             bulk::wait(r.full(at.stage), at.parity);
@@ -342,7 +364,7 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         }
         wait<0>();
         release(previous);
-        store_tile(acc, C, m0, n0, first_row, alpha, beta);
+        store_tile(acc, BATCH == 1 ? C : C + z * batch_stride_c, m0, n0, first_row, alpha, beta);
     }
 }
 
@@ -379,11 +401,11 @@ extern "C" __global__ void __launch_bounds__(jg::wgmma::THREADS, 1)
             // Launched as the pack's programmatic dependent (common/jg_pack.cuh) where operands are packed first, the
             // block may start before the copies are done: the producer, the one thread that reads A and B, waits.
             asm volatile("griddepcontrol.wait;" ::: "memory");
-            produce(r, &map_a, &map_b, rank);
+            produce(r, &map_a, &map_b, rank, args);
         }
     } else {
         tma::claim_registers<CONSUMER_REGISTERS>();
-        consume(r, warpgroup - 1, rank, static_cast<c_t*>(args.c), args.alpha, args.beta);
+        consume(r, warpgroup - 1, rank, static_cast<c_t*>(args.c), args.batch_stride_c, args.alpha, args.beta);
     }
     // Neither block of a cluster leaves while the other may still arrive at its barriers.
     if constexpr (CLUSTER > 1) tma::cluster_sync();

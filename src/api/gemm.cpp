@@ -20,27 +20,10 @@
 
 namespace jitgemm {
 
-ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha,
-              const void* a, DType a_type, int64_t lda, const void* b, DType b_type, int64_t ldb, float beta,
-              void* c, DType c_type, int64_t ldc, Stream stream, const GemmOptions& options) {
-    GemmCall call;
-    call.order = order;
-    call.trans_a = trans_a;
-    call.trans_b = trans_b;
-    call.m = m;
-    call.n = n;
-    call.k = k;
-    call.alpha = alpha;
-    call.a = a;
-    call.a_type = a_type;
-    call.lda = lda;
-    call.b = b;
-    call.b_type = b_type;
-    call.ldb = ldb;
-    call.beta = beta;
-    call.c = c;
-    call.c_type = c_type;
-    call.ldc = ldc;
+namespace {
+
+// Both entry points: the call checked and folded, its kernel found or built, launched.
+ServedBy run_call(GemmCall call, Stream stream, const GemmOptions& options) {
     call.compute = options.compute;
     const CanonicalCall canonical = make_canonical_call(call);
     if (canonical.no_work) return ServedBy::NothingToDo;
@@ -65,8 +48,56 @@ ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int6
     }
     launch_kernel(*kernel, stream,
                   make_kernel_args(canonical.problem, canonical.a, canonical.b, canonical.c, canonical.alpha,
-                                   canonical.beta));
+                                   canonical.beta, {canonical.stride_a, canonical.stride_b, canonical.stride_c}));
     return served_by;
+}
+
+GemmCall describe_call(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                       const void* a, DType a_type, int64_t lda, const void* b, DType b_type, int64_t ldb, float beta,
+                       void* c, DType c_type, int64_t ldc) {
+    GemmCall call;
+    call.order = order;
+    call.trans_a = trans_a;
+    call.trans_b = trans_b;
+    call.m = m;
+    call.n = n;
+    call.k = k;
+    call.alpha = alpha;
+    call.a = a;
+    call.a_type = a_type;
+    call.lda = lda;
+    call.b = b;
+    call.b_type = b_type;
+    call.ldb = ldb;
+    call.beta = beta;
+    call.c = c;
+    call.c_type = c_type;
+    call.ldc = ldc;
+    return call;
+}
+
+}  // namespace
+
+ServedBy gemm(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+              const void* a, DType a_type, int64_t lda, const void* b, DType b_type, int64_t ldb, float beta,
+              void* c, DType c_type, int64_t ldc, Stream stream, const GemmOptions& options) {
+    return run_call(describe_call(order, trans_a, trans_b, m, n, k, alpha, a, a_type, lda, b, b_type, ldb, beta, c,
+                                  c_type, ldc),
+                    stream, options);
+}
+
+ServedBy gemm_strided_batched(Order order, Transpose trans_a, Transpose trans_b, int64_t m, int64_t n, int64_t k,
+                              float alpha, const void* a, DType a_type, int64_t lda, int64_t stride_a, const void* b,
+                              DType b_type, int64_t ldb, int64_t stride_b, float beta, void* c, DType c_type,
+                              int64_t ldc, int64_t stride_c, int64_t batch_count, Stream stream,
+                              const GemmOptions& options) {
+    GemmCall call = describe_call(order, trans_a, trans_b, m, n, k, alpha, a, a_type, lda, b, b_type, ldb, beta, c,
+                                  c_type, ldc);
+    call.batch = batch_count;
+    call.stride_a = stride_a;
+    call.stride_b = stride_b;
+    call.stride_c = stride_c;
+    return run_call(call, stream, options);
 }
 
 std::string_view version() { return JITGEMM_VERSION; }

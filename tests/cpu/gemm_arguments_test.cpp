@@ -225,6 +225,80 @@ TEST(GemmArguments, AlignmentClassesComeFromPointersAndLeadingDimensions) {
     EXPECT_EQ(alignment_class(reinterpret_cast<void*>(0x1008), 64, 4), 8);
 }
 
+GemmCall batched_call() {
+    GemmCall c = valid_call();  // A 64 x 16, B 16 x 32, C 64 x 32, column-major
+    c.batch = 5;
+    c.stride_a = 64 * 16;
+    c.stride_b = 16 * 32;
+    c.stride_c = 64 * 32;
+    return c;
+}
+
+TEST(GemmArguments, BatchedCallsCarryTheirCountIntoTheProblemAndTheirStridesBeside) {
+    CanonicalCall c = make_canonical_call(batched_call());
+    EXPECT_EQ(c.problem.batch, 5);
+    EXPECT_EQ(c.stride_a, 64 * 16);
+    EXPECT_EQ(c.stride_c, 64 * 32);
+    EXPECT_NE(c.problem.key().find("_batch5"), std::string::npos);
+    // Row-major swaps A and B, and their strides with them.
+    GemmCall row = batched_call();
+    row.order = Order::RowMajor;
+    row.lda = 16;
+    row.ldb = 32;
+    row.ldc = 32;
+    c = make_canonical_call(row);
+    EXPECT_EQ(c.a, kB);
+    EXPECT_EQ(c.stride_a, 16 * 32);
+    EXPECT_EQ(c.stride_b, 64 * 16);
+    // Strides that are no multiple of 16 bytes narrow the alignment class, as a leading dimension does; 0 does not.
+    GemmCall odd = batched_call();
+    odd.stride_a = 64 * 16 + 1;
+    odd.stride_b = 0;
+    c = make_canonical_call(odd);
+    EXPECT_EQ(c.problem.align_a, 4);
+    EXPECT_EQ(c.problem.align_b, 16);
+    // One GEMM, or none: strides ignored, no batch in the key; batch 0 does nothing.
+    GemmCall one = batched_call();
+    one.batch = 1;
+    one.stride_c = -7;
+    c = make_canonical_call(one);
+    EXPECT_EQ(c.problem.batch, 1);
+    EXPECT_EQ(c.stride_c, 0);
+    EXPECT_EQ(c.problem, make_canonical_call(valid_call()).problem);
+    GemmCall none = batched_call();
+    none.batch = 0;
+    EXPECT_TRUE(make_canonical_call(none).no_work);
+}
+
+TEST(GemmArguments, BatchesWhoseGemmsWouldWriteOverEachOtherAreRefused) {
+    GemmCall c = batched_call();
+    c.batch = -1;
+    expect_error(c, ErrorCode::InvalidArgument, "batch = -1 is negative");
+    c = batched_call();
+    c.stride_b = -16;
+    expect_error(c, ErrorCode::InvalidArgument, "stride_b = -16 is negative");
+    c = batched_call();
+    c.stride_c = 64 * 32 - 1;  // the last element of one C is the first of the next
+    expect_error(c, ErrorCode::InvalidArgument, "stride_c = 2047 makes the 5 GEMMs of the batch write overlapping");
+    c.stride_c = 0;
+    expect_error(c, ErrorCode::InvalidArgument, "overlapping parts of C");
+    // Side by side: each GEMM's 64 rows within a column of ldc = 5 x 64 elements.
+    c.ldc = 5 * 64;
+    c.stride_c = 64;
+    EXPECT_NO_THROW(make_canonical_call(c));
+    c.ldc = 5 * 64 - 1;
+    expect_error(c, ErrorCode::InvalidArgument, "overlapping parts of C");
+    // A and B may be shared by all GEMMs.
+    c = batched_call();
+    c.stride_a = c.stride_b = 0;
+    EXPECT_NO_THROW(make_canonical_call(c));
+    // The whole batch must be addressable.
+    c = batched_call();
+    c.batch = std::int64_t{1} << 40;
+    c.stride_a = std::int64_t{1} << 30;
+    expect_error(c, ErrorCode::InvalidArgument, "A spans 16 x 64 elements in each of 1099511627776 GEMMs");
+}
+
 TEST(GemmArguments, PublicEntryPointChecksBeforeTouchingTheDriver) {
     float host_c[4] = {1, 2, 3, std::numeric_limits<float>::quiet_NaN()};
     try {
@@ -238,6 +312,19 @@ TEST(GemmArguments, PublicEntryPointChecksBeforeTouchingTheDriver) {
     EXPECT_TRUE(std::isnan(host_c[3]));
     EXPECT_EQ(sgemm(Order::RowMajor, Transpose::No, Transpose::No, 0, 5, 5, 1.0f, nullptr, 5, nullptr, 5, 0.0f,
                     nullptr, 5),
+              ServedBy::NothingToDo);
+    // The batched entry point: checked the same way, before anything else.
+    try {
+        gemm_strided_batched(Order::ColumnMajor, Transpose::No, Transpose::No, 2, 2, 2, 1.0f, host_c, DType::F32, 2, 4,
+                             host_c, DType::F32, 2, 4, 0.0f, host_c, DType::F32, 2, 1, 3);
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+        EXPECT_NE(std::string(e.what()).find("stride_c = 1"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(host_c[0], 1.0f);
+    EXPECT_EQ(gemm_strided_batched(Order::ColumnMajor, Transpose::No, Transpose::No, 2, 2, 2, 1.0f, nullptr, DType::F32,
+                                   2, 4, nullptr, DType::F32, 2, 4, 0.0f, nullptr, DType::F32, 2, 4, 0),
               ServedBy::NothingToDo);
 }
 

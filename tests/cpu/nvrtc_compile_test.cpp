@@ -61,7 +61,19 @@ Problem random_problem(std::mt19937_64& rng, std::string_view family) {
     p.align_c = static_cast<std::uint8_t>(pick(rng, {4, 8, 16}));
     p.alpha_one = pick(rng, {0, 1});
     p.beta_mode = static_cast<BetaMode>(pick(rng, {0, 1, 2}));
+    // Batches: in the grid's third dimension, and past its 65535 in turns (kernel_sources/common/jg_batch.cuh).
+    if (family != DecodeConfig::kName) p.batch = pick(rng, {1, 1, 1, 7, 70000});
     random_types(rng, family, p);
+    // The wgmma family reads a batch's operands in place: 16-byte aligned, and in TF32 stored along k.
+    if (family == WgmmaConfig::kName && p.batch > 1) {
+        p.align_a = p.align_b = 16;
+        if (p.a_type == DType::F32) {
+            p.trans_a = Transpose::Yes;
+            p.trans_b = Transpose::No;
+            p.lda = p.k;
+            p.ldb = p.k;
+        }
+    }
     return p;
 }
 
@@ -108,7 +120,7 @@ AnyConfig random_valid_config(std::mt19937_64& rng, std::string_view family, con
             w.cluster = pick(rng, {1, 1, 2});
             // Operands the kernel cannot read where they are must be packed (misaligned for the TMA, or in TF32
             // stored across k); others may be packed too.
-            w.pack = WgmmaConfig::operands_to_pack(problem) | pick(rng, {0, 0, 1, 2, 3});
+            w.pack = WgmmaConfig::operands_to_pack(problem) | (problem.batch > 1 ? 0 : pick(rng, {0, 0, 1, 2, 3}));
             c = w;
         } else if (family == DecodeConfig::kName) {
             DecodeConfig d;

@@ -42,11 +42,30 @@ TEST(Problem, KeyTextIsStable) {
     EXPECT_EQ(p.key(), "v2_bf16.bf16.f16.tf32_tn_m1.n4096.k4096_ld4096.4096.0_ax.bx_al4.16.2");
     p.beta_mode = BetaMode::One;
     EXPECT_EQ(p.key().substr(p.key().find("_a")), "_ax.b1_al4.16.2");
+    // A batch shows as a last field; one GEMM leaves it out, so every key written before batches existed still names
+    // its problem.
+    p.batch = 64;
+    EXPECT_EQ(p.key().substr(p.key().find("_a")), "_ax.b1_al4.16.2_batch64");
+    p.batch = 1;
+    EXPECT_EQ(p.key().find("batch"), std::string::npos);
+}
+
+TEST(Problem, TheBatchFieldParsesOnlyWhereItIsNotOne) {
+    Problem p = square(512);
+    p.batch = 3;
+    const auto back = Problem::parse_key(p.key());
+    ASSERT_TRUE(back.has_value());
+    EXPECT_EQ(back->batch, 3);
+    EXPECT_EQ(Problem::parse_key(square(512).key())->batch, 1);
+    // "_batch1" is not the canonical text of one GEMM, and nothing may follow the batch.
+    EXPECT_FALSE(Problem::parse_key(square(512).key() + "_batch1").has_value());
+    EXPECT_FALSE(Problem::parse_key(p.key() + "_batch3").has_value());
+    EXPECT_FALSE(Problem::parse_key(p.key() + "x").has_value());
 }
 
 TEST(Problem, EveryFieldTakesPartInEqualityAndKey) {
     const Problem base = square(64);
-    std::vector<Problem> variants(12, base);
+    std::vector<Problem> variants(13, base);
     variants[0].m = 65;
     variants[1].n = 65;
     variants[2].k = 65;
@@ -59,6 +78,7 @@ TEST(Problem, EveryFieldTakesPartInEqualityAndKey) {
     variants[9].beta_mode = BetaMode::General;
     variants[10].align_b = 8;
     variants[11].align_c = 4;
+    variants[12].batch = 2;
     std::unordered_set<std::string> keys{base.key()};
     for (const Problem& v : variants) {
         EXPECT_NE(v, base);
@@ -218,11 +238,12 @@ TEST(Problem, DefinesHoldEachMacroOnceWithTheFieldsValue) {
     p.beta_mode = BetaMode::General;
     p.align_a = 2;
     p.align_c = 8;
+    p.batch = 12;
     const std::map<std::string, long long> expected{
         {"JG_A_TYPE", 2},    {"JG_B_TYPE", 2},    {"JG_C_TYPE", 1},     {"JG_COMPUTE_TF32", 0}, {"JG_TRANS_A", 0},
         {"JG_TRANS_B", 1},   {"JG_M", 4097},      {"JG_N", 130},        {"JG_K", 4097},         {"JG_LDA", 4097},
         {"JG_LDB", 5000},    {"JG_LDC", 4097},    {"JG_ALPHA_ONE", 1},  {"JG_BETA_MODE", 2},    {"JG_ALIGN_A", 2},
-        {"JG_ALIGN_B", 16},  {"JG_ALIGN_C", 8},   {"JG_INDEX64", 0}};
+        {"JG_ALIGN_B", 16},  {"JG_ALIGN_C", 8},   {"JG_BATCH", 12},     {"JG_INDEX64", 0}};
     const auto defines = p.defines();
     EXPECT_EQ(defines.size(), expected.size());
     const auto by_name = defines_by_name(p);

@@ -269,6 +269,32 @@ TEST(WgmmaFamily, TensorMapsDescribeEachOperandAsTheKernelLoadsIt) {
     Problem vector = half(300, 1, 152);
     vector.ldb = 1;
     EXPECT_EQ(tensor_map_shape(vector, boxes, 1, 1).stride_bytes, 304u);
+    // A batch: rank 3, the GEMMs the third dimension; an operand every GEMM shares (stride 0) has one of them.
+    EXPECT_EQ(a.rank, 2);
+    p.trans_a = p.trans_b = Transpose::No;
+    p.batch = 12;
+    const TensorMapShape ab = tensor_map_shape(p, boxes, 0, p.lda, 304 * 152);
+    EXPECT_EQ(ab.rank, 3);
+    EXPECT_EQ(ab.dims[2], 12u);
+    EXPECT_EQ(ab.batch_stride_bytes, 304u * 152 * 2);
+    EXPECT_EQ(ab.box[2], 1u);
+    const TensorMapShape shared_b = tensor_map_shape(p, boxes, 1, p.ldb, 0);
+    EXPECT_EQ(shared_b.rank, 3);
+    EXPECT_EQ(shared_b.dims[2], 1u);
+    EXPECT_EQ(shared_b.batch_stride_bytes % 16, 0u);
+}
+
+// A batch's units are all its GEMMs' tiles; its operands are never packed (the TMA reads them where they are).
+TEST(WgmmaFamily, BatchedProblemsCountEveryGemmsTilesAndReadOperandsInPlace) {
+    Problem p = half(1024, 1024, 1024);
+    WgmmaConfig c;  // 256 x 128 tiles
+    const std::int64_t one = c.tiles(p);
+    p.batch = 16;
+    EXPECT_EQ(c.tiles(p), 16 * one);
+    EXPECT_EQ(c.units(p), 16 * one);
+    EXPECT_FALSE(rule_of(c, p));
+    c.pack = 1;
+    EXPECT_EQ(rule_of(c, p), PruneRule::Batch);
 }
 
 // fp32 tensor maps: boxes of 32 k (one 128-byte row) by the tile's rows, strides of 4-byte elements; a transposed

@@ -52,7 +52,7 @@ TEST(CliWorkflow, TunePrewarmsResumesAndShipsABundleThatServesWithoutCompiling) 
     JITGEMM_REQUIRE_GPU();
     const TemporaryDirectory dir;
     write_file(dir.file("shapes.csv"), kManifest);
-    const std::string tune = kCli + " tune --manifest " + dir.file("shapes.csv") + " --budget 3 --devices all --cache " +
+    const std::string tune = kCli + " tune --manifest " + dir.file("shapes.csv") + " --budget 10 --devices all --cache " +
                              dir.file("tuned.sqlite") + " --json";
     auto r = run_process(tune);
     ASSERT_EQ(r.exit_code, 0) << r.output;

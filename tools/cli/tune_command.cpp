@@ -22,6 +22,7 @@
 #include "tools/cli/problem_plan.h"
 #include "tools/cli/tune_progress.h"
 #include "runtime/device/device_info.h"
+#include "runtime/device/roofline.h"
 #include "runtime/driver/context.h"
 #include "runtime/driver/cuda_driver.h"
 #include "runtime/driver/driver_check.h"
@@ -182,7 +183,7 @@ int tune_command(const std::vector<std::string>& args) {
                 out.status = r.winner ? "tuned" : "no-winner";
                 out.config = r.winner ? to_string(*r.winner) : "";
                 out.ms = r.winner_ms;
-                out.tflops = r.winner ? 2.0 * p.problem.m * p.problem.n * p.problem.k / (r.winner_ms * 1e-3) / 1e12 : 0;
+                out.tflops = r.winner ? problem_flops(p.problem) / (r.winner_ms * 1e-3) / 1e12 : 0;
                 out.seconds = r.seconds;
                 out.measured = r.candidates_measured;
                 out.total = r.candidates_total;

@@ -8,6 +8,9 @@
 
 namespace jitgemm {
 
+// 2 m n k for each GEMM of the batch.
+double problem_flops(const Problem& problem);
+// Over the whole batch (an operand that all GEMMs share, at stride 0, is counted once per GEMM).
 double compulsory_bytes(const Problem& problem);
 double arithmetic_intensity(const Problem& problem);
 double roofline_floor_seconds(const Problem& problem, const DeviceCeilings& ceilings);

@@ -60,7 +60,13 @@ inline constexpr KernelArgsField kKernelArgsFields[] = {
     {"beta", offsetof(KernelArgs, beta)},
 };
 
+// Elements between consecutive GEMMs' operands of a batched problem (A and B as the problem sees them).
+struct BatchStrides {
+    std::int64_t a = 0, b = 0, c = 0;
+};
+
 // The arguments of one call of the canonical `problem` on these operands (A and B as the problem sees them).
-KernelArgs make_kernel_args(const Problem& problem, const void* a, const void* b, void* c, float alpha, float beta);
+KernelArgs make_kernel_args(const Problem& problem, const void* a, const void* b, void* c, float alpha, float beta,
+                            BatchStrides strides = {});
 
 }  // namespace jitgemm

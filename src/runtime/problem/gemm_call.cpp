@@ -33,13 +33,41 @@ void check_leading_dimension(const char* name, std::int64_t ld, std::int64_t min
 // The bytes from the first element of an operand to one past its last, (cols - 1) * ld + rows elements, must be
 // addressable with 64-bit signed offsets. rows, cols and ld are checked non-negative before, so the element count is
 // below 2^127 and exact in unsigned 128-bit arithmetic; the byte count is compared by division, never formed.
-void check_extent(const char* name, std::int64_t rows, std::int64_t cols, std::int64_t ld, int element_bytes) {
-    if (rows == 0 || cols == 0) return;
+// A batched operand adds (batch - 1) * stride elements before its last GEMM's: below 2^126, exact as well.
+void check_extent(const char* name, std::int64_t rows, std::int64_t cols, std::int64_t ld, int element_bytes,
+                  std::int64_t batch, std::int64_t stride) {
+    if (rows == 0 || cols == 0 || batch == 0) return;
     using wide = unsigned __int128;
-    const wide elements = static_cast<wide>(cols - 1) * static_cast<wide>(ld) + static_cast<wide>(rows);
+    const wide elements = static_cast<wide>(cols - 1) * static_cast<wide>(ld) + static_cast<wide>(rows) +
+                          static_cast<wide>(batch - 1) * static_cast<wide>(stride);
     if (elements > static_cast<wide>(std::numeric_limits<std::int64_t>::max()) / static_cast<wide>(element_bytes))
-        invalid(std::string(name) + " spans " + std::to_string(cols) + " x " + std::to_string(ld) +
-                " elements, which overflows 64-bit addressing");
+        invalid(std::string(name) + " spans " + std::to_string(cols) + " x " + std::to_string(ld) + " elements" +
+                (batch > 1 ? " in each of " + std::to_string(batch) + " GEMMs " + std::to_string(stride) + " apart" : "") +
+                ", which overflows 64-bit addressing");
+}
+
+// The GEMMs of a batch write disjoint parts of C: one after the other (stride_c at least one matrix's extent), or
+// side by side within each stride of ldc (stride_c at least a column's rows, all of the batch's columns within ldc).
+void check_batch(const GemmDescription& call, std::int64_t rows_c, std::int64_t cols_c) {
+    if (call.batch < 0) invalid("batch = " + std::to_string(call.batch) + " is negative");
+    if (call.batch <= 1) return;
+    const std::pair<const char*, std::int64_t> strides[] = {
+        {"stride_a", call.stride_a}, {"stride_b", call.stride_b}, {"stride_c", call.stride_c}};
+    for (const auto& [name, stride] : strides)
+        if (stride < 0) invalid(std::string(name) + " = " + std::to_string(stride) + " is negative");
+    if (rows_c == 0 || cols_c == 0) return;
+    using wide = unsigned __int128;
+    const wide extent = static_cast<wide>(cols_c - 1) * static_cast<wide>(call.ldc) + static_cast<wide>(rows_c);
+    const bool one_after_another = static_cast<wide>(call.stride_c) >= extent;
+    const bool side_by_side = call.stride_c >= rows_c && static_cast<wide>(call.batch - 1) * call.stride_c +
+                                                                 static_cast<wide>(rows_c) <= static_cast<wide>(call.ldc);
+    if (!one_after_another && !side_by_side)
+        invalid("stride_c = " + std::to_string(call.stride_c) + " makes the " + std::to_string(call.batch) +
+                " GEMMs of the batch write overlapping parts of C (each spans " + std::to_string(cols_c) + " x " +
+                std::to_string(call.ldc) + " elements: stride_c must be at least " +
+                std::to_string(static_cast<long long>((cols_c - 1) * call.ldc + rows_c)) +
+                ", or at least " + std::to_string(rows_c) + " with all " + std::to_string(call.batch) +
+                " GEMMs' rows within ldc)");
 }
 
 void check_pointer(const char* name, const void* p, int element_bytes) {
@@ -103,10 +131,14 @@ void check_description(const GemmDescription& call) {
     check_leading_dimension("ldc", call.ldc, std::max<std::int64_t>(1, rows_c),
                             col ? "max(1, m) for a column-major C" : "max(1, n) for a row-major C");
 
+    check_batch(call, rows_c, col ? call.n : call.m);
+
     const int a_bytes = size_of(call.a_type), b_bytes = size_of(call.b_type), c_bytes = size_of(call.c_type);
-    check_extent("A", rows_a, stored_a.strides, call.lda, a_bytes);
-    check_extent("B", rows_b, stored_b.strides, call.ldb, b_bytes);
-    check_extent("C", rows_c, col ? call.n : call.m, call.ldc, c_bytes);
+    const std::int64_t batch = call.batch;
+    const bool batched = batch > 1;
+    check_extent("A", rows_a, stored_a.strides, call.lda, a_bytes, batch, batched ? call.stride_a : 0);
+    check_extent("B", rows_b, stored_b.strides, call.ldb, b_bytes, batch, batched ? call.stride_b : 0);
+    check_extent("C", rows_c, col ? call.n : call.m, call.ldc, c_bytes, batch, batched ? call.stride_c : 0);
 }
 
 CanonicalCall make_canonical_call(const GemmCall& call) {
@@ -117,7 +149,10 @@ CanonicalCall make_canonical_call(const GemmCall& call) {
     CanonicalCall out;
     out.alpha = call.alpha;
     out.beta = call.beta;
-    const bool empty = call.m == 0 || call.n == 0;
+    const bool batched = call.batch > 1;
+    const std::int64_t stride_a = batched ? call.stride_a : 0, stride_b = batched ? call.stride_b : 0;
+    out.stride_c = batched ? call.stride_c : 0;
+    const bool empty = call.m == 0 || call.n == 0 || call.batch == 0;
     const bool degenerate = call.k == 0 || call.alpha == 0.0f;  // C = beta * C; A and B are not read
     if (!empty) {
         check_pointer("C", call.c, c_bytes);
@@ -128,6 +163,7 @@ CanonicalCall make_canonical_call(const GemmCall& call) {
     }
 
     Problem& p = out.problem;
+    p.batch = std::max<std::int64_t>(call.batch, 1);
     p.a_type = call.a_type;
     p.b_type = call.b_type;
     p.c_type = call.c_type;
@@ -135,7 +171,7 @@ CanonicalCall make_canonical_call(const GemmCall& call) {
     p.alpha_one = call.alpha == 1.0f;
     p.beta_mode = call.beta == 0.0f ? BetaMode::Zero : call.beta == 1.0f ? BetaMode::One : BetaMode::General;
     p.ldc = call.ldc;
-    p.align_c = alignment_class(call.c, call.ldc, c_bytes);
+    p.align_c = alignment_class(call.c, call.ldc, c_bytes, out.stride_c);
     out.c = call.c;
     if (col) {
         p.m = call.m;
@@ -157,10 +193,12 @@ CanonicalCall make_canonical_call(const GemmCall& call) {
         p.trans_b = call.trans_b;
         p.lda = call.lda;
         p.ldb = call.ldb;
-        p.align_a = alignment_class(call.a, call.lda, a_bytes);
-        p.align_b = alignment_class(call.b, call.ldb, b_bytes);
+        p.align_a = alignment_class(call.a, call.lda, a_bytes, stride_a);
+        p.align_b = alignment_class(call.b, call.ldb, b_bytes, stride_b);
         out.a = call.a;
         out.b = call.b;
+        out.stride_a = stride_a;
+        out.stride_b = stride_b;
     } else {
         p.trans_a = call.trans_b;
         p.trans_b = call.trans_a;
@@ -168,10 +206,12 @@ CanonicalCall make_canonical_call(const GemmCall& call) {
         p.ldb = call.lda;
         p.a_type = call.b_type;
         p.b_type = call.a_type;
-        p.align_a = alignment_class(call.b, call.ldb, b_bytes);
-        p.align_b = alignment_class(call.a, call.lda, a_bytes);
+        p.align_a = alignment_class(call.b, call.ldb, b_bytes, stride_b);
+        p.align_b = alignment_class(call.a, call.lda, a_bytes, stride_a);
         out.a = call.b;
         out.b = call.a;
+        out.stride_a = stride_b;
+        out.stride_b = stride_a;
     }
     out.no_work = empty;
     return out;

@@ -23,6 +23,11 @@ struct GemmDescription {
     float alpha = 1.0f, beta = 0.0f;
     DType a_type = DType::F32, b_type = DType::F32, c_type = DType::F32;
     ComputeType compute = ComputeType::F32;
+    // Strided batched calls: `batch` GEMMs of this shape, GEMM i on A + i * stride_a, B + i * stride_b and
+    // C + i * stride_c (in elements). A stride of A or B may be 0 (every GEMM reads the same operand); C's GEMMs must
+    // not overlap. The strides are ignored when batch is 1.
+    std::int64_t batch = 1;
+    std::int64_t stride_a = 0, stride_b = 0, stride_c = 0;
 };
 
 // The API's call: the description and the device operands.
@@ -41,7 +46,10 @@ struct CanonicalCall {
     void* c = nullptr;
     float alpha = 1.0f;
     float beta = 0.0f;
-    // Nothing to launch: m = 0 or n = 0, or C = 1 * C (k = 0 or alpha = 0 with beta = 1).
+    // Elements between consecutive GEMMs' operands of a batched call (A and B as the problem sees them); 0 when the
+    // problem is one GEMM.
+    std::int64_t stride_a = 0, stride_b = 0, stride_c = 0;
+    // Nothing to launch: m = 0, n = 0 or batch = 0, or C = 1 * C (k = 0 or alpha = 0 with beta = 1).
     bool no_work = false;
 };
 
@@ -61,8 +69,9 @@ std::optional<std::string> unsupported_dtypes(DType a, DType b, DType c, Compute
 // and the rule it breaks. Reads no memory.
 CanonicalCall make_canonical_call(const GemmCall& call);
 
-// The checks of make_canonical_call that need no operands: sizes, element types, leading dimensions, and that every
-// operand's byte extent fits 64-bit addressing. Throws as make_canonical_call does. Tools call it before they
+// The checks of make_canonical_call that need no operands: sizes, element types, leading dimensions, the batch and
+// its strides (C's GEMMs must not overlap), and that every operand's byte extent (over the whole batch) fits 64-bit
+// addressing. Throws as make_canonical_call does. Tools call it before they
 // allocate anything for a call.
 void check_description(const GemmDescription& description);
 

@@ -218,8 +218,13 @@ bool Problem::needs_index64() const {
 std::string Problem::key() const {
     std::string key = key_version_token();
     key.reserve(96);
-    std::apply([&](const auto&... field) { ((key += field.lead, append_value(key, this->*field.member)), ...); },
-               kProblemFields);
+    const auto append_field = [&](const auto& field) {
+        const auto value = this->*field.member;
+        if (field.omittable && integer_value(value) == field.omitted_value) return;
+        key += field.lead;
+        append_value(key, value);
+    };
+    std::apply([&](const auto&... field) { (append_field(field), ...); }, kProblemFields);
     return key;
 }
 
@@ -227,12 +232,16 @@ std::optional<Problem> Problem::parse_key(std::string_view key) {
     std::string_view rest = key;
     if (!take_literal(rest, key_version_token())) return std::nullopt;  // another version's key, or none
     Problem p;
-    // Row by row: the lead literally, then the value.
-    const bool read_all = std::apply(
-        [&](const auto&... field) {
-            return ((take_literal(rest, field.lead) && read_value(rest, p.*field.member)) && ...);
-        },
-        kProblemFields);
+    // Row by row: the lead literally, then the value; an omittable row without its lead takes its omitted value.
+    const auto read_field = [&](const auto& field) {
+        if (!take_literal(rest, field.lead)) {
+            if (!field.omittable) return false;
+            p.*field.member = static_cast<typename std::decay_t<decltype(field)>::value_type>(field.omitted_value);
+            return true;
+        }
+        return read_value(rest, p.*field.member);
+    };
+    const bool read_all = std::apply([&](const auto&... field) { return (read_field(field) && ...); }, kProblemFields);
     if (!read_all || !rest.empty()) return std::nullopt;
     if (p.key() != key) return std::nullopt;  // only canonical text round-trips: "m0064" is not a key
     return p;
@@ -273,9 +282,11 @@ std::size_t ProblemHash::operator()(const Problem& p) const noexcept {
     return static_cast<std::size_t>(h);
 }
 
-std::uint8_t alignment_class(const void* pointer, std::int64_t leading_dimension, int element_bytes) {
+std::uint8_t alignment_class(const void* pointer, std::int64_t leading_dimension, int element_bytes,
+                             std::int64_t batch_stride) {
     const std::uint64_t bits = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(pointer)) |
-                               static_cast<std::uint64_t>(leading_dimension) * element_bytes | 16u;
+                               static_cast<std::uint64_t>(leading_dimension) * element_bytes |
+                               static_cast<std::uint64_t>(batch_stride) * element_bytes | 16u;
     return static_cast<std::uint8_t>(bits & (~bits + 1));  // lowest set bit, at most 16
 }
 

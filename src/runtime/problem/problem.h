@@ -27,14 +27,17 @@ enum class BetaMode : std::uint8_t { Zero = 0, One = 1, General = 2 };
 struct Problem {
     std::int64_t m = 0, n = 0, k = 0;
     std::int64_t lda = 1, ldb = 1, ldc = 1;  // in elements, column-major
+    // Independent GEMMs of this shape in one call (strided batched: the distances between their operands are run-time
+    // arguments, KernelArgs::batch_stride_*, and only their alignment is part of the problem, in align_*).
+    std::int64_t batch = 1;
     Transpose trans_a = Transpose::No;
     Transpose trans_b = Transpose::No;
     DType a_type = DType::F32, b_type = DType::F32, c_type = DType::F32;
     ComputeType compute = ComputeType::F32;
     bool alpha_one = false;  // alpha == 1: the epilogue skips the multiply
     BetaMode beta_mode = BetaMode::Zero;
-    // Alignment classes in bytes (a power of two, at most 16): the pointer and every column start are aligned to
-    // this, which decides how wide the kernel's vector accesses to that operand may be.
+    // Alignment classes in bytes (a power of two, at most 16): the pointer and every column start (of every GEMM of a
+    // batch) are aligned to this, which decides how wide the kernel's vector accesses to that operand may be.
     std::uint8_t align_a = 16, align_b = 16, align_c = 16;
 
     // True when some offset of the kernel, with the slack of one tile past each edge, does not fit in int32.
@@ -58,7 +61,9 @@ struct ProblemHash {
     std::size_t operator()(const Problem& p) const noexcept;
 };
 
-// Largest power of two, at most 16, that divides both the address and the byte stride between columns.
-std::uint8_t alignment_class(const void* pointer, std::int64_t leading_dimension, int element_bytes);
+// Largest power of two, at most 16, that divides the address, the byte stride between columns and (for a batched
+// operand) the byte stride between GEMMs (0: the same operand for all, no constraint).
+std::uint8_t alignment_class(const void* pointer, std::int64_t leading_dimension, int element_bytes,
+                             std::int64_t batch_stride = 0);
 
 }  // namespace jitgemm

@@ -30,14 +30,21 @@ struct ProblemField {
     std::size_t offset;  // offsetof(Problem, member)
     std::string_view lead;
     std::string_view macro;
+    // A row whose value is `omitted_value` leaves no text in the key (lead and value both): fields added after keys
+    // were first stored, so that every earlier key still names its problem. Equality and the hash see it always.
+    bool omittable = false;
+    long long omitted_value = 0;
 };
 
 // A row names its member once: offsetof needs the name itself, not a member pointer.
 #define JITGEMM_PROBLEM_FIELD(name, lead, macro) \
     ProblemField<decltype(Problem::name)> { &Problem::name, offsetof(Problem, name), lead, macro }
+#define JITGEMM_PROBLEM_OMITTABLE_FIELD(name, lead, macro, omitted) \
+    ProblemField<decltype(Problem::name)> { &Problem::name, offsetof(Problem, name), lead, macro, true, omitted }
 
 // In key order, leads and values: v2_ f32 . f32 . f32 . f32 _ n t _m 4096 .n 4096 .k 4096 _ld 4096 . 4096 . 4096
-// _a 1 .b 0 _al 16 . 16 . 16 (without the spaces).
+// _a 1 .b 0 _al 16 . 16 . 16 (without the spaces), and for a batched problem _batch 64 (omitted for one GEMM, so the
+// keys of unbatched problems are those that version 2 always wrote).
 inline constexpr auto kProblemFields = std::make_tuple(
     JITGEMM_PROBLEM_FIELD(a_type, "", "JG_A_TYPE"),  // dtypes by the codes of kernel_sources/common/jg_types.cuh
     JITGEMM_PROBLEM_FIELD(b_type, ".", "JG_B_TYPE"),
@@ -55,8 +62,10 @@ inline constexpr auto kProblemFields = std::make_tuple(
     JITGEMM_PROBLEM_FIELD(beta_mode, ".b", "JG_BETA_MODE"),
     JITGEMM_PROBLEM_FIELD(align_a, "_al", "JG_ALIGN_A"),
     JITGEMM_PROBLEM_FIELD(align_b, ".", "JG_ALIGN_B"),
-    JITGEMM_PROBLEM_FIELD(align_c, ".", "JG_ALIGN_C"));
+    JITGEMM_PROBLEM_FIELD(align_c, ".", "JG_ALIGN_C"),
+    JITGEMM_PROBLEM_OMITTABLE_FIELD(batch, "_batch", "JG_BATCH", 1));
 
 #undef JITGEMM_PROBLEM_FIELD
+#undef JITGEMM_PROBLEM_OMITTABLE_FIELD
 
 }  // namespace jitgemm

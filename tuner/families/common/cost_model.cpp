@@ -17,7 +17,7 @@ double cost::pack_seconds(const std::vector<OperandPack>& packs, const DeviceCei
 
 double cost::traffic_seconds(const Problem& p, std::int64_t tiles_m, std::int64_t tiles_n, const DeviceCeilings& c) {
     const double tile_reads =
-        size_of(p.a_type) * double(p.m) * p.k * tiles_n + size_of(p.b_type) * double(p.k) * p.n * tiles_m;
+        (size_of(p.a_type) * double(p.m) * p.k * tiles_n + size_of(p.b_type) * double(p.k) * p.n * tiles_m) * p.batch;
     return std::max(compulsory_bytes(p) / c.dram_bytes_per_s, tile_reads / c.l2_bytes_per_s);
 }
 
@@ -28,7 +28,7 @@ CostEstimate estimate_simt_cost(const SimtTileShape& s, const Problem& p, const 
     const OccupancyLimits occupancy = blocks_per_sm(device, s.threads, s.registers, s.shared_bytes);
     e.blocks_per_sm = std::max(occupancy.blocks, 1);
     const std::int64_t tiles_m = ceil_div(p.m, s.bm), tiles_n = ceil_div(p.n, s.bn);
-    const std::int64_t tiles = tiles_m * tiles_n;
+    const std::int64_t tiles = tiles_m * tiles_n * p.batch;
     const std::int64_t slots = static_cast<std::int64_t>(device.sm_count) * e.blocks_per_sm;
     const std::int64_t waves = ceil_div(tiles, slots);
     e.wave_efficiency = double(tiles) / double(waves * slots);

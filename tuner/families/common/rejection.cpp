@@ -7,8 +7,9 @@
 namespace jitgemm {
 namespace {
 
-constexpr std::array<std::pair<PruneRule, std::string_view>, 9> kRuleNames{{
+constexpr std::array<std::pair<PruneRule, std::string_view>, 10> kRuleNames{{
     {PruneRule::Dtype, "dtype"},
+    {PruneRule::Batch, "batch"},
     {PruneRule::Knobs, "knobs"},
     {PruneRule::Threads, "threads"},
     {PruneRule::SharedMemory, "shared-memory"},

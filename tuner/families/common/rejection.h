@@ -9,6 +9,7 @@ namespace jitgemm {
 
 enum class PruneRule {
     Dtype,         // the family does not compute the problem's element and compute types
+    Batch,         // the family, or these knobs of it, do not compute batched problems (split K, packed copies)
     Knobs,         // the knobs contradict each other (a thread tile that does not divide the block tile, ...)
     Threads,       // more threads per block than the device allows
     SharedMemory,  // more shared memory per block than the device allows, even with opt-in

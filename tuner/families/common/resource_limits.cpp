@@ -1,6 +1,7 @@
 // Resource rules shared by all families.
 #include "tuner/families/common/resource_limits.h"
 
+#include <algorithm>
 #include <string>
 
 #include "jitgemm/error.h"
@@ -39,13 +40,16 @@ bool is_simt_problem(const Problem& p) {
     return p.a_type == DType::F32 && p.b_type == DType::F32 && p.c_type == DType::F32 && p.compute == ComputeType::F32;
 }
 
-LaunchDescription tile_grid(std::int64_t tiles_m, std::int64_t tiles_n, int threads, int dynamic_shared_bytes) {
+LaunchDescription tile_grid(std::int64_t tiles_m, std::int64_t tiles_n, int threads, int dynamic_shared_bytes,
+                            std::int64_t batch) {
     const std::int64_t blocks = tiles_m * tiles_n;
     if (blocks > INT32_MAX)
         throw Error(ErrorCode::Unsupported, "jitgemm: the problem needs " + std::to_string(blocks) +
                                                 " blocks, more than a grid holds (2^31 - 1)");
     LaunchDescription g;
     g.grid.x = static_cast<std::uint32_t>(blocks);
+    // kernel_sources/common/jg_batch.cuh: GEMM z of the batch in the grid's third dimension, in turns past 65535.
+    g.grid.z = static_cast<std::uint32_t>(std::min<std::int64_t>(batch, 65535));
     g.block.x = static_cast<std::uint32_t>(threads);
     g.dynamic_shared_bytes = static_cast<std::uint32_t>(dynamic_shared_bytes);
     return g;

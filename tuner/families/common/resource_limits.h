@@ -25,8 +25,9 @@ std::optional<Rejection> require_fp32_inputs_and_output(const Problem& problem);
 // searched on the Tensor Cores).
 bool is_simt_problem(const Problem& problem);
 
-// tiles_m * tiles_n blocks of `threads` (the Tensor Core family passes tiles and blocks per tile); throws
-// Error(Unsupported) when the block count exceeds a 1-D grid.
-LaunchDescription tile_grid(std::int64_t tiles_m, std::int64_t tiles_n, int threads, int dynamic_shared_bytes);
+// tiles_m * tiles_n blocks of `threads` (the Tensor Core family passes tiles and blocks per tile) along x, for each
+// GEMM of a batch along z; throws Error(Unsupported) when the block count exceeds a 1-D grid.
+LaunchDescription tile_grid(std::int64_t tiles_m, std::int64_t tiles_n, int threads, int dynamic_shared_bytes,
+                            std::int64_t batch = 1);
 
 }  // namespace jitgemm

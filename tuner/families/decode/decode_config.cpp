@@ -80,6 +80,7 @@ int DecodeConfig::estimated_registers(const Problem& p) const {
 
 std::optional<Rejection> DecodeConfig::validate(const Problem& p, const DeviceInfo& device) const {
     if (p.a_type != p.b_type) return Rejection{PruneRule::Dtype, "the decode family needs A and B of one type"};
+    if (p.batch > 1) return Rejection{PruneRule::Batch, "the decode family computes one GEMM per call"};
     const DecodeShape d = decode_shape(p);
     if (d.small > kMaxSmall)
         return Rejection{PruneRule::Knobs, "the decode family needs min(m, n) <= " + std::to_string(kMaxSmall) +

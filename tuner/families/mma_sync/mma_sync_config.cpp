@@ -95,6 +95,9 @@ std::optional<Rejection> MmaSyncConfig::validate(const Problem& p, const DeviceI
             return Rejection{PruneRule::Knobs, "bulk copies (_bulk) move tiles of packed copies: pack must be 3"};
         if (stream_blocks > 0) return Rejection{PruneRule::Knobs, "bulk copies (_bulk) exclude stream-K"};
     }
+    if (p.batch > 1 && (splits > 1 || stream_blocks > 0 || pack != 0))
+        return Rejection{PruneRule::Batch, "a batched problem's GEMMs neither split K (splits 1, no stream-K) nor "
+                                           "pack operands (pack 0): one block computes each tile of each GEMM"};
     if (stream_blocks > tiles(p) * k_tiles(p))
         return Rejection{PruneRule::Knobs, "the problem has fewer k tiles in all than the " +
                                                std::to_string(stream_blocks) +
@@ -144,7 +147,7 @@ Problem MmaSyncConfig::kernel_problem(const Problem& problem) const {
 
 LaunchDescription MmaSyncConfig::launch(const Problem& p) const {
     // The splits of a tile are consecutive blocks; stream-K blocks each take a run of the k tiles of all tiles.
-    LaunchDescription g = tile_grid(blocks(p), 1, threads(), shared_bytes(p));
+    LaunchDescription g = tile_grid(blocks(p), 1, threads(), shared_bytes(p), p.batch);
     if (shares_tiles()) {
         // As kernel_sources/mma_sync/mma_sync.cuh lays it out: a zeroed arrival counter per tile (padded to 256 bytes), then the
         // fp32 partial sums, a bm x bn tile of them per slot: one slot per split of every tile, or per tile that a

@@ -23,7 +23,7 @@ CostEstimate MmaSyncConfig::estimate_cost(const Problem& problem, const DeviceIn
         blocks_per_sm(device, c.threads(), c.estimated_registers(p), c.shared_bytes(p));
     e.blocks_per_sm = std::max(occupancy.blocks, 1);
     const std::int64_t tiles_m = ceil_div(p.m, c.bm), tiles_n = ceil_div(p.n, c.bn);
-    const std::int64_t blocks = c.blocks(p);
+    const std::int64_t blocks = c.blocks(p) * p.batch;  // a batch's GEMMs are the grid's third dimension
     const std::int64_t slots = static_cast<std::int64_t>(device.sm_count) * e.blocks_per_sm;
     const std::int64_t waves = ceil_div(blocks, slots);
     e.wave_efficiency = double(blocks) / double(waves * slots);

@@ -14,6 +14,7 @@ namespace {
 // fill the pipeline. Whether the split pays is the cost model's and the measurement's call.
 std::vector<int> split_counts(const Problem& problem, int bm, int bn) {
     std::vector<int> out{1};
+    if (problem.batch > 1) return out;  // a batch's GEMMs fill the SMs by themselves (validate refuses splits)
     const std::int64_t tiles = ((problem.m + bm - 1) / bm) * ((problem.n + bn - 1) / bn);
     for (const int splits : {2, 3, 4, 6, 8})
         if (tiles * splits <= 4096 && problem.k >= std::int64_t{4} * 64 * splits) out.push_back(splits);
@@ -44,7 +45,8 @@ std::vector<MmaSyncConfig> MmaSyncConfig::enumerate(const Problem& problem, cons
     // and the cp.async twin of a winner is still measured as a refinement.
     const int misaligned = (problem.align_a < 16 ? 1 : 0) | (problem.align_b < 16 ? 2 : 0);
     const bool bulk = misaligned == 3 && prefers_bulk_copies(problem, device);
-    const std::vector<int> packs = misaligned != 0 ? std::vector<int>{0, misaligned} : std::vector<int>{0};
+    const std::vector<int> packs =
+        misaligned != 0 && problem.batch == 1 ? std::vector<int>{0, misaligned} : std::vector<int>{0};
     const std::vector<int> depths = tf32 ? std::vector<int>{16, 32} : std::vector<int>{32, 64};
     for (const int bm : {32, 64, 128, 256})
         for (const int bn : {32, 64, 128, 256})
@@ -87,7 +89,7 @@ std::vector<MmaSyncConfig> MmaSyncConfig::refinements(const Problem& problem, co
         c.bulk = false;
         out.push_back(c);
     }
-    if (splits > 1) {  // the enumeration skips some counts (5, 7); a split winner tries its neighbours
+    if (splits > 1 && problem.batch == 1) {  // the enumeration skips some counts (5, 7); a split winner tries its neighbours
         for (const int s : {splits - 1, splits + 1}) {
             MmaSyncConfig c = *this;
             c.splits = s;  // validate() drops counts K cannot feed
@@ -144,21 +146,21 @@ std::optional<MmaSyncConfig> MmaSyncConfig::heuristic_default(const Problem& p, 
     for (const auto& c : ladder) {
         if (c.validate(p, device)) continue;
         fallback = &c;
-        const std::int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+        const std::int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn) * p.batch;
         if (tiles >= device.sm_count) break;
     }
     if (fallback == nullptr) return std::nullopt;  // a device without these Tensor Core instructions
     // Operands only 2-byte aligned would be fed element by element through registers; on problems of a GFLOP and
     // more, copying them to an aligned workspace first costs a small part of that.
     MmaSyncConfig chosen = *fallback;
-    if (2.0 * p.m * p.n * p.k >= 1e9) chosen.pack = (p.align_a < 4 ? 1 : 0) | (p.align_b < 4 ? 2 : 0);
+    if (p.batch == 1 && 2.0 * p.m * p.n * p.k >= 1e9) chosen.pack = (p.align_a < 4 ? 1 : 0) | (p.align_b < 4 ? 2 : 0);
     // With both packed, Hopper's bulk copies feed the stages (enumerate() has the measurements).
     MmaSyncConfig bulk_copies = chosen;
     bulk_copies.bulk = true;
     if (chosen.pack == 3 && prefers_bulk_copies(p, device) && !bulk_copies.validate(p, device)) chosen = bulk_copies;
     // Even the smallest tiles leave SMs idle: split K among several blocks per tile, as many as fill the SMs while
     // each split keeps at least 16 k tiles (validate() has the last word).
-    const std::int64_t tiles = ((p.m + chosen.bm - 1) / chosen.bm) * ((p.n + chosen.bn - 1) / chosen.bn);
+    const std::int64_t tiles = ((p.m + chosen.bm - 1) / chosen.bm) * ((p.n + chosen.bn - 1) / chosen.bn) * p.batch;
     for (int s = 8; s > 1 && tiles < device.sm_count; --s) {
         MmaSyncConfig split = chosen;
         split.splits = s;

@@ -16,7 +16,7 @@ std::optional<Rejection> NaiveConfig::validate(const Problem& /*problem: every e
 KnobDefines NaiveConfig::defines() const { return {{"NAIVE_BM", bm}, {"NAIVE_BN", bn}}; }
 
 LaunchDescription NaiveConfig::launch(const Problem& p) const {
-    return tile_grid((p.m + bm - 1) / bm, (p.n + bn - 1) / bn, threads(), 0);
+    return tile_grid((p.m + bm - 1) / bm, (p.n + bn - 1) / bn, threads(), 0, p.batch);
 }
 
 std::string NaiveConfig::to_string() const { return "naive_" + config_text::format_numbers("", {bm, bn}); }

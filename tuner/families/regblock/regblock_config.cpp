@@ -45,7 +45,7 @@ KnobDefines RegBlockConfig::defines() const {
 }
 
 LaunchDescription RegBlockConfig::launch(const Problem& p) const {
-    return tile_grid((p.m + bm - 1) / bm, (p.n + bn - 1) / bn, threads(), shared_bytes());
+    return tile_grid((p.m + bm - 1) / bm, (p.n + bn - 1) / bn, threads(), shared_bytes(), p.batch);
 }
 
 std::string RegBlockConfig::kernel_identity(const Problem& p) const {

@@ -74,7 +74,7 @@ std::optional<RegBlockConfig> RegBlockConfig::heuristic_default(const Problem& p
     for (const auto& c : ladder) {
         if (c.validate(p, device)) continue;
         fallback = c;
-        const std::int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+        const std::int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn) * p.batch;
         if (tiles >= device.sm_count) return c;
     }
     return fallback;

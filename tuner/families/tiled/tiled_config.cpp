@@ -15,7 +15,7 @@ std::optional<Rejection> TiledConfig::validate(const Problem& problem, const Dev
 KnobDefines TiledConfig::defines() const { return {{"TILED_T", t}}; }
 
 LaunchDescription TiledConfig::launch(const Problem& p) const {
-    return tile_grid((p.m + t - 1) / t, (p.n + t - 1) / t, threads(), 0);
+    return tile_grid((p.m + t - 1) / t, (p.n + t - 1) / t, threads(), 0, p.batch);
 }
 
 std::string TiledConfig::to_string() const { return "tiled_" + config_text::format_numbers("t", {t}); }

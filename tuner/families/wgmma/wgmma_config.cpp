@@ -38,10 +38,12 @@ int WgmmaConfig::operands_to_pack(const Problem& p) {
     return mask;
 }
 
-std::int64_t WgmmaConfig::tiles(const Problem& p) const { return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn); }
+std::int64_t WgmmaConfig::tiles(const Problem& p) const {
+    return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn) * p.batch;
+}
 
 std::int64_t WgmmaConfig::units(const Problem& p) const {
-    return ((p.m + bm - 1) / bm) * ((p.n + std::int64_t{bn} * cluster - 1) / (std::int64_t{bn} * cluster));
+    return ((p.m + bm - 1) / bm) * ((p.n + std::int64_t{bn} * cluster - 1) / (std::int64_t{bn} * cluster)) * p.batch;
 }
 
 std::int64_t WgmmaConfig::blocks(const Problem& p) const {
@@ -76,6 +78,9 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
         return Rejection{PruneRule::Knobs, "grid must be 0 (one block per tile) or a block count, a multiple of the "
                                            "cluster"};
     if (pack < 0 || pack > 3) return Rejection{PruneRule::Knobs, "pack is 0 (none), 1 (A), 2 (B) or 3 (both)"};
+    if (problem.batch > 1 && pack != 0)
+        return Rejection{PruneRule::Batch, "a batched problem's operands are read where they are (pack 0): the TMA "
+                                           "needs them 16-byte aligned, and TF32 needs them stored along k"};
     if (is_tf32(problem))
         for (const auto& [operand, name, extent] : {std::tuple{0, 'A', 'm'}, {1, 'B', 'n'}})
             if (!k_contiguous(problem, operand) && !(pack & (1 << operand)))
@@ -94,7 +99,7 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
     if (p.m > kCoordinateLimit || p.n > kCoordinateLimit || p.k > kCoordinateLimit)
         return Rejection{PruneRule::Knobs, "the TMA's coordinates are 32-bit: m, n and k must stay below 2^31"};
     if (p.k == 0) return Rejection{PruneRule::Knobs, "k = 0 is the reference family's scaling kernel"};
-    if (blocks(p) > std::numeric_limits<std::int32_t>::max())
+    if (units(p) > std::numeric_limits<std::int32_t>::max())
         return Rejection{PruneRule::Knobs, "more tiles than a grid holds"};
     // One block per SM by design (__launch_bounds__(threads, 1)); the registers per thread are what that leaves.
     return check_resources(device, threads(), std::min(248, device.registers_per_block / threads() / 8 * 8),

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 
+#include "runtime/device/roofline.h"
 #include "tuner/families/common/operand_packing.h"
 #include "tuner/families/wgmma/wgmma_config.h"
 
@@ -92,7 +93,7 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     e.blocks_per_sm = 1;
     const std::int64_t tiles_m = ceil_div(p.m, bm), tiles_n = ceil_div(p.n, bn);
     // A cluster takes one unit (a tile per block) at a time; sm_count / cluster clusters run at once.
-    const std::int64_t tiles_all = tiles_m * tiles_n, all_units = units(p);
+    const std::int64_t tiles_all = tiles(p), all_units = units(p);
     const std::int64_t resident = std::max<std::int64_t>(device.sm_count / cluster, 1);
     const std::int64_t clusters = grid > 0 ? std::min<std::int64_t>(grid / cluster, resident) : resident;
     const std::int64_t tiles_on_busiest_sm = ceil_div(all_units, clusters);
@@ -128,7 +129,7 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
 std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, const DeviceInfo& device) {
     // A GFLOP and more, and K deep enough to fill the ring a few times (shorter K is bound by C's traffic, where the
     // mma.sync family's default does as well).
-    if (!is_wgmma_problem(p, device) || 2.0 * p.m * p.n * p.k < 1e9 || p.k < 256) return std::nullopt;
+    if (!is_wgmma_problem(p, device) || problem_flops(p) < 1e9 || p.k < 256) return std::nullopt;
     // TF32 operands stored m- or n-contiguous are copied transposed first, as misaligned ones are: at a GFLOP and more
     // the copy (its operand read and written once) is a small share of the multiply.
     // From the widest tile down to the first whose tiles give every SM one.

@@ -15,7 +15,8 @@ static_assert(sizeof(CUtensorMap) == 128, "a tensor map is 128 bytes");
 
 WgmmaTensorMaps::WgmmaTensorMaps(const Problem& problem, TensorMapBoxes boxes) : problem_(problem), boxes_(boxes) {}
 
-TensorMapShape tensor_map_shape(const Problem& p, TensorMapBoxes boxes, int operand, long long ld) {
+TensorMapShape tensor_map_shape(const Problem& p, TensorMapBoxes boxes, int operand, long long ld,
+                                long long batch_stride) {
     // The stored matrix: `contiguous` elements along its first dimension, `columns` of them, ld apart.
     const auto [contiguous, columns] = stored_extent(p, operand);
     const std::uint64_t element_bytes = size_of(p.a_type);
@@ -30,16 +31,24 @@ TensorMapShape tensor_map_shape(const Problem& p, TensorMapBoxes boxes, int oper
     s.box[0] = static_cast<std::uint32_t>(128 / element_bytes);
     s.box[1] = static_cast<std::uint32_t>(k_contiguous(p, operand) ? (operand == 0 ? boxes.a_rows : boxes.bn)
                                                                       : boxes.bk);
+    if (p.batch > 1) {
+        s.rank = 3;
+        s.dims[2] = batch_stride == 0 ? 1 : static_cast<std::uint64_t>(p.batch);
+        // The driver wants every stride a multiple of 16 bytes, also that of a dimension of one.
+        s.batch_stride_bytes = batch_stride == 0 ? s.stride_bytes * s.dims[1]
+                                                 : static_cast<std::uint64_t>(batch_stride) * element_bytes;
+    }
     return s;
 }
 
-WgmmaTensorMaps::Map WgmmaTensorMaps::encode(const void* base, int operand, long long ld) const {
+WgmmaTensorMaps::Map WgmmaTensorMaps::encode(const void* base, int operand, long long ld,
+                                             long long batch_stride) const {
     const Problem& p = problem_;
-    const TensorMapShape shape = tensor_map_shape(p, boxes_, operand, ld);
-    const cuuint64_t dims[2] = {shape.dims[0], shape.dims[1]};
-    const cuuint64_t strides[1] = {shape.stride_bytes};
-    const cuuint32_t box[2] = {shape.box[0], shape.box[1]};
-    const cuuint32_t element_strides[2] = {1, 1};
+    const TensorMapShape shape = tensor_map_shape(p, boxes_, operand, ld, batch_stride);
+    const cuuint64_t dims[3] = {shape.dims[0], shape.dims[1], shape.dims[2]};
+    const cuuint64_t strides[2] = {shape.stride_bytes, shape.batch_stride_bytes};
+    const cuuint32_t box[3] = {shape.box[0], shape.box[1], shape.box[2]};
+    const cuuint32_t element_strides[3] = {1, 1, 1};
     CUtensorMap map;
     // fp32 operands of TF32 are copied as they are (FLOAT32, not TFLOAT32): the instruction reads the TF32 part of
     // each value, the 13 low mantissa bits ignored.
@@ -47,13 +56,17 @@ WgmmaTensorMaps::Map WgmmaTensorMaps::encode(const void* base, int operand, long
                                      : p.a_type == DType::F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                                                               : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
     const CUresult result = driver::api().cuTensorMapEncodeTiled(
-        &map, type, 2, const_cast<void*>(base), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+        &map, type, static_cast<cuuint32_t>(shape.rank), const_cast<void*>(base), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
         CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (result != CUDA_SUCCESS)
         driver::check(result,
                       ("cuTensorMapEncodeTiled for operand " + std::string(operand == 0 ? "A" : "B") + " (" +
                        std::to_string(shape.dims[0]) + " x " + std::to_string(shape.dims[1]) + ", leading dimension " +
-                       std::to_string(ld) + ")")
+                       std::to_string(ld) + (shape.rank == 3 ? ", " + std::to_string(shape.dims[2]) + " GEMMs " +
+                                                                   std::to_string(shape.batch_stride_bytes) +
+                                                                   " bytes apart"
+                                                             : std::string()) +
+                       ")")
                           .c_str(),
                       __FILE__, __LINE__);
     Map out;
@@ -68,7 +81,8 @@ void WgmmaTensorMaps::prepare(const KernelArgs& args, ExtraParameters& extra) co
         std::lock_guard lock(mutex_);
         for (int i = 0; i < kept_count_ && !hit; ++i) {
             const Encoded& e = kept_[i];
-            if (e.a == args.a && e.b == args.b && e.lda == args.lda && e.ldb == args.ldb) {
+            if (e.a == args.a && e.b == args.b && e.lda == args.lda && e.ldb == args.ldb &&
+                e.batch_stride_a == args.batch_stride_a && e.batch_stride_b == args.batch_stride_b) {
                 found = e;
                 hit = true;
             }
@@ -79,8 +93,10 @@ void WgmmaTensorMaps::prepare(const KernelArgs& args, ExtraParameters& extra) co
         found.b = args.b;
         found.lda = args.lda;
         found.ldb = args.ldb;
-        found.map_a = encode(args.a, 0, args.lda);
-        found.map_b = encode(args.b, 1, args.ldb);
+        found.batch_stride_a = args.batch_stride_a;
+        found.batch_stride_b = args.batch_stride_b;
+        found.map_a = encode(args.a, 0, args.lda, args.batch_stride_a);
+        found.map_b = encode(args.b, 1, args.ldb, args.batch_stride_b);
         std::lock_guard lock(mutex_);
         kept_[next_slot_] = found;
         next_slot_ = (next_slot_ + 1) % kKept;

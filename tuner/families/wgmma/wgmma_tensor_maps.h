@@ -24,21 +24,26 @@ struct TensorMapBoxes {
     int bn = 0, bk = 0;
 };
 
-// The 2-D tensor one map describes: the stored operand's contiguous extent and its columns (first dimension first),
-// the byte stride between columns, and the box the kernel loads.
+// The tensor one map describes: the stored operand's contiguous extent and its columns (first dimension first), the
+// byte stride between columns, and the box the kernel loads; for a batched problem (rank 3) the GEMMs of the batch
+// as its third dimension, batch_stride_bytes apart (one, where all GEMMs share the operand: batch stride 0).
 struct TensorMapShape {
-    std::uint64_t dims[2] = {0, 0};
-    std::uint64_t stride_bytes = 0;
-    std::uint32_t box[2] = {0, 0};
+    int rank = 2;
+    std::uint64_t dims[3] = {0, 0, 1};
+    std::uint64_t stride_bytes = 0, batch_stride_bytes = 0;
+    std::uint32_t box[3] = {0, 0, 1};
 };
-// Operand 0 (A) or 1 (B) of `problem` (its input type's elements) with leading dimension `ld`, as the kernel reads it.
-TensorMapShape tensor_map_shape(const Problem& problem, TensorMapBoxes boxes, int operand, long long ld);
+// Operand 0 (A) or 1 (B) of `problem` (its input type's elements) with leading dimension `ld` and, in a batch,
+// `batch_stride` elements between GEMMs, as the kernel reads it.
+TensorMapShape tensor_map_shape(const Problem& problem, TensorMapBoxes boxes, int operand, long long ld,
+                                long long batch_stride = 0);
 
 class WgmmaTensorMaps : public LaunchPreparation {
 public:
     // `problem` is the problem the kernel computes (packed operands with their copy's leading dimension).
     WgmmaTensorMaps(const Problem& problem, TensorMapBoxes boxes);
-    // Adds the maps of args.a and args.b; throws Error(CudaError) when the driver refuses to encode them.
+    // Adds the maps of args.a and args.b (with their batch strides); throws Error(CudaError) when the driver refuses to
+    // encode them.
     void prepare(const KernelArgs& args, ExtraParameters& extra) const override;
 
 private:
@@ -49,9 +54,10 @@ private:
         const void* a = nullptr;
         const void* b = nullptr;
         long long lda = 0, ldb = 0;
+        long long batch_stride_a = 0, batch_stride_b = 0;
         Map map_a, map_b;
     };
-    Map encode(const void* base, int operand, long long ld) const;
+    Map encode(const void* base, int operand, long long ld, long long batch_stride) const;
 
     Problem problem_;
     TensorMapBoxes boxes_;
