@@ -19,6 +19,8 @@
 #            manifests named in $SETS_HOPPER tuned ($BUDGET s) after their untuned default
 #     decode: the decode family — kernel resources, correctness tests, sanitizers, fixed configurations against
 #            cuBLAS, and the manifests named in $SETS_DECODE (default decode_targets) untuned and tuned ($BUDGET s)
+#     batched: every GPU test, compute-sanitizer on batched calls, the batched manifests ($SETS_BATCHED, default
+#            batched_targets) untuned and tuned against cublasGemmStridedBatchedEx
 #     report: the command's GPU tests (its JSON), then the quick rows tuned and benched as JSON and `jitgemm report`
 #            of the cache and those files (report.html)
 #     python: the Python package's tests and bench/python_overhead.py (per-call cost; public shapes of $PY_SETS (empty: none),
@@ -253,6 +255,31 @@ if [ "$MODE" = decode ]; then
     bench_fixed_rows "${DECODE_ROWS:-bench/shapes/decode_fixed.txt}"
     bench_manifests ${SETS_DECODE-decode_targets}
     stamp "done"; exit "$status"
+fi
+
+if [ "$MODE" = batched ]; then
+    # Strided batched GEMM (issue 21): every GPU test (the batched ones among them), compute-sanitizer on batched
+    # calls of each family, then the manifests of $SETS_BATCHED (default batched_targets) untuned and tuned ($BUDGET s)
+    # against cublasGemmStridedBatchedEx.
+    stamp "every GPU test"
+    ctest --test-dir "$BUILD" -L gpu -E "${EXCLUDE:-SearchRespectsItsBudget|AMillionCallsKeep}" -j "${GPU_JOBS:-8}" \
+        --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
+    judge_ctest $? "$RES/gpu-tests.log"
+    grep -E "tests passed|\*\*\*Failed|Failure|Expected|Which is|: .*wrong" "$RES/gpu-tests.log" | head -80 | tee -a "$log"
+    if [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null; then
+        stamp "compute-sanitizer memcheck and racecheck on batched calls"
+        for tool in memcheck racecheck; do
+            for row in "--dtype f32 --config naive_16x16" "--dtype f32 --config regblock_64x64x16_t4x4_v4_s2_g8" \
+                       "--dtype bf16 --config mma_sync_64x64x32_w2x2_s3_g8" "--dtype bf16 --config wgmma_128x128x64_c2_s4_g8_q7"; do
+                JITGEMM_CACHE=/tmp/jitgemm-sanitize timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 \
+                    "$BUILD/jitgemm" run --m 200 --n 136 --k 72 --batch 9 --iterations 1 $row > "$RES/san.log" 2>&1
+                echo "$tool $row: exit $? $(grep -E 'ERROR SUMMARY|wrong' "$RES/san.log" | head -2 | tr '\n' ' ')" | tee -a "$log"
+            done
+        done
+    fi
+    "$BUILD/jitgemm" info > /dev/null 2>&1
+    JITGEMM_CACHE=/tmp/jitgemm-default-cache "$BUILD/jitgemm" info > /dev/null 2>&1
+    bench_manifests ${SETS_BATCHED:-batched_targets}
 fi
 
 if [ "$MODE" = report ]; then

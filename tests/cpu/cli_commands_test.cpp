@@ -45,10 +45,10 @@ TEST(CliTune, UnsupportedEntriesAndBadFlagsAreUsageErrors) {
     EXPECT_NE(r.output.find("'dtype'"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("same element type"), std::string::npos) << r.output;
     EXPECT_FALSE(std::filesystem::exists(dir.file("c.sqlite")));
-    write_file(dir.file("batch.csv"), "name,M,N,K,dtype,batch\nx,64,64,64,bf16,2\n");
-    r = run_process(kCli + " tune --manifest " + dir.file("batch.csv") + " --cache " + dir.file("c.sqlite"));
+    write_file(dir.file("epilogue.csv"), "name,M,N,K,dtype,epilogue\nx,64,64,64,bf16,relu\n");
+    r = run_process(kCli + " tune --manifest " + dir.file("epilogue.csv") + " --cache " + dir.file("c.sqlite"));
     EXPECT_EQ(r.exit_code, 2) << r.output;
-    EXPECT_NE(r.output.find("'batch'"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("'epilogue'"), std::string::npos) << r.output;
     r = run_process(kCli + " tune --m 8 --n 8 --k 8 --dtype f32 --out-dtype bf16 --cache " + dir.file("c.sqlite"));
     EXPECT_EQ(r.exit_code, 2) << r.output;  // fp32 inputs give an fp32 output
     EXPECT_NE(r.output.find("'dtype'"), std::string::npos) << r.output;

@@ -26,6 +26,12 @@ struct CublasBaseline::Api {
                                         const void*, void*, cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
     decltype(&cublasGemmEx_64) gemm_64 = nullptr;  // preferred: any size
     GemmEx32 gemm_32 = nullptr;                    // only when gemm_64 is missing
+    using StridedBatched32 = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                                const void*, const void*, cudaDataType, int, long long, const void*,
+                                                cudaDataType, int, long long, const void*, void*, cudaDataType, int,
+                                                long long, int, cublasComputeType_t, cublasGemmAlgo_t);
+    decltype(&cublasGemmStridedBatchedEx_64) batched_64 = nullptr;  // as gemm_64
+    StridedBatched32 batched_32 = nullptr;
 };
 
 namespace {
@@ -89,6 +95,9 @@ CublasBaseline::CublasBaseline(CUstream stream, bool tf32) : api_(std::make_uniq
     load(api_->get_version, "cublasGetVersion_v2");
     api_->gemm_64 = reinterpret_cast<decltype(api_->gemm_64)>(dlsym(library, "cublasGemmEx_64"));
     if (api_->gemm_64 == nullptr) load(api_->gemm_32, "cublasGemmEx");
+    api_->batched_64 =
+        reinterpret_cast<decltype(api_->batched_64)>(dlsym(library, "cublasGemmStridedBatchedEx_64"));
+    if (api_->batched_64 == nullptr) load(api_->batched_32, "cublasGemmStridedBatchedEx");
     cublasHandle_t h = nullptr;
     check(api_->create(&h), "create");
     handle_ = h;
@@ -127,6 +136,34 @@ void CublasBaseline::gemm(Order order, Transpose trans_a, Transpose trans_b, std
                         narrow(lda, "lda"), b, ab, narrow(ldb, "ldb"), &beta, c, ct, narrow(ldc, "ldc"), ctype,
                         CUBLAS_GEMM_DEFAULT),
           "GemmEx");
+}
+
+void CublasBaseline::gemm_strided_batched(Order order, Transpose trans_a, Transpose trans_b, std::int64_t m,
+                                          std::int64_t n, std::int64_t k, float alpha, const void* a, std::int64_t lda,
+                                          std::int64_t stride_a, const void* b, std::int64_t ldb,
+                                          std::int64_t stride_b, float beta, void* c, std::int64_t ldc,
+                                          std::int64_t stride_c, std::int64_t batch, DType ab_type, DType c_type,
+                                          ComputeType compute) {
+    if (order == Order::RowMajor) {  // C^T = op(B)^T op(A)^T, GEMM by GEMM
+        std::swap(trans_a, trans_b);
+        std::swap(m, n);
+        std::swap(a, b);
+        std::swap(lda, ldb);
+        std::swap(stride_a, stride_b);
+    }
+    const auto h = static_cast<cublasHandle_t>(handle_);
+    const cudaDataType ab = data_type(ab_type), ct = data_type(c_type);
+    const cublasComputeType_t ctype = compute_type(compute);
+    if (api_->batched_64 != nullptr) {
+        check(api_->batched_64(h, op(trans_a), op(trans_b), m, n, k, &alpha, a, ab, lda, stride_a, b, ab, ldb, stride_b,
+                               &beta, c, ct, ldc, stride_c, batch, ctype, CUBLAS_GEMM_DEFAULT),
+              "GemmStridedBatchedEx_64");
+        return;
+    }
+    check(api_->batched_32(h, op(trans_a), op(trans_b), narrow(m, "m"), narrow(n, "n"), narrow(k, "k"), &alpha, a, ab,
+                           narrow(lda, "lda"), stride_a, b, ab, narrow(ldb, "ldb"), stride_b, &beta, c, ct,
+                           narrow(ldc, "ldc"), stride_c, narrow(batch, "batch"), ctype, CUBLAS_GEMM_DEFAULT),
+          "GemmStridedBatchedEx");
 }
 
 void CublasBaseline::sgemm(Order order, Transpose trans_a, Transpose trans_b, std::int64_t m, std::int64_t n,

@@ -31,6 +31,14 @@ public:
               float alpha, const void* a, std::int64_t lda, const void* b, std::int64_t ldb, float beta, void* c,
               std::int64_t ldc, DType ab_type, DType c_type, ComputeType compute);
 
+    // The same call as jitgemm::gemm_strided_batched, through cublasGemmStridedBatchedEx (its 64-bit form where the
+    // library has one), with gemm()'s types and compute.
+    void gemm_strided_batched(Order order, Transpose trans_a, Transpose trans_b, std::int64_t m, std::int64_t n,
+                              std::int64_t k, float alpha, const void* a, std::int64_t lda, std::int64_t stride_a,
+                              const void* b, std::int64_t ldb, std::int64_t stride_b, float beta, void* c,
+                              std::int64_t ldc, std::int64_t stride_c, std::int64_t batch, DType ab_type, DType c_type,
+                              ComputeType compute);
+
     // The same call as jitgemm::sgemm: gemm() with fp32 operands and compute.
     void sgemm(Order order, Transpose trans_a, Transpose trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
                float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c,

@@ -128,7 +128,8 @@ int bench_command(const std::vector<std::string>& args) {
         BenchRow row;
         row.problem = s;
         for (const auto& n : p.names) row.name += (row.name.empty() ? "" : "+") + n;
-        row.shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+        row.shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
+                    (s.batch != 1 ? "x" + std::to_string(s.batch) : "");
         row.dtype = s.dtype_text();
         row.compute = std::string(to_string(s.compute));
         row.flops = w.flops();
@@ -144,8 +145,13 @@ int bench_command(const std::vector<std::string>& args) {
         row.config = kernel ? kernel->config_name : "?";
         const GemmCall call = w.call();
         auto run_cublas = [&] {  // the same operands, dtypes and compute type as jitgemm's call
-            cublas.gemm(s.order, s.trans_a, s.trans_b, s.m, s.n, s.k, s.alpha, call.a, s.lda, call.b, s.ldb, s.beta,
-                        call.c, s.ldc, s.a_type, s.c_type, s.compute);
+            if (s.batch != 1)
+                cublas.gemm_strided_batched(s.order, s.trans_a, s.trans_b, s.m, s.n, s.k, s.alpha, call.a, s.lda,
+                                            s.stride_a, call.b, s.ldb, s.stride_b, s.beta, call.c, s.ldc, s.stride_c,
+                                            s.batch, s.a_type, s.c_type, s.compute);
+            else
+                cublas.gemm(s.order, s.trans_a, s.trans_b, s.m, s.n, s.k, s.alpha, call.a, s.lda, call.b, s.ldb,
+                            s.beta, call.c, s.ldc, s.a_type, s.c_type, s.compute);
         };
         w.reset_c();
         run_cublas();
@@ -194,7 +200,7 @@ int bench_command(const std::vector<std::string>& args) {
         csv << "gpu,problem,m,n,k,order,transa,transb,a_dtype,b_dtype,c_dtype,compute,jitgemm_config,served_by,"
                "jitgemm_ms,jitgemm_tflops,jitgemm_gbs,arithmetic_intensity,bound,percent_of_roofline,cublas_ms,"
                "cublas_tflops,speed_vs_cublas,jitgemm_verified,cublas_verified,jitgemm_relative_error,"
-               "cublas_relative_error,ceilings\n";
+               "cublas_relative_error,ceilings,batch\n";
         for (const BenchRow& r : rows) {
             const GemmShape& s = r.problem;
             csv << csv_field(device.name) << "," << csv_field(r.name) << "," << s.m << "," << s.n << "," << s.k << ","
@@ -206,7 +212,7 @@ int bench_command(const std::vector<std::string>& args) {
                 << r.roof_percent(roof.dram_bytes_per_s) << "," << r.cublas_ms << "," << r.tflops(r.cublas_ms) << ","
                 << r.cublas_ms / r.jit_ms << "," << (r.jit_ok ? "yes" : "no") << "," << (r.cublas_ok ? "yes" : "no")
                 << "," << r.jit_relative_error << "," << r.cublas_relative_error << ","
-                << (known.source == CeilingSource::Measured ? "measured" : "estimated") << "\n";
+                << (known.source == CeilingSource::Measured ? "measured" : "estimated") << "," << s.batch << "\n";
         }
         write_output_file(vm["csv"].as<std::string>(), csv.str(), force);
     }
@@ -220,7 +226,8 @@ int bench_command(const std::vector<std::string>& args) {
         for (const BenchRow& r : rows) {
             const GemmShape& s = r.problem;
             json["problems"].push_back(
-                {{"problem", r.name}, {"m", s.m}, {"n", s.n}, {"k", s.k}, {"order", to_string(s.order)},
+                {{"problem", r.name}, {"m", s.m}, {"n", s.n}, {"k", s.k}, {"batch", s.batch},
+                 {"order", to_string(s.order)},
                  {"transa", to_string(s.trans_a)}, {"transb", to_string(s.trans_b)},
                  {"a_dtype", to_string(s.a_type)}, {"b_dtype", to_string(s.b_type)},
                  {"c_dtype", to_string(s.c_type)}, {"compute", r.compute}, {"config", r.config},

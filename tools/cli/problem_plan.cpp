@@ -30,7 +30,6 @@ void check_alignment(const ManifestEntry& e) {
 }
 
 void check_supported(const ManifestEntry& e) {
-    if (e.batch != 1) unsupported(e, "batch", "batched GEMM is not supported yet");
     if (e.layout_b != e.layout_a || e.layout_c != e.layout_a || e.layout_d != e.layout_a)
         unsupported(e, "layout", "A, B, C and D must share one layout");
     // The one rule of which types go together is the API's; D is where C is written, so it has C's type.
@@ -133,6 +132,7 @@ GemmShape workload_shape(const ManifestEntry& e) {
     s.a_type = s.b_type = e.a_type;  // check_supported has made B the same
     s.c_type = e.c_type;
     s.compute = e.compute;
+    s.batch = e.batch;  // strided batched, each GEMM's operands right after the last one's
     return s;
 }
 

@@ -26,7 +26,7 @@ struct PlannedProblem {
 // build cannot serve is a usage error on any machine. Throws Error(InvalidArgument) at the first unsupported entry.
 void check_entries(const std::vector<ManifestEntry>& entries);
 
-// Throws Error(InvalidArgument) at the first unsupported entry (batch > 1, mixed layouts, a dtype combination that
+// Throws Error(InvalidArgument) at the first unsupported entry (mixed layouts, a dtype combination that
 // unsupported_dtypes() refuses, D of another type than C, an epilogue, ...), naming it.
 std::vector<PlannedProblem> plan_problems(const std::vector<ManifestEntry>& entries, const DeviceInfo& device);
 

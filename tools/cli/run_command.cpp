@@ -56,6 +56,8 @@ int run_command(const std::vector<std::string>& args) {
         ("lda", po::value<std::int64_t>()->default_value(0), "leading dimension of A (0: the minimum)")
         ("ldb", po::value<std::int64_t>()->default_value(0), "leading dimension of B (0: the minimum)")
         ("ldc", po::value<std::int64_t>()->default_value(0), "leading dimension of C (0: the minimum)")
+        ("batch", po::value<std::int64_t>()->default_value(1),
+         "GEMMs of this shape in one strided batched call, each one's operands right after the last one's")
         ("dtype", po::value<std::string>()->default_value("f32"), "element type of A and B: f32, f16 or bf16")
         ("out-dtype", po::value<std::string>(), "element type of C: f32, f16 or bf16 (default: --dtype)")
         ("compute", po::value<std::string>()->default_value("f32"),
@@ -105,10 +107,11 @@ int run_command(const std::vector<std::string>& args) {
     shape.lda = vm["lda"].as<std::int64_t>();
     shape.ldb = vm["ldb"].as<std::int64_t>();
     shape.ldc = vm["ldc"].as<std::int64_t>();
+    shape.batch = vm["batch"].as<std::int64_t>();
     shape.alpha = vm["alpha"].as<float>();
     shape.beta = vm["beta"].as<float>();
-    if (shape.m < 1 || shape.n < 1 || shape.k < 1) {
-        std::cerr << "jitgemm run: m, n and k must be at least 1\n";
+    if (shape.m < 1 || shape.n < 1 || shape.k < 1 || shape.batch < 1) {
+        std::cerr << "jitgemm run: m, n, k and the batch must be at least 1\n";
         return kExitUsage;
     }
     if (vm["iterations"].as<int>() < 1) {

@@ -28,12 +28,14 @@ struct GemmShape : GemmDescription {
     GemmShape() {
         m = n = k = 1;
         lda = ldb = ldc = 0;
+        stride_a = stride_b = stride_c = -1;
     }
 
-    // The shape with every 0 leading dimension replaced by its minimum.
+    // The shape with every 0 leading dimension replaced by its minimum, and every batch stride of -1 by its packed
+    // value: each GEMM's operand right after the last one's, its extent rounded up to 16 bytes (0 when batch is 1).
     GemmShape with_minimum_leading_dimensions() const;
-    // "col nt 128x96x64 lda=128 ldb=64 ldc=128 alpha=1 beta=0", then the types when they are not all f32
-    // (" bf16->f32") and " tf32" for TF32 compute.
+    // "col nt 128x96x64 lda=128 ldb=64 ldc=128 alpha=1 beta=0", then " batch=16 strides=a,b,c" for a batch, the
+    // types when they are not all f32 (" bf16->f32") and " tf32" for TF32 compute.
     std::string describe() const;
     // The element types, always: "f32->f32", "bf16->f32" (A and B, then C).
     std::string dtype_text() const;
@@ -58,11 +60,13 @@ public:
         CheckSummary reference;            // elements of C against the float64 reference
         std::int64_t padding_changed = 0;  // padding elements of C that differ from their sentinel
         double relative_error = 0.0;       // ||C - reference||_2 / ||reference||_2 over the checked elements
+        std::int64_t first_bad_gemm = 0;   // of a batch: the GEMM of the first wrong element
         bool passed() const { return reference.failures == 0 && padding_changed == 0; }
         std::string describe() const;
     };
     // Downloads C (in its dtype) and checks it: every element when the problem is small, else `samples` random
-    // elements plus a whole-matrix scan for non-finite values. Waits for the device.
+    // elements (spread over the GEMMs of a batch, at least 64 each) plus a scan of every element for non-finite
+    // values. Waits for the device.
     Result check(std::mt19937_64& rng, std::int64_t samples = 4096) const;
 
     // C as the device holds it, in its dtype's bytes: for comparing two runs bit for bit. Waits for the device.
@@ -71,9 +75,9 @@ public:
     HostGemm host_gemm() const;
     // The call run() makes, as the dispatch layer sees it.
     GemmCall call() const;
-    double flops() const { return 2.0 * shape_.m * shape_.n * shape_.k; }
+    double flops() const { return 2.0 * shape_.m * shape_.n * shape_.k * shape_.batch; }
     // Bytes the call must move at least, at the dtypes' sizes: A and B read once, C written once (and read once when
-    // beta != 0).
+    // beta != 0), for every GEMM of a batch.
     double min_bytes() const;
 
 private:
