@@ -280,6 +280,7 @@ if [ "$MODE" = batched ]; then
     "$BUILD/jitgemm" info > /dev/null 2>&1
     JITGEMM_CACHE=/tmp/jitgemm-default-cache "$BUILD/jitgemm" info > /dev/null 2>&1
     bench_manifests ${SETS_BATCHED:-batched_targets}
+    stamp "done"; exit "$status"
 fi
 
 if [ "$MODE" = report ]; then

@@ -6,24 +6,42 @@
 
 namespace jitgemm {
 
-std::optional<std::string> search_done(const std::vector<Calibration>& passed, double best_ms, double best_left_seconds,
-                                       const StopRule& rule) {
-    if (static_cast<int>(passed.size()) < rule.min_passed || best_ms <= 0.0 || best_left_seconds <= 0.0)
-        return std::nullopt;
-    double ratio = 0.0;  // measured milliseconds per estimated second, the most favourable seen
+namespace {
+
+// Measured milliseconds per estimated second, the most favourable of the calibrations of `family` (any family when
+// null); 0 when there is none.
+double favourable_ratio(const std::vector<Calibration>& passed, const std::string* family) {
+    double ratio = 0.0;
     for (const Calibration& c : passed) {
         if (c.estimated_seconds <= 0.0 || c.measured_ms <= 0.0) continue;
+        if (family != nullptr && c.family != *family) continue;
         const double r = c.measured_ms / c.estimated_seconds;
         if (ratio == 0.0 || r < ratio) ratio = r;
     }
-    if (ratio == 0.0) return std::nullopt;
-    const double predicted_ms = best_left_seconds * ratio;
-    if (predicted_ms < best_ms * (1.0 + rule.noise)) return std::nullopt;
+    return ratio;
+}
+
+}  // namespace
+
+std::optional<std::string> search_done(const std::vector<Calibration>& passed, double best_ms,
+                                       const std::vector<BestLeft>& left, const StopRule& rule) {
+    if (static_cast<int>(passed.size()) < rule.min_passed || best_ms <= 0.0 || left.empty()) return std::nullopt;
+    const double any_family = favourable_ratio(passed, nullptr);
+    if (any_family == 0.0) return std::nullopt;
+    double closest_ms = 0.0;  // the prediction nearest the winner, for the log
+    for (const BestLeft& l : left) {
+        if (l.estimated_seconds <= 0.0) return std::nullopt;
+        const double own = favourable_ratio(passed, &l.family);
+        const double ratio = own > 0.0 ? own : any_family / rule.unmeasured_family_margin;
+        const double predicted_ms = l.estimated_seconds * ratio;
+        if (predicted_ms < best_ms * (1.0 + rule.noise)) return std::nullopt;
+        if (closest_ms == 0.0 || predicted_ms < closest_ms) closest_ms = predicted_ms;
+    }
     char line[256];
     std::snprintf(line, sizeof line,
                   "the best candidate left is estimated at %.4f ms even at the most favourable ratio of measured to "
                   "estimated time seen (%zu passed), more than %.0f%% behind the %.4f ms measured",
-                  predicted_ms, passed.size(), rule.noise * 100.0, best_ms);
+                  closest_ms, passed.size(), rule.noise * 100.0, best_ms);
     return std::string(line);
 }
 

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <deque>
+#include <map>
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
@@ -228,10 +229,11 @@ private:
             options_.compile_threads);
         // The estimates of the candidates not yet measured, for the stopping rule (search_stop.h).
         std::vector<double> estimates;
-        std::multiset<double> left;
+        std::map<std::string, std::multiset<double>> left;  // by family
+        std::size_t left_count = configs.size();
         for (const AnyConfig& config : configs) {
             estimates.push_back(estimate_cost(config, problem_, device_, ceilings_).seconds);
-            left.insert(estimates.back());
+            left[std::string(family_name(config))].insert(estimates.back());
         }
         bool done = false;
         while (auto item = pool.next()) {
@@ -247,13 +249,17 @@ private:
             }
             if (compiled.compiled_now) ++result_.compiles;
             evaluate(configs[index], std::move(compiled), estimates[index]);
-            left.erase(left.find(estimates[index]));
-            if (left.empty()) continue;
-            if (const auto reason = search_done(calibration_, best_ms_.load(), *left.begin())) {
+            auto& family_left = left[std::string(family_name(configs[index]))];
+            family_left.erase(family_left.find(estimates[index]));
+            if (--left_count == 0) continue;
+            std::vector<BestLeft> best_left;
+            for (const auto& [family, family_estimates] : left)
+                if (!family_estimates.empty()) best_left.push_back({family, *family_estimates.begin()});
+            if (const auto reason = search_done(calibration_, best_ms_.load(), best_left)) {
                 // The candidates left leave the search: it is complete without them, as if pruned.
-                log("stop: " + *reason + "; " + std::to_string(left.size()) + " candidates ruled out");
-                result_.ruled_out += static_cast<int>(left.size());
-                result_.candidates_total -= static_cast<int>(left.size());
+                log("stop: " + *reason + "; " + std::to_string(left_count) + " candidates ruled out");
+                result_.ruled_out += static_cast<int>(left_count);
+                result_.candidates_total -= static_cast<int>(left_count);
                 result_.stop_reason = *reason;
                 done = true;
                 pool.cancel();
@@ -286,7 +292,7 @@ private:
         m.measured_at_unix = static_cast<std::int64_t>(std::time(nullptr));
         result_.measurements.push_back(m);
         if (c.outcome == CandidateOutcome::Passed) {
-            calibration_.push_back({estimated_seconds, c.median_ms});
+            calibration_.push_back({estimated_seconds, c.median_ms, std::string(family_name(config))});
             if (best_ms_.load() == 0 || c.median_ms < best_ms_.load()) {
                 best_ms_ = c.median_ms;
                 best_config_ = c.program.config_name;

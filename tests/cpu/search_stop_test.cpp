@@ -46,5 +46,23 @@ TEST(SearchStop, NeedsEnoughMeasurements) {
     EXPECT_FALSE(search_done(three, 0.002, 0.0, rule));  // nothing left to judge
 }
 
+TEST(SearchStop, JudgesEachFamilyAtItsOwnRatioAndAnUnmeasuredOneWithAMargin) {
+    // mma_sync measured at 2000 ms per estimated second at best (0.002 ms for 1 us).
+    const std::vector<Calibration> passed = {
+        {1e-6, 0.002, "mma_sync"}, {2e-6, 0.005, "mma_sync"}, {3e-6, 0.006, "mma_sync"}, {4e-6, 0.010, "mma_sync"}};
+    // Another mma_sync candidate estimated at 2 us: 0.004 ms at best, far behind.
+    EXPECT_TRUE(search_done(passed, 0.002, {{"mma_sync", 2e-6}}));
+    // A wgmma candidate estimated at 2 us has no calibration of its own: at a quarter of mma_sync's best ratio it
+    // might take 0.001 ms and win, so it is measured.
+    EXPECT_FALSE(search_done(passed, 0.002, {{"mma_sync", 2e-6}, {"wgmma", 2e-6}}));
+    // Estimated at 8 us, even a quarter of the ratio leaves it at 0.004 ms: done.
+    EXPECT_TRUE(search_done(passed, 0.002, {{"mma_sync", 2e-6}, {"wgmma", 8e-6}}));
+    // Once wgmma has its own calibration, its candidates are judged by it.
+    std::vector<Calibration> both = passed;
+    both.push_back({2e-6, 0.002, "wgmma"});  // 1000 ms per estimated second
+    EXPECT_FALSE(search_done(both, 0.002, {{"wgmma", 2.05e-6}}));
+    EXPECT_TRUE(search_done(both, 0.002, {{"wgmma", 2.2e-6}}));
+}
+
 }  // namespace
 }  // namespace jitgemm
