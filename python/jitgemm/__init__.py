@@ -4,8 +4,10 @@
     c = jitgemm.matmul(a, b)          # a, b: CUDA arrays of PyTorch, CuPy, JAX, ... (float32, float16, bfloat16)
 
 Arrays are taken as they lie in device memory: row-major, column-major and transposed views are used without a
-copy; other strided layouts are refused. Work is enqueued on the caller's current stream (PyTorch's or CuPy's) unless
-``stream=`` names another. Errors are raised as ``jitgemm.Error`` with the library's message and a ``code``.
+copy; other strided layouts are refused. 3-D arrays (batch, rows, cols) multiply as batches, as torch.bmm does, with
+a 2-D operand (or a batch of 1) shared by every product: ``jitgemm.matmul(x, w)`` for x of (B, M, K) and w of
+(K, N). Work is enqueued on the caller's current stream (PyTorch's or CuPy's) unless ``stream=`` names another.
+Errors are raised as ``jitgemm.Error`` with the library's message and a ``code``.
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ def set_tuning_defaults(tuning: Optional[str] = None, budget_seconds: Optional[f
 
 
 def last_served_by() -> Optional[str]:
-    """How this thread's last call was served: "in-memory", "cached-tuned", "freshly-tuned", "heuristic-default",
+    """How this thread's last call was served: "in-memory", "cached-tuned", "nearest-tuned" (the run-time-shape
+    variant of the kernel tuned for the nearest size of the layer), "freshly-tuned", "heuristic-default",
     "requested-config" or "nothing-to-do" (None before the first call)."""
     return getattr(_local, "served_by", None)
 
@@ -87,8 +90,74 @@ def _operand(x: Matrix, name: str, transposed: bool = False) -> tuple:
                 f"silently", "invalid argument")
 
 
+def _batch_count(a: Matrix, b: Matrix, c: Optional[Matrix], c_name: str) -> int:
+    """The number of GEMMs of a batched product: the batch of a, b (and c) that is not shared (2-D, or a batch of
+    1), else 1; raises when two such batches differ."""
+    count, first, first_name = 1, None, ""
+    for x, name in ((a, "a"), (b, "b"), (c, c_name)):
+        if x is None or x.batch is None or x.batch == 1:
+            continue
+        if first is None:
+            count, first, first_name = x.batch, x, name
+        elif x.batch != count:
+            raise Error(f"jitgemm: the batches of {first_name} {first.shape_text()} and {name} {x.shape_text()} "
+                        f"differ; a 2-D operand or a batch of 1 is shared by every GEMM, other batches must be equal",
+                        "invalid argument")
+    return count
+
+
+def _batch_stride(x: Matrix, name: str, count: int) -> int:
+    """x's stride between the GEMMs of a batch of `count`: 0 when x is shared by all of them."""
+    if x.batch is None or x.batch == 1 or count <= 1:
+        return 0
+    if x.batch_stride < 0:
+        raise Error(f"jitgemm: {name}'s batch stride {x.batch_stride} is negative (shape {x.shape_text()}); jitgemm "
+                    f"takes batches whose matrices follow each other in memory (or one matrix, stride 0)",
+                    "invalid argument")
+    return x.batch_stride
+
+
+def _run_batched(a: Matrix, b: Matrix, c: Matrix, alpha: float, beta: float, stream: int, tf32: bool, config: str,
+                 tuning: Optional[str], budget_seconds: Optional[float], c_name: str) -> str:
+    """_run when an operand is 3-D: one GEMM per matrix of the batch, through gemm_strided_batched."""
+    if a.cols != b.rows or c.rows != a.rows or c.cols != b.cols:
+        raise Error(f"jitgemm: shapes do not chain: {a.shape_text()} @ {b.shape_text()} into {c_name} "
+                    f"{c.shape_text()}", "invalid argument")
+    count = _batch_count(a, b, c, c_name)
+    if count != 1 and c.batch != count:
+        raise Error(f"jitgemm: {c_name} {c.shape_text()} cannot hold the {count} products of a {a.shape_text()} and "
+                    f"b {b.shape_text()}: it must have shape ({count}, {c.rows}, {c.cols})", "invalid argument")
+    stride_a, stride_b = _batch_stride(a, "a", count), _batch_stride(b, "b", count)
+    stride_c = _batch_stride(c, c_name, count)
+    m, n, k = a.rows, b.cols, a.cols
+    # Each matrix of the batch is laid out alike: the fold of _run, with the batch strides following their operands.
+    ldc = column_major_ld(c.rows, c.cols, c.row_stride, c.col_stride)
+    if ldc is not None:
+        first, second = a, b
+        trans_a, lda = _operand(a, "a")
+        trans_b, ldb = _operand(b, "b")
+    else:
+        ldc = column_major_ld(c.cols, c.rows, c.col_stride, c.row_stride)
+        if ldc is None:
+            _operand(c, c_name)  # raises with the layout
+        m, n = n, m
+        first, second = b, a
+        stride_a, stride_b = stride_b, stride_a
+        trans_a, lda = _operand(b, "b", transposed=True)
+        trans_b, ldb = _operand(a, "a", transposed=True)
+    served = _jitgemm.gemm_strided_batched_pointers(
+        "col", trans_a, trans_b, m, n, k, float(alpha), first.ptr, first.dtype, lda, stride_a, second.ptr,
+        second.dtype, ldb, stride_b, float(beta), c.ptr, c.dtype, ldc, stride_c, count, stream, bool(tf32), config,
+        tuning if tuning is not None else _defaults["tuning"],
+        float(budget_seconds if budget_seconds is not None else _defaults["budget_seconds"]))
+    _local.served_by = served
+    return served
+
+
 def _run(a: Matrix, b: Matrix, c: Matrix, alpha: float, beta: float, stream: int, tf32: bool, config: str,
-         tuning: Optional[str], budget_seconds: Optional[float]) -> str:
+         tuning: Optional[str], budget_seconds: Optional[float], c_name: str = "out") -> str:
+    if a.batch is not None or b.batch is not None or c.batch is not None:
+        return _run_batched(a, b, c, alpha, beta, stream, tf32, config, tuning, budget_seconds, c_name)
     if a.cols != b.rows or c.rows != a.rows or c.cols != b.cols:
         raise Error(f"jitgemm: shapes do not chain: ({a.rows} x {a.cols}) @ ({b.rows} x {b.cols}) into "
                     f"({c.rows} x {c.cols})", "invalid argument")
@@ -101,7 +170,7 @@ def _run(a: Matrix, b: Matrix, c: Matrix, alpha: float, beta: float, stream: int
     else:
         ldc = column_major_ld(c.cols, c.rows, c.col_stride, c.row_stride)
         if ldc is None:
-            _operand(c, "out")  # raises with the layout
+            _operand(c, c_name)  # raises with the layout
         # A row-major C is C^T column-major, and C^T = B^T A^T.
         m, n = n, m
         first, second = b, a
@@ -119,18 +188,28 @@ def _run(a: Matrix, b: Matrix, c: Matrix, alpha: float, beta: float, stream: int
 def matmul(a: Any, b: Any, out: Any = None, *, alpha: float = 1.0, beta: float = 0.0, tf32: bool = False,
            stream: Any = None, config: str = "", tuning: Optional[str] = None,
            budget_seconds: Optional[float] = None) -> Any:
-    """out = alpha * a @ b + beta * out, for 2-D CUDA arrays; returns out.
+    """out = alpha * a @ b + beta * out, for 2-D CUDA arrays or 3-D batches of them; returns out.
+
+    Batches, as torch.bmm and torch.matmul take them: a (B, M, K) @ b (B, K, N) -> out (B, M, N), one GEMM per
+    matrix. A 2-D operand, or a 3-D one with a batch of 1, is shared by every GEMM (a weight: x (B, M, K) @ w (K, N));
+    other batch sizes must be equal. Each matrix of a batch is row- or column-major as a 2-D array must be; from one
+    matrix to the next, any stride (0 included: an expanded view) is taken. out (B, M, N) must not have its matrices
+    overlap.
 
     Without ``out``, a row-major result of a's dtype is allocated by a's framework (PyTorch or CuPy; beta must then
-    be 0). ``tf32=True`` lets float32 inputs be multiplied in TF32 on the Tensor Cores. ``stream``: an int handle or
-    a stream object; by default PyTorch's or CuPy's current stream. ``config`` names a kernel configuration (empty:
-    jitgemm's choice); ``tuning`` and ``budget_seconds`` override set_tuning_defaults for this call.
+    be 0): (M, N), or (B, M, N) contiguous when a or b is 3-D. ``tf32=True`` lets float32 inputs be multiplied in
+    TF32 on the Tensor Cores. ``stream``: an int handle or a stream object; by default PyTorch's or CuPy's current
+    stream. ``config`` names a kernel configuration (empty: jitgemm's choice); ``tuning`` and ``budget_seconds``
+    override set_tuning_defaults for this call.
     """
     A, B = matrix_of(a, "a"), matrix_of(b, "b")
     if out is None:
         if beta != 0:
             raise Error("jitgemm: beta != 0 needs out= (the C it scales)", "invalid argument")
-        out = empty_like_framework(a, A.rows, B.cols, A.dtype)
+        if A.batch is None and B.batch is None:
+            out = empty_like_framework(a, (A.rows, B.cols), A.dtype)
+        else:
+            out = empty_like_framework(a, (_batch_count(A, B, None, "out"), A.rows, B.cols), A.dtype)
     C = matrix_of(out, "out")
     handle = stream_handle(stream) if stream is not None else current_stream_of(a)
     _run(A, B, C, alpha, beta, handle, tf32, config, tuning, budget_seconds)
@@ -140,21 +219,30 @@ def matmul(a: Any, b: Any, out: Any = None, *, alpha: float = 1.0, beta: float =
 def gemm(a: Any, b: Any, c: Any, *, trans_a: bool = False, trans_b: bool = False, alpha: float = 1.0,
          beta: float = 0.0, tf32: bool = False, stream: Any = None, config: str = "",
          tuning: Optional[str] = None, budget_seconds: Optional[float] = None) -> str:
-    """BLAS-like: c = alpha * op(a) @ op(b) + beta * c in place, op(x) = x.T where trans_x; returns how the call was
-    served (see last_served_by)."""
+    """BLAS-like: c = alpha * op(a) @ op(b) + beta * c in place, op(x) = x.T where trans_x (of every matrix, for a 3-D
+    x); returns how the call was served (see last_served_by).
+
+    Batches as in matmul: 3-D a, b and c (batch, rows, cols), one GEMM per matrix of c; a 2-D a or b, or one with a
+    batch of 1, is shared by every GEMM, other batch sizes must be equal. A 2-D c takes only a batch of 1."""
     A, B = matrix_of(a, "a"), matrix_of(b, "b")
     if trans_a:
         A = A.transposed()
     if trans_b:
         B = B.transposed()
     handle = stream_handle(stream) if stream is not None else current_stream_of(c)
-    return _run(A, B, matrix_of(c, "c"), alpha, beta, handle, tf32, config, tuning, budget_seconds)
+    return _run(A, B, matrix_of(c, "c"), alpha, beta, handle, tf32, config, tuning, budget_seconds, "c")
 
 
 def gemm_pointers(*args: Any, **kwargs: Any) -> str:
     """jitgemm::gemm on raw device pointers (ints), with the C++ argument order; for callers that manage memory
     themselves. Prefer matmul and gemm."""
     return _jitgemm.gemm_pointers(*args, **kwargs)
+
+
+def gemm_strided_batched_pointers(*args: Any, **kwargs: Any) -> str:
+    """jitgemm::gemm_strided_batched on raw device pointers (ints), with the C++ argument order (strides in
+    elements); for callers that manage memory themselves. Prefer matmul and gemm."""
+    return _jitgemm.gemm_strided_batched_pointers(*args, **kwargs)
 
 
 def statistics() -> dict:

@@ -1,8 +1,10 @@
-"""Framework arrays as jitgemm sees them: a 2-D matrix in device memory with its element strides.
+"""Framework arrays as jitgemm sees them: a 2-D matrix in device memory with its element strides, or a 3-D batch of
+such matrices (batch, rows, cols) with the element stride from one matrix to the next.
 
 Arrays are read through ``__cuda_array_interface__`` when they have one (CuPy, PyTorch, Numba; it has no side
 effects), else through DLPack (bfloat16 tensors, JAX). Nothing is copied: a layout that is neither row- nor
-column-major (a slice with a step along both dimensions, say) is refused with an error.
+column-major (a slice with a step along both dimensions, say) is refused with an error; the batch stride may be any
+stride (0: the same matrix in every GEMM).
 """
 
 from __future__ import annotations
@@ -28,14 +30,18 @@ def column_major_ld(rows: int, cols: int, row_stride: int, col_stride: int) -> O
 
 
 class Matrix:
-    """A rows x cols matrix at ``ptr`` whose element (i, j) lies at ptr + (i * row_stride + j * col_stride) elements.
+    """A rows x cols matrix at ``ptr`` whose element (i, j) lies at ptr + (i * row_stride + j * col_stride) elements;
+    of a 3-D array, ``batch`` such matrices, matrix b's at ptr + b * batch_stride elements. ``batch`` is None for a
+    2-D array (no batch dimension, which a batched call shares among its GEMMs); a 3-D array's batch may be 1 (then
+    shared as well) or 0.
 
     A plain class with slots: three are made per call, and a frozen dataclass cost ~1 us each (per-call cost is
     what small products are made of)."""
 
-    __slots__ = ("ptr", "rows", "cols", "row_stride", "col_stride", "dtype", "owner")
+    __slots__ = ("ptr", "rows", "cols", "row_stride", "col_stride", "dtype", "owner", "batch", "batch_stride")
 
-    def __init__(self, ptr: int, rows: int, cols: int, row_stride: int, col_stride: int, dtype: str, owner: Any):
+    def __init__(self, ptr: int, rows: int, cols: int, row_stride: int, col_stride: int, dtype: str, owner: Any,
+                 batch: Optional[int] = None, batch_stride: int = 0):
         self.ptr = ptr
         self.rows = rows
         self.cols = cols
@@ -43,9 +49,24 @@ class Matrix:
         self.col_stride = col_stride
         self.dtype = dtype
         self.owner = owner  # the array, kept alive while the call uses its memory
+        self.batch = batch
+        self.batch_stride = batch_stride
 
     def transposed(self) -> "Matrix":
-        return Matrix(self.ptr, self.cols, self.rows, self.col_stride, self.row_stride, self.dtype, self.owner)
+        """Every matrix transposed (the batch as it is)."""
+        return Matrix(self.ptr, self.cols, self.rows, self.col_stride, self.row_stride, self.dtype, self.owner,
+                      self.batch, self.batch_stride)
+
+    def shape_text(self) -> str:
+        """The shape as the framework prints it: "(rows, cols)" or "(batch, rows, cols)"."""
+        if self.batch is None:
+            return f"({self.rows}, {self.cols})"
+        return f"({self.batch}, {self.rows}, {self.cols})"
+
+
+def _dimensions_error(name: str, ndim: int) -> Error:
+    return Error(f"jitgemm: {name} has {ndim} dimensions; jitgemm multiplies 2-D matrices and 3-D batches of them "
+                 f"(batch, rows, cols)", "unsupported")
 
 
 def _from_cuda_array_interface(array: Any, interface: dict, name: str) -> Matrix:
@@ -55,17 +76,24 @@ def _from_cuda_array_interface(array: Any, interface: dict, name: str) -> Matrix
                     "unsupported")
     dtype = _CAI_DTYPES[typestr]
     shape = tuple(interface["shape"])
-    if len(shape) != 2:
-        raise Error(f"jitgemm: {name} has {len(shape)} dimensions; jitgemm multiplies 2-D matrices", "unsupported")
+    if len(shape) not in (2, 3):
+        raise _dimensions_error(name, len(shape))
     item = _ITEM_BYTES[dtype]
     strides = interface.get("strides")
+    if strides is not None and any(s % item for s in strides):
+        raise Error(f"jitgemm: {name}'s strides {tuple(strides)} are not whole elements", "invalid argument")
+    if len(shape) == 2:
+        if strides is None:
+            row_stride, col_stride = shape[1], 1  # C order
+        else:
+            row_stride, col_stride = strides[0] // item, strides[1] // item
+        return Matrix(int(interface["data"][0]), shape[0], shape[1], row_stride, col_stride, dtype, array)
     if strides is None:
-        row_stride, col_stride = shape[1], 1  # C order
+        batch_stride, row_stride, col_stride = shape[1] * shape[2], shape[2], 1  # C order
     else:
-        if any(s % item for s in strides):
-            raise Error(f"jitgemm: {name}'s strides {tuple(strides)} are not whole elements", "invalid argument")
-        row_stride, col_stride = strides[0] // item, strides[1] // item
-    return Matrix(int(interface["data"][0]), shape[0], shape[1], row_stride, col_stride, dtype, array)
+        batch_stride, row_stride, col_stride = strides[0] // item, strides[1] // item, strides[2] // item
+    return Matrix(int(interface["data"][0]), shape[1], shape[2], row_stride, col_stride, dtype, array, shape[0],
+                  batch_stride)
 
 
 def _from_dlpack(array: Any, name: str) -> Matrix:
@@ -80,9 +108,11 @@ def _from_dlpack(array: Any, name: str) -> Matrix:
     if dtype not in _ITEM_BYTES:
         raise Error(f"jitgemm: {name} has element type {dtype}; jitgemm takes float32, float16 and bfloat16",
                     "unsupported")
-    if len(shape) != 2:
-        raise Error(f"jitgemm: {name} has {len(shape)} dimensions; jitgemm multiplies 2-D matrices", "unsupported")
-    return Matrix(int(ptr), shape[0], shape[1], strides[0], strides[1], dtype, array)
+    if len(shape) == 2:
+        return Matrix(int(ptr), shape[0], shape[1], strides[0], strides[1], dtype, array)
+    if len(shape) == 3:
+        return Matrix(int(ptr), shape[1], shape[2], strides[1], strides[2], dtype, array, shape[0], strides[0])
+    raise _dimensions_error(name, len(shape))
 
 
 _TORCH_DTYPES = {}  # torch.dtype -> name, filled on the first PyTorch tensor
@@ -101,11 +131,16 @@ def _from_torch(tensor: Any, name: str) -> Matrix:
     if dtype is None:
         raise Error(f"jitgemm: {name} has element type {tensor.dtype}; jitgemm takes float32, float16 and bfloat16",
                     "unsupported")
-    if tensor.dim() != 2:
-        raise Error(f"jitgemm: {name} has {tensor.dim()} dimensions; jitgemm multiplies 2-D matrices", "unsupported")
-    rows, cols = tensor.shape
-    row_stride, col_stride = tensor.stride()
-    return Matrix(tensor.data_ptr(), rows, cols, row_stride, col_stride, dtype, tensor)
+    ndim = tensor.dim()
+    if ndim == 2:
+        rows, cols = tensor.shape
+        row_stride, col_stride = tensor.stride()
+        return Matrix(tensor.data_ptr(), rows, cols, row_stride, col_stride, dtype, tensor)
+    if ndim == 3:
+        batch, rows, cols = tensor.shape
+        batch_stride, row_stride, col_stride = tensor.stride()
+        return Matrix(tensor.data_ptr(), rows, cols, row_stride, col_stride, dtype, tensor, batch, batch_stride)
+    raise _dimensions_error(name, ndim)
 
 
 def matrix_of(array: Any, name: str) -> Matrix:
@@ -159,20 +194,21 @@ def stream_handle(stream: Any) -> int:
                 f"cupy.cuda.Stream)", "invalid argument")
 
 
-def empty_like_framework(array: Any, rows: int, cols: int, dtype: str) -> Any:
-    """A new row-major rows x cols array of `dtype` from the framework of `array`, on its device."""
+def empty_like_framework(array: Any, shape: tuple, dtype: str) -> Any:
+    """A new C-contiguous array of `shape` ((rows, cols): row-major; (batch, rows, cols): a row-major matrix after
+    the other) and `dtype` from the framework of `array`, on its device."""
     framework = framework_of(array)
     if framework == "torch":
         import torch
 
         torch_dtype = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[dtype]
-        return torch.empty((rows, cols), dtype=torch_dtype, device=array.device)
+        return torch.empty(shape, dtype=torch_dtype, device=array.device)
     if framework == "cupy":
         import cupy
 
         if dtype == "bf16":
             raise Error("jitgemm: CuPy has no bfloat16 arrays; pass out=", "unsupported")
         with array.device:
-            return cupy.empty((rows, cols), dtype={"f32": cupy.float32, "f16": cupy.float16}[dtype])
+            return cupy.empty(shape, dtype={"f32": cupy.float32, "f16": cupy.float16}[dtype])
     raise Error(f"jitgemm: cannot allocate the result for {type(array).__name__} arrays; pass out=",
                 "invalid argument")

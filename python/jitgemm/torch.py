@@ -16,15 +16,24 @@ from . import matmul as _jitgemm_matmul
 
 @torch.library.custom_op("jitgemm::matmul", mutates_args=())
 def matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """a @ b for 2-D CUDA tensors of one dtype (float32, float16, bfloat16), on the current stream."""
+    """a @ b for CUDA tensors of one dtype (float32, float16, bfloat16), on the current stream: 2-D, or 3-D batches
+    (batch, rows, cols) as jitgemm.matmul takes them (a 2-D operand or a batch of 1 shared by every GEMM)."""
     return _jitgemm_matmul(a, b)
 
 
 @matmul.register_fake
 def _(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    torch._check(a.dim() == 2 and b.dim() == 2, lambda: "jitgemm::matmul multiplies 2-D tensors")
-    torch._check(a.shape[1] == b.shape[0], lambda: f"jitgemm::matmul: shapes {tuple(a.shape)} @ {tuple(b.shape)}")
-    return a.new_empty((a.shape[0], b.shape[1]))
+    torch._check(a.dim() in (2, 3) and b.dim() in (2, 3),
+                 lambda: f"jitgemm::matmul multiplies 2-D tensors and 3-D batches, not {a.dim()}-D @ {b.dim()}-D")
+    torch._check(a.shape[-1] == b.shape[-2], lambda: f"jitgemm::matmul: shapes {tuple(a.shape)} @ {tuple(b.shape)}")
+    if a.dim() == 2 and b.dim() == 2:
+        return a.new_empty((a.shape[0], b.shape[1]))
+    batch_a = a.shape[0] if a.dim() == 3 else 1
+    batch_b = b.shape[0] if b.dim() == 3 else 1
+    torch._check(batch_a == batch_b or batch_a == 1 or batch_b == 1,
+                 lambda: f"jitgemm::matmul: the batches of {tuple(a.shape)} and {tuple(b.shape)} differ")
+    batch = batch_b if batch_a == 1 else batch_a
+    return a.new_empty((batch, a.shape[-2], b.shape[-1]))
 
 
 def _linear_forward(layer: torch.nn.Linear, x: torch.Tensor) -> torch.Tensor:

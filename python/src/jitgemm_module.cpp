@@ -26,25 +26,55 @@ T parse_or_throw(const std::optional<T>& parsed, const char* what, const std::st
     return *parsed;
 }
 
-std::string gemm_pointers(const std::string& order, bool trans_a, bool trans_b, std::int64_t m, std::int64_t n,
-                          std::int64_t k, float alpha, std::uintptr_t a, const std::string& a_type, std::int64_t lda,
-                          std::uintptr_t b, const std::string& b_type, std::int64_t ldb, float beta, std::uintptr_t c,
-                          const std::string& c_type, std::int64_t ldc, std::uintptr_t stream, bool tf32,
-                          const std::string& config, const std::string& tuning, double budget_seconds) {
+jitgemm::GemmOptions make_options(bool tf32, const std::string& config, const std::string& tuning,
+                                  double budget_seconds) {
     jitgemm::GemmOptions options;
     options.config = config;
     options.compute = tf32 ? jitgemm::ComputeType::TF32 : jitgemm::ComputeType::F32;
     options.tuning = parse_or_throw(jitgemm::parse_tune_policy(tuning), "tuning policy (now, background, off, never, "
                                                                         "from-environment)", tuning);
     options.tune_budget_seconds = budget_seconds;
+    return options;
+}
+
+jitgemm::Order order_of(const std::string& order) {
+    return parse_or_throw(jitgemm::parse_order(order), "storage order (row, col)", order);
+}
+
+jitgemm::DType dtype_of(const std::string& type) { return parse_or_throw(jitgemm::parse_dtype(type), "dtype", type); }
+
+jitgemm::Transpose transpose_of(bool trans) { return trans ? jitgemm::Transpose::Yes : jitgemm::Transpose::No; }
+
+std::string gemm_pointers(const std::string& order, bool trans_a, bool trans_b, std::int64_t m, std::int64_t n,
+                          std::int64_t k, float alpha, std::uintptr_t a, const std::string& a_type, std::int64_t lda,
+                          std::uintptr_t b, const std::string& b_type, std::int64_t ldb, float beta, std::uintptr_t c,
+                          const std::string& c_type, std::int64_t ldc, std::uintptr_t stream, bool tf32,
+                          const std::string& config, const std::string& tuning, double budget_seconds) {
+    const jitgemm::GemmOptions options = make_options(tf32, config, tuning, budget_seconds);
     const jitgemm::ServedBy served = jitgemm::gemm(
-        parse_or_throw(jitgemm::parse_order(order), "storage order (row, col)", order),
-        trans_a ? jitgemm::Transpose::Yes : jitgemm::Transpose::No,
-        trans_b ? jitgemm::Transpose::Yes : jitgemm::Transpose::No, m, n, k, alpha,
-        reinterpret_cast<const void*>(a), parse_or_throw(jitgemm::parse_dtype(a_type), "dtype", a_type), lda,
-        reinterpret_cast<const void*>(b), parse_or_throw(jitgemm::parse_dtype(b_type), "dtype", b_type), ldb, beta,
-        reinterpret_cast<void*>(c), parse_or_throw(jitgemm::parse_dtype(c_type), "dtype", c_type), ldc,
-        reinterpret_cast<jitgemm::Stream>(stream), options);
+        order_of(order), transpose_of(trans_a), transpose_of(trans_b), m, n, k, alpha,
+        reinterpret_cast<const void*>(a), dtype_of(a_type), lda, reinterpret_cast<const void*>(b), dtype_of(b_type),
+        ldb, beta, reinterpret_cast<void*>(c), dtype_of(c_type), ldc, reinterpret_cast<jitgemm::Stream>(stream),
+        options);
+    return std::string(jitgemm::to_string(served));
+}
+
+// gemm_pointers with a batch: GEMM i on a + i * stride_a, b + i * stride_b and c + i * stride_c (in elements).
+std::string gemm_strided_batched_pointers(const std::string& order, bool trans_a, bool trans_b, std::int64_t m,
+                                          std::int64_t n, std::int64_t k, float alpha, std::uintptr_t a,
+                                          const std::string& a_type, std::int64_t lda, std::int64_t stride_a,
+                                          std::uintptr_t b, const std::string& b_type, std::int64_t ldb,
+                                          std::int64_t stride_b, float beta, std::uintptr_t c,
+                                          const std::string& c_type, std::int64_t ldc, std::int64_t stride_c,
+                                          std::int64_t batch_count, std::uintptr_t stream, bool tf32,
+                                          const std::string& config, const std::string& tuning,
+                                          double budget_seconds) {
+    const jitgemm::GemmOptions options = make_options(tf32, config, tuning, budget_seconds);
+    const jitgemm::ServedBy served = jitgemm::gemm_strided_batched(
+        order_of(order), transpose_of(trans_a), transpose_of(trans_b), m, n, k, alpha,
+        reinterpret_cast<const void*>(a), dtype_of(a_type), lda, stride_a, reinterpret_cast<const void*>(b),
+        dtype_of(b_type), ldb, stride_b, beta, reinterpret_cast<void*>(c), dtype_of(c_type), ldc, stride_c,
+        batch_count, reinterpret_cast<jitgemm::Stream>(stream), options);
     return std::string(jitgemm::to_string(served));
 }
 
@@ -95,6 +125,14 @@ NB_MODULE(_jitgemm, m) {
           nb::arg("beta"), nb::arg("c"), nb::arg("c_type"), nb::arg("ldc"), nb::arg("stream"), nb::arg("tf32"),
           nb::arg("config"), nb::arg("tuning"), nb::arg("budget_seconds"),
           "jitgemm::gemm on device pointers (integers); returns the served-by level's name.");
+    m.def("gemm_strided_batched_pointers", &gemm_strided_batched_pointers, nb::call_guard<nb::gil_scoped_release>(),
+          nb::arg("order"), nb::arg("trans_a"), nb::arg("trans_b"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
+          nb::arg("alpha"), nb::arg("a"), nb::arg("a_type"), nb::arg("lda"), nb::arg("stride_a"), nb::arg("b"),
+          nb::arg("b_type"), nb::arg("ldb"), nb::arg("stride_b"), nb::arg("beta"), nb::arg("c"), nb::arg("c_type"),
+          nb::arg("ldc"), nb::arg("stride_c"), nb::arg("batch_count"), nb::arg("stream"), nb::arg("tf32"),
+          nb::arg("config"), nb::arg("tuning"), nb::arg("budget_seconds"),
+          "jitgemm::gemm_strided_batched on device pointers (integers; strides in elements); returns the served-by "
+          "level's name.");
     m.def("dlpack_view", &dlpack_view, nb::arg("array"));
     m.def("statistics", [] {
         const jitgemm::Statistics s = jitgemm::statistics();

@@ -1,7 +1,8 @@
 """The Python package on a GPU, against torch.matmul: every dtype and transpose of a and b, row- and column-major
-out, bfloat16 through DLPack, CuPy arrays, refusal of strided views, work ordered on a side stream, and the custom
-operator inside torch.compile. Skips without PyTorch or a GPU unless JITGEMM_TEST_NO_SKIP=1 (bench/gpu-run.sh), where
-a skip fails.
+out, batches (3-D operands against torch.bmm, a broadcast 2-D weight or batch of 1, transposed matrices, column-major
+and side-by-side out, alpha and beta, an empty batch), bfloat16 through DLPack, CuPy arrays, refusal of strided views,
+work ordered on a side stream, and the custom operator inside torch.compile (2-D and batched). Skips without PyTorch
+or a GPU unless JITGEMM_TEST_NO_SKIP=1 (bench/gpu-run.sh), where a skip fails.
 
 Run: python -m unittest discover -s python/tests -p 'test_gpu.py'
 """
@@ -60,6 +61,56 @@ class AgainstTorch(unittest.TestCase):
                 error = (out.double() - expected).abs().max().item()
                 self.assertLess(error, tolerance(dtype, k) * max(1.0, expected.abs().max().item() / 10))
 
+    def assert_matches(self, out, expected, k):
+        error = (out.double() - expected).abs().max().item()
+        self.assertLess(error, tolerance(out.dtype, k) * max(1.0, expected.abs().max().item() / 10))
+
+    def test_batches_match_torch_bmm_and_a_broadcast_weight(self):
+        batch, m, n, k = 5, 67, 45, 33
+        for dtype in (torch.float32, torch.float16, torch.bfloat16):
+            a = torch.randn(batch, m, k, device="cuda", dtype=dtype, generator=self.gen)
+            b = torch.randn(batch, k, n, device="cuda", dtype=dtype, generator=self.gen)
+            w = self.rand(k, n, dtype)
+            with self.subTest(dtype=dtype, case="(B, M, K) @ (B, K, N), allocated"):
+                out = jitgemm.matmul(a, b)
+                self.assertEqual((out.shape, out.dtype), ((batch, m, n), dtype))
+                self.assertTrue(out.is_contiguous())
+                self.assert_matches(out, torch.bmm(a.double(), b.double()), k)
+            with self.subTest(dtype=dtype, case="transposed matrices into a column-major out"):
+                at = a.transpose(1, 2).contiguous().transpose(1, 2)  # each matrix column-major
+                bt = b.transpose(1, 2).contiguous().transpose(1, 2)
+                out = torch.empty(batch, n, m, device="cuda", dtype=dtype).transpose(1, 2)
+                jitgemm.matmul(at, bt, out)
+                self.assert_matches(out, torch.bmm(a.double(), b.double()), k)
+            with self.subTest(dtype=dtype, case="a 2-D weight shared, row- and column-major"):
+                for weight in (w, w.t().contiguous().t()):
+                    out = jitgemm.matmul(a, weight)
+                    self.assertEqual(out.shape, (batch, m, n))
+                    self.assert_matches(out, a.double() @ w.double(), k)
+            with self.subTest(dtype=dtype, case="a 2-D left operand, a batch of 1 and an expanded view"):
+                left = a[0]
+                self.assert_matches(jitgemm.matmul(left, b), left.double() @ b.double(), k)
+                self.assert_matches(jitgemm.matmul(a[:1], b), a[:1].double() @ b.double(), k)
+                expanded = w.expand(batch, k, n)  # batch stride 0
+                self.assert_matches(jitgemm.matmul(a, expanded), a.double() @ w.double(), k)
+            with self.subTest(dtype=dtype, case="out side by side within a wide matrix, alpha and beta"):
+                wide = torch.randn(m, batch * n, device="cuda", dtype=dtype, generator=self.gen)
+                c = wide.view(m, batch, n).permute(1, 0, 2)  # batch stride n, rows batch * n apart
+                expected = 0.5 * torch.bmm(a.double(), b.double()) - c.double()
+                jitgemm.matmul(a, b, c, alpha=0.5, beta=-1.0)
+                self.assert_matches(c, expected, k)
+            with self.subTest(dtype=dtype, case="gemm, transposed operands"):
+                c = torch.empty(batch, m, n, device="cuda", dtype=dtype)
+                jitgemm.gemm(a.transpose(1, 2).contiguous(), w.t().contiguous(), c, trans_a=True, trans_b=True)
+                self.assert_matches(c, a.double() @ w.double(), k)
+        empty = jitgemm.matmul(torch.empty(0, m, k, device="cuda"), torch.empty(0, k, n, device="cuda"))
+        self.assertEqual(empty.shape, (0, m, n))
+        self.assertEqual(jitgemm.last_served_by(), "nothing-to-do")
+        with self.assertRaises(jitgemm.Error) as caught:
+            jitgemm.matmul(a, torch.randn(batch - 1, k, n, device="cuda", dtype=torch.bfloat16))
+        self.assertEqual(caught.exception.code, "invalid argument")
+        self.assertIn(f"({batch}, {m}, {k})", str(caught.exception))
+
     def test_alpha_beta_and_allocated_output(self):
         a, b = self.rand(64, 32, torch.float32), self.rand(32, 48, torch.float32)
         c = self.rand(64, 48, torch.float32)
@@ -108,6 +159,13 @@ class AgainstTorch(unittest.TestCase):
             compiled = torch.compile(model, fullgraph=True)(x)  # fullgraph: a graph break would raise
         torch.testing.assert_close(eager, expected, rtol=1e-4, atol=1e-4)
         torch.testing.assert_close(compiled, expected, rtol=1e-4, atol=1e-4)
+
+        # Batches through the operator: its fake implementation gives torch.compile the batched shape.
+        x, w = torch.randn(3, 16, 64, device="cuda", generator=self.gen), self.rand(64, 32, torch.float32)
+        product = torch.compile(lambda x, w: torch.ops.jitgemm.matmul(x, w) * 2, fullgraph=True)
+        for left, right in ((x, w), (x, x.transpose(1, 2)), (x[:1], x.transpose(1, 2))):
+            torch.testing.assert_close(torch.ops.jitgemm.matmul(left, right), left @ right, rtol=1e-4, atol=1e-4)
+            torch.testing.assert_close(product(left, right), 2 * (left @ right), rtol=1e-4, atol=1e-4)
 
 
 class ReadmeExample(unittest.TestCase):
