@@ -21,6 +21,8 @@
 #            cuBLAS, and the manifests named in $SETS_DECODE (default decode_targets) untuned and tuned ($BUDGET s)
 #     batched: every GPU test, compute-sanitizer on batched calls, the batched manifests ($SETS_BATCHED, default
 #            batched_targets) untuned and tuned against cublasGemmStridedBatchedEx
+#     runtime: run-time-shape variants — every GPU test and memcheck on variant sweeps ($PARTS tests), the M sweep
+#            of bench/shapes/m_sweep*.csv against cuBLAS and against exact tuning ($PARTS sweep)
 #     report: the command's GPU tests (its JSON), then the quick rows tuned and benched as JSON and `jitgemm report`
 #            of the cache and those files (report.html)
 #     python: the Python package's tests and bench/python_overhead.py (per-call cost; public shapes of $PY_SETS (empty: none),
@@ -280,6 +282,53 @@ if [ "$MODE" = batched ]; then
     "$BUILD/jitgemm" info > /dev/null 2>&1
     JITGEMM_CACHE=/tmp/jitgemm-default-cache "$BUILD/jitgemm" info > /dev/null 2>&1
     bench_manifests ${SETS_BATCHED:-batched_targets}
+    stamp "done"; exit "$status"
+fi
+
+if [ "$MODE" = runtime ]; then
+    # Run-time-shape variants (issue 21): $PARTS (default "tests sweep").
+    #   tests: every GPU test, then compute-sanitizer memcheck on the variant sweeps of two types.
+    #   sweep: the layer of bench/shapes/m_sweep*.csv (bf16, row-major X W^T, N = K = 4096): its six sizes of
+    #          m_sweep_tuned.csv tuned ($BUDGET s) with their variants stored, then the 200 sizes of m_sweep.csv served
+    #          under --tune never (no compile can happen: a size without a kernel would fail) against cuBLAS, then the
+    #          sizes of m_sweep_sample.csv tuned exactly and benched again, for the ratio of variant to exact tuning.
+    if [[ " ${PARTS:-tests sweep} " == *" tests "* ]]; then
+        stamp "every GPU test"
+        ctest --test-dir "$BUILD" -L gpu -E "${EXCLUDE:-SearchRespectsItsBudget|AMillionCallsKeep}" -j "${GPU_JOBS:-8}" \
+            --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
+        judge_ctest $? "$RES/gpu-tests.log"
+        grep -E "tests passed|\*\*\*Failed|Failure|Expected|Which is|: .*wrong|unknown file|C\+\+ exception" \
+            "$RES/gpu-tests.log" | head -80 | tee -a "$log"
+        if [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null; then
+            stamp "compute-sanitizer memcheck on run-time-shape variant sweeps"
+            for type in bf16 f32; do
+                JITGEMM_CACHE=/tmp/jitgemm-sanitize timeout 400 compute-sanitizer --tool memcheck --error-exitcode 9 \
+                    "$BUILD/tests/jitgemm_gpu_tests" --gtest_filter="Types/RuntimeShapeVariant.*/$type" > "$RES/san.log" 2>&1
+                echo "memcheck $type: exit $? $(grep -E 'ERROR SUMMARY|PASSED|FAILED' "$RES/san.log" | head -3 | tr '\n' ' ')" | \
+                    tee -a "$log"
+            done
+        fi
+    fi
+    if [[ " ${PARTS:-tests sweep} " == *" sweep "* ]]; then
+        export JITGEMM_CACHE=/tmp/jitgemm-sweep-cache JITGEMM_RUNTIME_SHAPES=on
+        "$BUILD/jitgemm" info > /dev/null 2>&1
+        stamp "the layer's six sizes tuned ($BUDGET s), their run-time variants stored"
+        timeout 300 "$BUILD/jitgemm" tune --manifest bench/shapes/m_sweep_tuned.csv --budget "$BUDGET" --runtime-variants \
+            2>&1 | tail -12 | tee -a "$log"
+        stamp "200 sizes under --tune never against cuBLAS"
+        timeout 500 "$BUILD/jitgemm" bench --manifest bench/shapes/m_sweep.csv --tune never --iterations "${ITERATIONS:-10}" \
+            --csv "$RES/sweep_variants.csv" > "$RES/sweep_variants.log" 2>&1
+        echo "bench exit $?" | tee -a "$log"
+        tail -4 "$RES/sweep_variants.log" | tee -a "$log"
+        stamp "the sample sizes tuned exactly ($BUDGET s), then benched"
+        timeout 400 "$BUILD/jitgemm" tune --manifest bench/shapes/m_sweep_sample.csv --budget "$BUDGET" 2>&1 | tail -3 | \
+            tee -a "$log"
+        timeout 200 "$BUILD/jitgemm" bench --manifest bench/shapes/m_sweep_sample.csv --tune never \
+            --iterations "${ITERATIONS:-10}" --csv "$RES/sweep_exact.csv" > "$RES/sweep_exact.log" 2>&1
+        echo "bench exit $?" | tee -a "$log"
+        python3 bench/m_sweep_summary.py "$RES/sweep_variants.csv" "$RES/sweep_exact.csv" 2>&1 | tee -a "$log"
+        unset JITGEMM_CACHE JITGEMM_RUNTIME_SHAPES
+    fi
     stamp "done"; exit "$status"
 fi
 

@@ -1,6 +1,7 @@
 // Lookups through the writable cache and the bundles.
 #include "cache/cache_stack.h"
 
+#include <set>
 
 #include "jitgemm/error.h"
 #include "log/log.h"
@@ -69,6 +70,16 @@ std::optional<CacheStack::TunedEntry> CacheStack::find_tuned(const std::string& 
     for (const auto& bundle : bundles_)
         if (auto found = try_file(*bundle)) return found;
     return std::nullopt;
+}
+
+std::vector<std::string> CacheStack::tuned_problem_keys(const std::string& device_fingerprint) const {
+    std::set<std::string> keys;
+    auto add = [&](const TuningCache& file) {
+        for (std::string& key : file.selected_problem_keys(device_fingerprint)) keys.insert(std::move(key));
+    };
+    if (writable_) add(*writable_);
+    for (const auto& bundle : bundles_) add(*bundle);
+    return {keys.begin(), keys.end()};
 }
 
 std::vector<CacheStack::FoundCubin> CacheStack::find_cubins(const std::string& key) const {

@@ -30,6 +30,9 @@ public:
     // The first file holding both a selection for (device, problem, provenance) and its cubin.
     std::optional<TunedEntry> find_tuned(const std::string& device_fingerprint, const std::string& problem_key,
                                          const Provenance& current) const;
+    // The problem keys with a selection for this device in any file (any provenance: find_tuned judges each), each
+    // once, in key order. For finding the tuned problems nearest to one that has none.
+    std::vector<std::string> tuned_problem_keys(const std::string& device_fingerprint) const;
     // Every stored cubin of `key`, writable cache first, then the bundles in order, each with the file it came
     // from. Unchecked: the caller verifies them against the program it wants (runtime/compile/cubin_verification.h).
     struct FoundCubin {

@@ -54,6 +54,8 @@ public:
     std::optional<SelectionRecord> find_selection(const std::string& device_fingerprint,
                                                   const std::string& problem_key, const Provenance& current) const;
     std::optional<CubinRecord> find_cubin(const std::string& key) const;
+    // The problem keys that have a selection for this device, under any provenance, in key order.
+    std::vector<std::string> selected_problem_keys(const std::string& device_fingerprint) const;
     // Every measurement of this device, problem and provenance (all candidates ever evaluated), oldest first.
     std::vector<MeasurementRecord> measurements(const std::string& device_fingerprint, const std::string& problem_key,
                                                 const Provenance& current) const;

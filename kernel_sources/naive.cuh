@@ -24,34 +24,34 @@ constexpr int BM = NAIVE_BM;
 constexpr int BN = NAIVE_BN;
 constexpr int THREADS = BM * BN;
 static_assert(BM >= 1 && BN >= 1 && THREADS <= 1024, "a block holds at most 1024 threads");
-constexpr index_t TILES_M = ceil_div(M, BM);
-constexpr index_t TILES_N = ceil_div(N, BN);
 }  // namespace naive
 }  // namespace jg
 
 // The kernel proper, on its operands; the extern "C" entry below unpacks jg_args into it.
-static __device__ __forceinline__ void jg_naive_body(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B,
-    jg::c_t* C, float alpha, float beta) {
+static __device__ __forceinline__ void jg_naive_body(const jg::dims& d, const jg::a_t* __restrict__ A,
+    const jg::b_t* __restrict__ B, jg::c_t* C, float alpha, float beta) {
     using namespace jg;
     using namespace jg::naive;
-    const index_t tile_m = blockIdx.x % TILES_M;
-    const index_t tile_n = blockIdx.x / TILES_M;
+    const index_t tiles_m = ceil_div(d.m(), BM);
+    const index_t tile_m = blockIdx.x % tiles_m;
+    const index_t tile_n = blockIdx.x / tiles_m;
     const index_t m = tile_m * BM + threadIdx.x % BM;
     const index_t n = tile_n * BN + threadIdx.x / BM;
-    if (m >= M || n >= N) return;
+    if (m >= d.m() || n >= d.n()) return;
 
     float acc = 0.0f;
 #pragma unroll 4
-    for (index_t k = 0; k < K; ++k) acc = fmaf(to_float(A[a_offset(m, k)]), to_float(B[b_offset(k, n)]), acc);
+    for (index_t k = 0; k < K; ++k) acc = fmaf(to_float(A[d.a_offset(m, k)]), to_float(B[d.b_offset(k, n)]), acc);
 
     const float out[1] = {acc};
-    epilogue_store<1>(C, c_offset(m, n), out, 1, alpha, beta);
+    epilogue_store<1>(C, d.c_offset(m, n), out, 1, alpha, beta);
 }
 
 extern "C" __global__ void __launch_bounds__(jg::naive::THREADS)
     jg_naive(const __grid_constant__ jg_args args) {
     using namespace jg;
+    const dims d{args};
     for_each_gemm<a_t, b_t, c_t>(args, [&](const a_t* a, const b_t* b, c_t* c) {
-        jg_naive_body(a, b, c, args.alpha, args.beta);
+        jg_naive_body(d, a, b, c, args.alpha, args.beta);
     });
 }

@@ -10,6 +10,9 @@
 // columns), so the eight threads of each quarter-warp read one contiguous 128-byte line: no bank conflicts. Rows
 // carry a 4-float pad: it keeps them 16-byte aligned and sends the transposing stores of consecutive k rows to
 // other banks.
+//
+// Sizes are read through jg::dims: in a run-time-shape variant m or n (and the leading dimensions) come from jg_args,
+// and every bounds test along that dimension uses the run-time size. Vector widths depend on JG_ALIGN_* only.
 #pragma once
 
 #include "common/jg_args.cuh"
@@ -71,9 +74,7 @@ constexpr int CN = TN / TNV;
 constexpr int M_STRIDE = BM / CM;
 constexpr int N_STRIDE = BN / CN;
 
-constexpr index_t TILES_M = ceil_div(M, BM);
-constexpr index_t TILES_N = ceil_div(N, BN);
-constexpr index_t K_TILES = ceil_div(K, BK);
+constexpr index_t K_TILES = ceil_div(K, BK);  // k is never a run-time size; m and n may be (tiles counted from dims)
 
 // The last line of defence; tuner/families/regblock/regblock_config.cpp states the same rules for pruning before a compile.
 static_assert(TM == 1 || TM == 2 || TM % 4 == 0, "TM is 1, 2 or a multiple of 4");
@@ -89,29 +90,38 @@ static_assert(BM <= 256 && BN <= 256 && BK <= 64, "tile limits assumed by the ho
 static_assert(JG_A_TYPE == JG_DTYPE_F32 && JG_B_TYPE == JG_DTYPE_F32 && JG_C_TYPE == JG_DTYPE_F32,
               "the register-blocked family computes fp32 GEMMs only");
 
+// How many of the V elements from `start` on lie before `size` (0 to V). `whole`: the dimension is a whole number of
+// tiles, so no run of a tile crosses the end; where that is a constant the check folds away.
+//
+// Callers read the sizes and `whole` flags from dims into locals once and test those. Where a size is a constant, the
+// tests fold either way; written with dims calls inside each ?: and &&, though, they reach NVVM's optimizer as
+// branches, and the code for sizes that are not whole tiles came out further from what the constants gave before dims.
+template <int V>
+__device__ __forceinline__ int run_in_bounds(index_t start, index_t size, bool whole) {
+    return whole ? V : (int)(size - start < V ? (size - start > 0 ? size - start : 0) : V);
+}
+
 // Loads the A tile at (m0, k0) into registers: run i of this thread is r[i][0..VA).
-__device__ __forceinline__ void load_a(const float* __restrict__ A, index_t m0, index_t k0, int tid,
+__device__ __forceinline__ void load_a(const dims& d, const float* __restrict__ A, index_t m0, index_t k0, int tid,
                                        float (&r)[A_LOADS][VA]) {
+    const index_t size_m = d.m(), size_k = d.k();
+    const bool m_whole = d.m_whole(BM), k_whole = size_k % BK == 0;
 #pragma unroll
     for (int i = 0; i < A_LOADS; ++i) {
         const int run = tid + i * THREADS;
         if constexpr (!TRANS_A) {  // contiguous along m
             const index_t gm = m0 + (run % (BM / VA)) * VA;
             const index_t gk = k0 + run / (BM / VA);
-            const int valid = (K % BK != 0 && gk >= K) ? 0
-                              : (M % BM == 0) ? VA
-                              : (int)(M - gm < VA ? (M - gm > 0 ? M - gm : 0) : VA);
-            if (valid > 0) load_run<VA, true>(A + a_offset(gm, gk), valid, r[i]);
+            const int valid = (!k_whole && gk >= size_k) ? 0 : run_in_bounds<VA>(gm, size_m, m_whole);
+            if (valid > 0) load_run<VA, true>(A + d.a_offset(gm, gk), valid, r[i]);
             else
 #pragma unroll
                 for (int v = 0; v < VA; ++v) r[i][v] = 0.0f;
         } else {                   // contiguous along k
             const index_t gk = k0 + (run % (BK / VA)) * VA;
             const index_t gm = m0 + run / (BK / VA);
-            const int valid = (M % BM != 0 && gm >= M) ? 0
-                              : (K % BK == 0) ? VA
-                              : (int)(K - gk < VA ? (K - gk > 0 ? K - gk : 0) : VA);
-            if (valid > 0) load_run<VA, true>(A + a_offset(gm, gk), valid, r[i]);
+            const int valid = (!m_whole && gm >= size_m) ? 0 : run_in_bounds<VA>(gk, size_k, k_whole);
+            if (valid > 0) load_run<VA, true>(A + d.a_offset(gm, gk), valid, r[i]);
             else
 #pragma unroll
                 for (int v = 0; v < VA; ++v) r[i][v] = 0.0f;
@@ -120,28 +130,26 @@ __device__ __forceinline__ void load_a(const float* __restrict__ A, index_t m0, 
 }
 
 // Loads the B tile at (k0, n0) into registers.
-__device__ __forceinline__ void load_b(const float* __restrict__ B, index_t k0, index_t n0, int tid,
+__device__ __forceinline__ void load_b(const dims& d, const float* __restrict__ B, index_t k0, index_t n0, int tid,
                                        float (&r)[B_LOADS][VB]) {
+    const index_t size_n = d.n(), size_k = d.k();
+    const bool n_whole = d.n_whole(BN), k_whole = size_k % BK == 0;
 #pragma unroll
     for (int i = 0; i < B_LOADS; ++i) {
         const int run = tid + i * THREADS;
         if constexpr (TRANS_B) {   // contiguous along n
             const index_t gn = n0 + (run % (BN / VB)) * VB;
             const index_t gk = k0 + run / (BN / VB);
-            const int valid = (K % BK != 0 && gk >= K) ? 0
-                              : (N % BN == 0) ? VB
-                              : (int)(N - gn < VB ? (N - gn > 0 ? N - gn : 0) : VB);
-            if (valid > 0) load_run<VB, true>(B + b_offset(gk, gn), valid, r[i]);
+            const int valid = (!k_whole && gk >= size_k) ? 0 : run_in_bounds<VB>(gn, size_n, n_whole);
+            if (valid > 0) load_run<VB, true>(B + d.b_offset(gk, gn), valid, r[i]);
             else
 #pragma unroll
                 for (int v = 0; v < VB; ++v) r[i][v] = 0.0f;
         } else {                   // contiguous along k
             const index_t gk = k0 + (run % (BK / VB)) * VB;
             const index_t gn = n0 + run / (BK / VB);
-            const int valid = (N % BN != 0 && gn >= N) ? 0
-                              : (K % BK == 0) ? VB
-                              : (int)(K - gk < VB ? (K - gk > 0 ? K - gk : 0) : VB);
-            if (valid > 0) load_run<VB, true>(B + b_offset(gk, gn), valid, r[i]);
+            const int valid = (!n_whole && gn >= size_n) ? 0 : run_in_bounds<VB>(gk, size_k, k_whole);
+            if (valid > 0) load_run<VB, true>(B + d.b_offset(gk, gn), valid, r[i]);
             else
 #pragma unroll
                 for (int v = 0; v < VB; ++v) r[i][v] = 0.0f;
@@ -213,19 +221,22 @@ __device__ __forceinline__ void multiply_tile(const float* As, const float* Bs, 
 }  // namespace jg
 
 // The kernel proper, on its operands; the extern "C" entry below unpacks jg_args into it.
-static __device__ __forceinline__ void jg_regblock_body(const float* __restrict__ A, const float* __restrict__ B,
-    float* C, float alpha, float beta) {
+static __device__ __forceinline__ void jg_regblock_body(const jg::dims& d, const float* __restrict__ A,
+    const float* __restrict__ B, float* C, float alpha, float beta) {
     using namespace jg;
     using namespace jg::regblock;
     // Dynamic shared memory: STAGES A buffers, then STAGES B buffers (the host sizes it; above 48 KB it opts in).
     extern __shared__ float4 shared_storage[];
     float* const smem = reinterpret_cast<float*>(shared_storage);
 
+    const index_t size_m = d.m(), size_n = d.n();  // as in load_a (run_in_bounds says why)
+    const bool m_whole = d.m_whole(BM), n_whole = d.n_whole(BN);
+
     const int tid = threadIdx.x;
     const int thread_m = tid % (BM / TM);
     const int thread_n = tid / (BM / TM);
     index_t tile_m, tile_n;
-    tile_of_block<TILES_M, TILES_N, RB_GROUP>(blockIdx.x, tile_m, tile_n);
+    tile_of_block<RB_GROUP>(blockIdx.x, ceil_div(size_m, BM), ceil_div(size_n, BN), tile_m, tile_n);
     const index_t m0 = tile_m * BM;
     const index_t n0 = tile_n * BN;
 
@@ -238,8 +249,8 @@ static __device__ __forceinline__ void jg_regblock_body(const float* __restrict_
     float ra[A_LOADS][VA];
     float rb[B_LOADS][VB];
     if constexpr (K_TILES > 0) {
-        load_a(A, m0, 0, tid, ra);
-        load_b(B, 0, n0, tid, rb);
+        load_a(d, A, m0, 0, tid, ra);
+        load_b(d, B, 0, n0, tid, rb);
         store_a(smem, tid, ra);
         store_b(smem + STAGES * AS_SIZE, tid, rb);
         __syncthreads();
@@ -251,8 +262,8 @@ static __device__ __forceinline__ void jg_regblock_body(const float* __restrict_
         if constexpr (STAGES == 2) {
             const int cur = (int)(kt & 1);
             if (more) {  // issue the next tile's global loads before this tile's math
-                load_a(A, m0, (kt + 1) * BK, tid, ra);
-                load_b(B, (kt + 1) * BK, n0, tid, rb);
+                load_a(d, A, m0, (kt + 1) * BK, tid, ra);
+                load_b(d, B, (kt + 1) * BK, n0, tid, rb);
             }
             multiply_tile(smem + cur * AS_SIZE, smem + STAGES * AS_SIZE + cur * BS_SIZE, thread_m, thread_n, acc);
             if (more) {  // the other buffer was last read before the previous barrier
@@ -264,8 +275,8 @@ static __device__ __forceinline__ void jg_regblock_body(const float* __restrict_
             multiply_tile(smem, smem + AS_SIZE, thread_m, thread_n, acc);
             __syncthreads();
             if (more) {
-                load_a(A, m0, (kt + 1) * BK, tid, ra);
-                load_b(B, (kt + 1) * BK, n0, tid, rb);
+                load_a(d, A, m0, (kt + 1) * BK, tid, ra);
+                load_b(d, B, (kt + 1) * BK, n0, tid, rb);
                 store_a(smem, tid, ra);
                 store_b(smem + AS_SIZE, tid, rb);
                 __syncthreads();
@@ -277,16 +288,16 @@ static __device__ __forceinline__ void jg_regblock_body(const float* __restrict_
 #pragma unroll
     for (int j = 0; j < TN; ++j) {
         const index_t n = n0 + (j / TNV) * N_STRIDE + thread_n * TNV + j % TNV;
-        if (N % BN != 0 && n >= N) continue;
+        if (!n_whole && n >= size_n) continue;
 #pragma unroll
         for (int c = 0; c < CM; ++c) {
             const index_t m = m0 + c * M_STRIDE + thread_m * TMV;
-            const int valid = (M % BM == 0) ? TMV : (int)(M - m < TMV ? (M - m > 0 ? M - m : 0) : TMV);
+            const int valid = run_in_bounds<TMV>(m, size_m, m_whole);
             if (valid == 0) continue;
             float run[TMV];
 #pragma unroll
             for (int v = 0; v < TMV; ++v) run[v] = acc[c * TMV + v][j];
-            epilogue_store<TMV>(C, c_offset(m, n), run, valid, alpha, beta);
+            epilogue_store<TMV>(C, d.c_offset(m, n), run, valid, alpha, beta);
         }
     }
 }
@@ -294,7 +305,8 @@ static __device__ __forceinline__ void jg_regblock_body(const float* __restrict_
 extern "C" __global__ void __launch_bounds__(jg::regblock::THREADS)
     jg_regblock(const __grid_constant__ jg_args args) {
     using namespace jg;
+    const dims d{args};
     for_each_gemm<float, float, float>(args, [&](const float* a, const float* b, float* c) {
-        jg_regblock_body(a, b, c, args.alpha, args.beta);
+        jg_regblock_body(d, a, b, c, args.alpha, args.beta);
     });
 }

@@ -20,15 +20,13 @@ constexpr int THREADS = T * T;
 static_assert(T >= 2 && THREADS <= 1024, "T is at least 2 and T * T threads fit in a block");
 static_assert(JG_A_TYPE == JG_DTYPE_F32 && JG_B_TYPE == JG_DTYPE_F32 && JG_C_TYPE == JG_DTYPE_F32,
               "the tiled family computes fp32 GEMMs only");
-constexpr index_t TILES_M = ceil_div(M, T);
-constexpr index_t TILES_N = ceil_div(N, T);
-constexpr index_t K_TILES = ceil_div(K, T);
+constexpr index_t K_TILES = ceil_div(K, T);  // k is never a run-time size; m and n may be (tiles counted from dims)
 }  // namespace tiled
 }  // namespace jg
 
 // The kernel proper, on its operands; the extern "C" entry below unpacks jg_args into it.
-static __device__ __forceinline__ void jg_tiled_body(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B,
-    jg::c_t* C, float alpha, float beta) {
+static __device__ __forceinline__ void jg_tiled_body(const jg::dims& d, const jg::a_t* __restrict__ A,
+    const jg::b_t* __restrict__ B, jg::c_t* C, float alpha, float beta) {
     using namespace jg;
     using namespace jg::tiled;
     // [k][m] and [k][n]; the +1 column keeps the transposing stores below free of bank conflicts.
@@ -37,8 +35,9 @@ static __device__ __forceinline__ void jg_tiled_body(const jg::a_t* __restrict__
 
     const int tx = threadIdx.x % T;
     const int ty = threadIdx.x / T;
-    const index_t m0 = (blockIdx.x % TILES_M) * T;
-    const index_t n0 = (blockIdx.x / TILES_M) * T;
+    const index_t tiles_m = ceil_div(d.m(), T);
+    const index_t m0 = (blockIdx.x % tiles_m) * T;
+    const index_t n0 = (blockIdx.x / tiles_m) * T;
     const index_t m = m0 + tx;
     const index_t n = n0 + ty;
 
@@ -48,17 +47,17 @@ static __device__ __forceinline__ void jg_tiled_body(const jg::a_t* __restrict__
         // Consecutive threads (tx) walk each operand's contiguous dimension, so the global reads coalesce.
         if constexpr (!TRANS_A) {  // A runs along m
             const index_t gm = m0 + tx, gk = k0 + ty;
-            As[ty][tx] = gm < M && gk < K ? A[a_offset(gm, gk)] : 0.0f;
+            As[ty][tx] = gm < d.m() && gk < d.k() ? A[d.a_offset(gm, gk)] : 0.0f;
         } else {                   // A runs along k
             const index_t gm = m0 + ty, gk = k0 + tx;
-            As[tx][ty] = gm < M && gk < K ? A[a_offset(gm, gk)] : 0.0f;
+            As[tx][ty] = gm < d.m() && gk < d.k() ? A[d.a_offset(gm, gk)] : 0.0f;
         }
         if constexpr (!TRANS_B) {  // B runs along k
             const index_t gk = k0 + tx, gn = n0 + ty;
-            Bs[tx][ty] = gk < K && gn < N ? B[b_offset(gk, gn)] : 0.0f;
+            Bs[tx][ty] = gk < d.k() && gn < d.n() ? B[d.b_offset(gk, gn)] : 0.0f;
         } else {                   // B runs along n
             const index_t gk = k0 + ty, gn = n0 + tx;
-            Bs[ty][tx] = gk < K && gn < N ? B[b_offset(gk, gn)] : 0.0f;
+            Bs[ty][tx] = gk < d.k() && gn < d.n() ? B[d.b_offset(gk, gn)] : 0.0f;
         }
         __syncthreads();
 #pragma unroll
@@ -66,16 +65,17 @@ static __device__ __forceinline__ void jg_tiled_body(const jg::a_t* __restrict__
         __syncthreads();
     }
 
-    if (m < M && n < N) {
+    if (m < d.m() && n < d.n()) {
         const float out[1] = {acc};
-        epilogue_store<1>(C, c_offset(m, n), out, 1, alpha, beta);
+        epilogue_store<1>(C, d.c_offset(m, n), out, 1, alpha, beta);
     }
 }
 
 extern "C" __global__ void __launch_bounds__(jg::tiled::THREADS)
     jg_tiled(const __grid_constant__ jg_args args) {
     using namespace jg;
+    const dims d{args};
     for_each_gemm<a_t, b_t, c_t>(args, [&](const a_t* a, const b_t* b, c_t* c) {
-        jg_tiled_body(a, b, c, args.alpha, args.beta);
+        jg_tiled_body(d, a, b, c, args.alpha, args.beta);
     });
 }

@@ -40,6 +40,9 @@ enum class ServedBy {
     Requested,         // compiled now from the configuration named in GemmOptions::config
     NothingToDo,       // m = 0, n = 0, batch_count = 0, or C = 1 * C (k = 0 or alpha = 0 with beta = 1): nothing
                        // was launched
+    NearestTuned,      // untuned, served by the run-time-shape variant of the kernel tuned for the nearest problem of
+                       // the same layer (only m, or only n, and the leading dimensions differ): no compile where the
+                       // variant's binary is stored; exact tuning, where the policy runs it, replaces it
 };
 
 JITGEMM_API std::string_view to_string(ServedBy);

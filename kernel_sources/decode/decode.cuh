@@ -13,6 +13,11 @@
 // then alone stores the tile. On Hopper the slices of a tile may instead form a cluster (DECODE_CLUSTER) whose first
 // block adds the others' sums from their shared memory: no workspace, no counters to zero before the launch.
 //
+// A run-time-shape variant (JG_RUNTIME_DIM, common/jg_problem.cuh) takes S and the leading dimensions from the
+// launch, so that one binary serves a weight matrix at every token count. What S decides (the column tiles, the
+// bytes of the split sums' counters, the bounds) is then worked out from the launch's sizes, as the host works out
+// the grid and the workspace for the call (tuner/families/decode/decode_config.cpp); everything else stays constant.
+//
 // How W's rows are read depends on which way they are stored:
 //   k-contiguous (the usual y = x W^T of a linear layer): lane (g = lane / 4, q = lane % 4) of a warp reads the 16
 //     bytes at k0 + VEC q of rows g and g + 8 of each of its warp's RG groups of 16 rows — 64 contiguous bytes per
@@ -64,20 +69,33 @@ namespace decode {
 static_assert(JG_A_TYPE == JG_B_TYPE, "the decode family multiplies operands of one type");
 typedef a_t e_t;
 
-// The small side is n unless m is smaller (tuner/families/decode/decode_config.cpp decides the same way).
+// The small side is n unless m is smaller (tuner/families/decode/decode_config.cpp decides the same way). A
+// run-time-shape variant's run-time dimension is its small side (what varies between decoding steps is the tokens),
+// so L stays a constant in every kernel: JG_RUNTIME_DIM 2 reads n as S, 1 reads m (validate refuses the others).
+#if JG_RUNTIME_DIM == 0
 constexpr bool SMALL_N = N <= M;
-constexpr index_t L = SMALL_N ? M : N;  // rows of W
-constexpr index_t S = SMALL_N ? N : M;  // rows of X
+#else
+constexpr bool SMALL_N = RUNTIME_N;
+#endif
 constexpr bool W_K_CONTIGUOUS = SMALL_N ? TRANS_A : !TRANS_B;
 constexpr bool X_K_CONTIGUOUS = SMALL_N ? !TRANS_B : TRANS_A;
-constexpr index_t W_LD = SMALL_N ? LDA : LDB;
-constexpr index_t X_LD = SMALL_N ? LDB : LDA;
 constexpr int W_ALIGN = SMALL_N ? ALIGN_A_ELEMS : ALIGN_B_ELEMS;  // elements
 constexpr int X_ALIGN = SMALL_N ? ALIGN_B_ELEMS : ALIGN_A_ELEMS;
 
-__device__ __forceinline__ index_t w_offset(index_t l, index_t k) { return W_K_CONTIGUOUS ? k + l * W_LD : l + k * W_LD; }
-__device__ __forceinline__ index_t x_offset(index_t s, index_t k) { return X_K_CONTIGUOUS ? k + s * X_LD : s + k * X_LD; }
-__device__ __forceinline__ index_t out_offset(index_t l, index_t s) { return SMALL_N ? c_offset(l, s) : c_offset(s, l); }
+// The problem in W's and X's terms, through `dims`: constants where the sizes are (always L; S and the leading
+// dimensions unless the kernel is a variant), so that a kernel without run-time sizes folds them as before.
+__device__ __forceinline__ index_t w_rows(const dims& d) { return SMALL_N ? d.m() : d.n(); }  // L
+__device__ __forceinline__ index_t x_rows(const dims& d) { return SMALL_N ? d.n() : d.m(); }  // S
+__device__ __forceinline__ index_t w_ld(const dims& d) { return SMALL_N ? d.lda() : d.ldb(); }
+__device__ __forceinline__ index_t w_offset(const dims& d, index_t l, index_t k) {
+    return SMALL_N ? d.a_offset(l, k) : d.b_offset(k, l);  // W(l, k) is op(A)(l, k) or op(B)(k, l)
+}
+__device__ __forceinline__ index_t x_offset(const dims& d, index_t s, index_t k) {
+    return SMALL_N ? d.b_offset(k, s) : d.a_offset(s, k);
+}
+__device__ __forceinline__ index_t out_offset(const dims& d, index_t l, index_t s) {
+    return SMALL_N ? d.c_offset(l, s) : d.c_offset(s, l);
+}
 
 constexpr bool MMA = DECODE_MMA != 0;
 constexpr int WARPS = DECODE_WARPS;
@@ -96,11 +114,17 @@ constexpr index_t WINDOW = W_K_CONTIGUOUS ? 4 * VEC : (MMA ? 16 : 4 * WARPS);
 // k per split: whole steps, and whole 16-byte chunks of X's staged rows (WINDOW and VEC are powers of two).
 constexpr index_t SLICE_UNIT = WINDOW > VEC ? WINDOW : VEC;
 constexpr index_t SLICE = ceil_div(ceil_div(K, SPLITS), SLICE_UNIT) * SLICE_UNIT;
-constexpr index_t ROW_TILES = ceil_div(L, ROWS);
-constexpr index_t COLUMN_TILES = ceil_div(S, BS);
 constexpr int TILE_STRIDE = BS + 1;  // floats per row of the block's sums in shared memory (odd: no bank conflicts)
 constexpr index_t TILE_FLOATS = ROWS * TILE_STRIDE;
-constexpr long long COUNTER_BYTES = ((long long)ROW_TILES * COLUMN_TILES * 4 + 255) / 256 * 256;
+// The grid's tiles (row tile: blockIdx.x / SPLITS, column tile: blockIdx.y), and the bytes of the workspace's arrival
+// counters, one per tile, before the split sums' slots: as decode_config.cpp's launch() sizes them for the call.
+// (Divided here, not by ceil_div: with these calls as well, ceil_div's calls in the main loops were inlined otherwise,
+// and kernels whose sizes are all constants compiled to different code.)
+__device__ __forceinline__ index_t row_tiles(const dims& d) { return (w_rows(d) + ROWS - 1) / ROWS; }
+__device__ __forceinline__ index_t column_tiles(const dims& d) { return (x_rows(d) + BS - 1) / BS; }
+__device__ __forceinline__ long long counter_bytes(const dims& d) {
+    return ((long long)row_tiles(d) * column_tiles(d) * 4 + 255) / 256 * 256;
+}
 // X's BS rows of the block's slice are staged in shared memory first (zeros past K and S), so that the math reads
 // them at shared-memory latency: read from global memory at each step, an L2 round trip stalled every step. Rows are
 // X_PITCH bytes apart, padded so that the mma paths' reads are free of bank conflicts: along k, the eight lanes of a
@@ -110,7 +134,10 @@ constexpr int X_PITCH = (int)((SLICE * (index_t)sizeof(e_t) + 127) / 128 * 128) 
 constexpr int X_STAGE_BYTES = BS * X_PITCH;
 
 // The last line of defence; tuner/families/decode/decode_config.cpp states these rules for pruning before a compile.
-static_assert(S <= 64, "the small side of C is at most 64");
+#if JG_RUNTIME_DIM == 0
+// (A variant's S is each call's, checked by validate; nothing here depends on S being small, only the speed.)
+static_assert((SMALL_N ? N : M) <= 64, "the small side of C is at most 64");
+#endif
 static_assert(!MMA || (TWO_BYTE && BS % 8 == 0), "mma: 16-bit inputs, columns in eights");
 static_assert(W_K_CONTIGUOUS || RG == 1, "l-contiguous W: one row group");
 static_assert((SPLITS - 1) * SLICE < K, "every split has some k");
@@ -182,19 +209,19 @@ __device__ __forceinline__ uint4 load_whole_chunk(const e_t* p) {
 
 // X(s, k ... k + VEC - 1), of which `valid` exist, as 16 bytes: one chunk where X's rows run along k, VEC strided
 // elements where they run along s.
-__device__ __forceinline__ uint4 load_x_chunk(const e_t* X, index_t s, index_t k, int valid) {
+__device__ __forceinline__ uint4 load_x_chunk(const dims& d, const e_t* X, index_t s, index_t k, int valid) {
     if constexpr (X_K_CONTIGUOUS) {
-        return load_chunk<X_ALIGN>(X + x_offset(s, k), valid);
+        return load_chunk<X_ALIGN>(X + x_offset(d, s, k), valid);
     } else {
         unsigned word[4] = {0, 0, 0, 0};
 #pragma unroll
         for (int i = 0; i < VEC; ++i) {
             if (i < valid) {
                 if constexpr (TWO_BYTE)
-                    word[i / 2] |= (unsigned)__ldg(reinterpret_cast<const unsigned short*>(X + x_offset(s, k + i)))
+                    word[i / 2] |= (unsigned)__ldg(reinterpret_cast<const unsigned short*>(X + x_offset(d, s, k + i)))
                                    << (16 * (i % 2));
                 else
-                    word[i] = __ldg(reinterpret_cast<const unsigned*>(X + x_offset(s, k + i)));
+                    word[i] = __ldg(reinterpret_cast<const unsigned*>(X + x_offset(d, s, k + i)));
             }
         }
         return make_uint4(word[0], word[1], word[2], word[3]);
@@ -241,14 +268,15 @@ __device__ __forceinline__ void mma_16x8x16(float (&d)[4], unsigned a0, unsigned
 
 // Copies X(s0 + c, k_begin + j) for c < BS, j < SLICE into the stage (zeros past S and past k_end), 16 bytes per
 // thread and turn.
-__device__ __forceinline__ void stage_x(const e_t* X, index_t s0, index_t k_begin, index_t k_end,
+__device__ __forceinline__ void stage_x(const dims& d, const e_t* X, index_t s0, index_t k_begin, index_t k_end,
                                         unsigned char* stage) {
     constexpr int CHUNKS_PER_ROW = (int)(SLICE / VEC);
+    const index_t S = x_rows(d);
     for (int i = threadIdx.x; i < BS * CHUNKS_PER_ROW; i += THREADS) {
         const int c = i / CHUNKS_PER_ROW, j = i % CHUNKS_PER_ROW;
         const index_t s = s0 + c, k = k_begin + (index_t)VEC * j;
         const int valid = s < S ? clamp_valid(k_end - k, VEC) : 0;
-        *reinterpret_cast<uint4*>(stage + c * X_PITCH + j * 16) = load_x_chunk(X, s < S ? s : S - 1, k, valid);
+        *reinterpret_cast<uint4*>(stage + c * X_PITCH + j * 16) = load_x_chunk(d, X, s < S ? s : S - 1, k, valid);
     }
 }
 
@@ -287,15 +315,19 @@ __device__ __forceinline__ unsigned staged_pair(const unsigned char* stage, int 
 // ---- the main loops: each leaves this block's sums of its slice in `tile` (ROWS x BS, TILE_STRIDE apart) ----
 
 // k-contiguous W. Rows past L and columns past S read the last row or column instead (their sums are never stored).
-__device__ __forceinline__ void k_contiguous_sums(const e_t* W, const e_t* X, unsigned char* stage, index_t row0, index_t s0,
-                                                  index_t k_begin, index_t k_end, float* tile) {
+__device__ __forceinline__ void k_contiguous_sums(const dims& d, const e_t* W, const e_t* X, unsigned char* stage,
+                                                  index_t row0, index_t s0, index_t k_begin, index_t k_end,
+                                                  float* tile) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
     const index_t warp_row = (index_t)warp * 16 * RG;
     const e_t* rows[RG][2];
 #pragma unroll
     for (int j = 0; j < RG; ++j)
 #pragma unroll
-        for (int h = 0; h < 2; ++h) rows[j][h] = W + w_offset(clamp_index(row0 + warp_row + 16 * j + 8 * h + g, L - 1), 0);
+        for (int h = 0; h < 2; ++h) {
+            const index_t l = clamp_index(row0 + warp_row + 16 * j + 8 * h + g, w_rows(d) - 1);
+            rows[j][h] = W + w_offset(d, l, 0);
+        }
     const int steps = (int)ceil_div(k_end - k_begin, WINDOW);
     const index_t lane_k = k_begin + VEC * q;
 
@@ -368,7 +400,7 @@ __device__ __forceinline__ void k_contiguous_sums(const e_t* W, const e_t* X, un
 
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) load_w(u, w[u]);
-    stage_x(X, s0, k_begin, k_end, stage);  // while the first loads of W are in flight
+    stage_x(d, X, s0, k_begin, k_end, stage);  // while the first loads of W are in flight
     __syncthreads();
     for (int step = 0; step < steps; step += UNROLL) {
 #pragma unroll
@@ -406,12 +438,13 @@ __device__ __forceinline__ void k_contiguous_sums(const e_t* W, const e_t* X, un
 
 // l-contiguous W, fp32 FMAs: lane reads the VEC rows at VEC lane of the block's 32 VEC rows, at four consecutive k;
 // the warps of a block take such groups of k in turns (warp w: k0 + 4 w ... + 3 of each window of 4 WARPS).
-__device__ __forceinline__ void l_contiguous_simt_sums(const e_t* W, const e_t* X, unsigned char* stage, index_t row0, index_t s0,
-                                                       index_t k_begin, index_t k_end, float* tile) {
+__device__ __forceinline__ void l_contiguous_simt_sums(const dims& d, const e_t* W, const e_t* X, unsigned char* stage,
+                                                       index_t row0, index_t s0, index_t k_begin, index_t k_end,
+                                                       float* tile) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const index_t l = row0 + (index_t)VEC * lane;
-    const int rows_valid = clamp_valid(L - l, VEC);
-    const e_t* const column = W + w_offset(rows_valid > 0 ? l : 0, 0);
+    const int rows_valid = clamp_valid(w_rows(d) - l, VEC);
+    const e_t* const column = W + w_offset(d, rows_valid > 0 ? l : 0, 0);
     const index_t warp_k = k_begin + 4 * warp;
     const int steps = (int)ceil_div(k_end - k_begin, WINDOW);
 
@@ -426,11 +459,12 @@ __device__ __forceinline__ void l_contiguous_simt_sums(const e_t* W, const e_t* 
         const index_t k = warp_k + (index_t)step * WINDOW;
         if (step < steps && k + 3 < k_end && rows_valid == VEC) {
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) dst[kk] = load_whole_chunk<W_ALIGN>(column + (k + kk) * W_LD);
+            for (int kk = 0; kk < 4; ++kk) dst[kk] = load_whole_chunk<W_ALIGN>(column + (k + kk) * w_ld(d));
         } else {
 #pragma unroll
             for (int kk = 0; kk < 4; ++kk)
-                dst[kk] = load_chunk<W_ALIGN>(column + (k + kk) * W_LD, step < steps && k + kk < k_end ? rows_valid : 0);
+                dst[kk] = load_chunk<W_ALIGN>(column + (k + kk) * w_ld(d),
+                                              step < steps && k + kk < k_end ? rows_valid : 0);
         }
     };
     auto compute = [&](int step, const uint4 (&wc)[4]) {
@@ -451,7 +485,7 @@ __device__ __forceinline__ void l_contiguous_simt_sums(const e_t* W, const e_t* 
 
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) load_w(u, w[u]);
-    stage_x(X, s0, k_begin, k_end, stage);  // while the first loads of W are in flight
+    stage_x(d, X, s0, k_begin, k_end, stage);  // while the first loads of W are in flight
     __syncthreads();
     for (int step = 0; step < steps; step += UNROLL) {
 #pragma unroll
@@ -481,13 +515,14 @@ __device__ __forceinline__ void l_contiguous_simt_sums(const e_t* W, const e_t* 
 // and 9 of each 16-deep step; byte permutes pair each row's elements at k and k + 1, which is what a lane holds of
 // the instruction's A fragment. The instruction's rows g and g + 8 of tile t are the lane's rows 2 t and 2 t + 1 (the
 // order of rows, like that of k, is ours to choose, as long as the output is stored by the same map).
-__device__ __forceinline__ void l_contiguous_mma_sums(const e_t* W, const e_t* X, unsigned char* stage, index_t row0, index_t s0,
-                                                      index_t k_begin, index_t k_end, float* tile) {
+__device__ __forceinline__ void l_contiguous_mma_sums(const dims& d, const e_t* W, const e_t* X, unsigned char* stage,
+                                                      index_t row0, index_t s0, index_t k_begin, index_t k_end,
+                                                      float* tile) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
     const index_t warp_row = (index_t)warp * 64;
     const index_t r0 = row0 + warp_row + 8 * g;
-    const int rows_valid = clamp_valid(L - r0, 8);
-    const e_t* const column = W + w_offset(rows_valid > 0 ? r0 : 0, 0);
+    const int rows_valid = clamp_valid(w_rows(d) - r0, 8);
+    const e_t* const column = W + w_offset(d, rows_valid > 0 ? r0 : 0, 0);
     const int steps = (int)ceil_div(k_end - k_begin, WINDOW);
     const index_t lane_k = k_begin + 2 * q;
     constexpr int TILES_N = BS >= 8 ? BS / 8 : 1;  // (this function is compiled for the SIMT math too, unused)
@@ -507,13 +542,13 @@ __device__ __forceinline__ void l_contiguous_mma_sums(const e_t* W, const e_t* X
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
             const index_t kk = k + (i & 1) + 8 * (i >> 1);  // k, k + 1, k + 8, k + 9
-            if (whole) dst[i] = load_whole_chunk<W_ALIGN>(column + kk * W_LD);
+            if (whole) dst[i] = load_whole_chunk<W_ALIGN>(column + kk * w_ld(d));
         }
         if (!whole) {
 #pragma unroll
             for (int i = 0; i < 4; ++i) {
                 const index_t kk = k + (i & 1) + 8 * (i >> 1);
-                dst[i] = load_chunk<W_ALIGN>(column + kk * W_LD, step < steps && kk < k_end ? rows_valid : 0);
+                dst[i] = load_chunk<W_ALIGN>(column + kk * w_ld(d), step < steps && kk < k_end ? rows_valid : 0);
             }
         }
     };
@@ -540,7 +575,7 @@ __device__ __forceinline__ void l_contiguous_mma_sums(const e_t* W, const e_t* X
 
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) load_w(u, w[u]);
-    stage_x(X, s0, k_begin, k_end, stage);  // while the first loads of W are in flight
+    stage_x(d, X, s0, k_begin, k_end, stage);  // while the first loads of W are in flight
     __syncthreads();
     for (int step = 0; step < steps; step += UNROLL) {
 #pragma unroll
@@ -568,6 +603,7 @@ __device__ __forceinline__ void l_contiguous_mma_sums(const e_t* W, const e_t* X
 extern "C" __global__ void __launch_bounds__(jg::decode::THREADS) jg_decode(const __grid_constant__ jg_args args) {
     using namespace jg;
     using namespace jg::decode;
+    const dims d{args};
     extern __shared__ float4 shared_words[];
     unsigned char* const stage = reinterpret_cast<unsigned char*>(shared_words);  // X's rows, then the block's sums
     float* const tile = reinterpret_cast<float*>(stage + X_STAGE_BYTES);
@@ -582,9 +618,9 @@ extern "C" __global__ void __launch_bounds__(jg::decode::THREADS) jg_decode(cons
     const e_t* const W = static_cast<const e_t*>(SMALL_N ? args.a : args.b);
     const e_t* const X = static_cast<const e_t*>(SMALL_N ? args.b : args.a);
 
-    if constexpr (W_K_CONTIGUOUS) k_contiguous_sums(W, X, stage, row0, s0, k_begin, k_end, tile);
-    else if constexpr (MMA) l_contiguous_mma_sums(W, X, stage, row0, s0, k_begin, k_end, tile);
-    else l_contiguous_simt_sums(W, X, stage, row0, s0, k_begin, k_end, tile);
+    if constexpr (W_K_CONTIGUOUS) k_contiguous_sums(d, W, X, stage, row0, s0, k_begin, k_end, tile);
+    else if constexpr (MMA) l_contiguous_mma_sums(d, W, X, stage, row0, s0, k_begin, k_end, tile);
+    else l_contiguous_simt_sums(d, W, X, stage, row0, s0, k_begin, k_end, tile);
     __syncthreads();
 
     if constexpr (CLUSTER) {
@@ -606,9 +642,11 @@ extern "C" __global__ void __launch_bounds__(jg::decode::THREADS) jg_decode(cons
     } else if constexpr (SPLITS > 1) {
         // This slice's sums to its workspace slot; the last slice of the tile to arrive adds all of them in slice
         // order (its own read back too, so the order is the same whichever arrives last).
-        const index_t tile_index = row_tile * COLUMN_TILES + column_tile;
+        const index_t tile_index = row_tile * column_tiles(d) + column_tile;
         unsigned* const counters = static_cast<unsigned*>(args.workspace);
-        float* const slots = reinterpret_cast<float*>(static_cast<unsigned char*>(args.workspace) + COUNTER_BYTES) +
+        // The slots follow the counters, whose bytes are a multiple of 256. (Counted in floats, the address compiles
+        // as it did when the counters' size was a constant; counted in bytes, the 256 folded in elsewhere.)
+        float* const slots = static_cast<float*>(args.workspace) + counter_bytes(d) / (long long)sizeof(float) +
                              (long long)tile_index * SPLITS * TILE_FLOATS;
         for (index_t e = threadIdx.x; e < TILE_FLOATS; e += THREADS) __stcg(slots + split * TILE_FLOATS + e, tile[e]);
         __threadfence();  // this thread's sums reach L2 before the count that announces them
@@ -632,9 +670,9 @@ extern "C" __global__ void __launch_bounds__(jg::decode::THREADS) jg_decode(cons
         const index_t r = SMALL_N ? e % ROWS : e / BS;
         const index_t c = SMALL_N ? e / ROWS : e % BS;
         const index_t l = row0 + r, s = s0 + c;
-        if (l < L && s < S) {
+        if (l < w_rows(d) && s < x_rows(d)) {
             const float acc[1] = {tile[r * TILE_STRIDE + c]};
-            epilogue_store<1>(C, out_offset(l, s), acc, 1, args.alpha, args.beta);
+            epilogue_store<1>(C, out_offset(d, l, s), acc, 1, args.alpha, args.beta);
         }
     }
 }

@@ -6,6 +6,9 @@
 // consecutive chunks, so each warp writes 512 contiguous bytes, and reads the few columns they come from.
 #pragma once
 
+// Compiled only along with the kernel that uses it (MMA_SYNC_BULK): the layout is counted in the tile counts known
+// when compiling, TILES_M and TILES_N, which a run-time-shape variant (it has no bulk copies) does not declare.
+#if MMA_SYNC_BULK
 namespace jg {
 namespace mma_sync {
 
@@ -38,7 +41,6 @@ struct packed_tiles {
 }  // namespace mma_sync
 }  // namespace jg
 
-#if MMA_SYNC_BULK
 // A launch like jg_pack's (src/runtime/launch/loaded_kernel.cpp: one wave of blocks, JG_PACK_CHUNKS_PER_THREAD chunks per
 // thread and round, A's job first), which also zeroes the split-K counters. The host sizes each job's copy as this
 // layout does (MmaSyncConfig::tile_by_tile); a launch whose counts disagree stops with an error rather than write past

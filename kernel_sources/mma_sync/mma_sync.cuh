@@ -23,6 +23,11 @@
 // out in equal runs, one per block, so every SM gets the same share even when tiles x splits is not a multiple of
 // the SMs; a run that starts or ends inside a tile leaves a partial sum there, met the same way.
 //
+// A run-time-shape variant (JG_RUNTIME_DIM, common/jg_problem.cuh) takes m or n, and the leading dimensions, from the
+// launch. The kernel reads every size through `dims`, which folds to the constant where there is one, so a kernel
+// for one exact problem is the code it was before variants existed. A variant computes each tile in one block:
+// split-K, stream-K and bulk copies are laid out by the count of tiles, which it knows only at run time.
+//
 // The MMA computes C^T tiles: its rows run along n and its columns along m, so each thread's accumulator pairs are
 // consecutive in m, which is the contiguous dimension of the column-major C — the epilogue stores pairs.
 #pragma once
@@ -104,6 +109,10 @@ static_assert(SPLITS == 1 || SPLITS <= ceil_div(K, BK), "every split has at leas
 static_assert(STREAM_BLOCKS == 0 || SPLITS == 1, "stream-K or split-K, not both");
 static_assert(!BULK || JG_HAS_BULK_COPY, "bulk copies need sm_90 or later");
 static_assert(!BULK || STREAM_BLOCKS == 0, "bulk copies count each stage slot's uses from a block's first k tile");
+static_assert(!RUNTIME_SHAPE || (SPLITS == 1 && STREAM_BLOCKS == 0 && !BULK),
+              "a run-time-shape variant (JG_RUNTIME_DIM != 0) takes neither split-K, stream-K nor bulk copies "
+              "(MMA_SYNC_SPLITK 1, MMA_SYNC_STREAMK 0, MMA_SYNC_BULK 0): their workspace and packed tiles are laid "
+              "out by the count of tiles, which the variant knows only at run time");
 
 // How global memory runs: op(A) is k-contiguous when A is stored transposed, op(B) when B is not.
 constexpr bool A_KCONTIG = TRANS_A;
@@ -121,12 +130,25 @@ constexpr int STAGE_BYTES = a_layout::BYTES + b_layout::BYTES;
 // Under BULK a barrier per stage slot (8 bytes each) follows the stages; MmaSyncConfig::shared_bytes counts them.
 constexpr int BARRIERS_OFFSET = STAGES * STAGE_BYTES;
 
-constexpr index_t TILES_M = ceil_div(M, BM);
-constexpr index_t TILES_N = ceil_div(N, BN);
 constexpr index_t K_TILES = ceil_div(K, BK);
 
+// Tiles of C along m and n as the kernel reads them: constants where the size is one, else from the launch's size.
+__device__ __forceinline__ index_t tiles_m(const dims& d) { return ceil_div(d.m(), BM); }
+__device__ __forceinline__ index_t tiles_n(const dims& d) { return ceil_div(d.n(), BN); }
+
+// The same counts when compiling, for what is laid out by them: split-K's and stream-K's workspace (k_shares
+// below: a counter per tile) and the bulk copies' packed tiles (bulk_pack.cuh). A run-time-shape variant has none of
+// those (static_assert above): its workspace lays out no tiles, and k_shares only records that each tile is one part.
+#if JG_RUNTIME_DIM == 0
+constexpr index_t TILES_M = ceil_div(M, BM);
+constexpr index_t TILES_N = ceil_div(N, BN);
+constexpr long long WORKSPACE_TILES = (long long)TILES_M * TILES_N;
+#else
+constexpr long long WORKSPACE_TILES = 0;
+#endif
+
 // Tiles shared by several blocks (split-K, stream-K), and how their partial sums meet: common/jg_split_k.cuh.
-typedef shared_k_tiles<(long long)TILES_M * TILES_N, K_TILES, SPLITS, STREAM_BLOCKS, FN, FM, THREADS> k_shares;
+typedef shared_k_tiles<WORKSPACE_TILES, K_TILES, SPLITS, STREAM_BLOCKS, FN, FM, THREADS> k_shares;
 typedef k_shares::parts tile_parts;
 
 // ---- the Tensor Core instruction ----
@@ -159,20 +181,30 @@ __device__ __forceinline__ void mma_tile(float (&d)[4], const unsigned (&a)[4], 
 // The global offset of chunk (row, chunk) of the stage whose tile starts at (mn0, k0) — mn0 is m0 for A and n0 for
 // B — and how many of its CH elements exist (0 past the matrix: the chunk is zero-filled).
 template <bool IS_A>
-__device__ __forceinline__ void chunk_source(index_t mn0, index_t k0, int row, int chunk, index_t& offset,
-                                             int& valid) {
+__device__ __forceinline__ void chunk_source(const dims& d, index_t mn0, index_t k0, int row, int chunk,
+                                             index_t& offset, int& valid) {
     constexpr bool KCONTIG = IS_A ? A_KCONTIG : B_KCONTIG;
-    constexpr index_t MN = IS_A ? M : N;
     constexpr int BMN = IS_A ? BM : BN;
+    const index_t mn_size = IS_A ? d.m() : d.n();                  // op(A)'s rows, op(B)'s columns
+    const bool mn_whole = IS_A ? d.m_whole(BMN) : d.n_whole(BMN);  // no tile runs past them
     // Tile row r and the chunk's first element, in (mn, k).
     const index_t mn = KCONTIG ? mn0 + row : mn0 + (index_t)chunk * CH;
     const index_t k = KCONTIG ? k0 + (index_t)chunk * CH : k0 + row;
     // Along the chunk: k when k-contiguous, else mn. Across: the tile row.
-    const bool row_inside = KCONTIG ? (MN % BMN == 0 || mn < MN) : (K % BK == 0 || k < K);
-    const index_t run_left = KCONTIG ? K - k : MN - mn;
-    const bool run_whole = KCONTIG ? K % BK == 0 : MN % BMN == 0;
-    valid = !row_inside ? 0 : run_whole ? CH : (run_left >= CH ? CH : run_left > 0 ? (int)run_left : 0);
-    offset = valid == 0 ? 0 : (IS_A ? a_offset(mn, k) : b_offset(k, mn));
+    const bool row_inside = KCONTIG ? (mn_whole || mn < mn_size) : (K % BK == 0 || k < K);
+    const bool run_whole = KCONTIG ? K % BK == 0 : mn_whole;
+    // Branches rather than one chain of ?: — mn_whole is a constant only once dims is inlined, and as a select
+    // chain the run's clamp came out as other code than with the constant tests it replaced (a TF32 kernel of
+    // 4-byte aligned operands went from 242 registers to 255 and spilled); this way it is the same.
+    if (!row_inside) {
+        valid = 0;
+    } else if (run_whole) {
+        valid = CH;
+    } else {
+        const index_t run_left = KCONTIG ? K - k : mn_size - mn;
+        valid = run_left >= CH ? CH : run_left > 0 ? (int)run_left : 0;
+    }
+    offset = valid == 0 ? 0 : (IS_A ? d.a_offset(mn, k) : d.b_offset(k, mn));
 }
 
 template <bool IS_A> struct copy_plan {
@@ -192,8 +224,8 @@ __device__ __forceinline__ unsigned tile_chunk_offset(int row, int chunk) {
 
 // Issues the cp.async copies of this thread's chunks of one stage.
 template <bool IS_A, typename T>
-__device__ __forceinline__ void copy_stage_async(const T* __restrict__ X, unsigned tile, index_t mn0, index_t k0,
-                                                 int tid) {
+__device__ __forceinline__ void copy_stage_async(const dims& d, const T* __restrict__ X, unsigned tile, index_t mn0,
+                                                 index_t k0, int tid) {
     typedef copy_plan<IS_A> plan;
     constexpr int PER_CHUNK = 16 / plan::WIDTH, ELEMS = plan::WIDTH / ES;
 #pragma unroll
@@ -203,7 +235,7 @@ __device__ __forceinline__ void copy_stage_async(const T* __restrict__ X, unsign
         const int row = q / plan::ROW_CHUNKS, chunk = q % plan::ROW_CHUNKS;
         index_t offset;
         int valid;
-        chunk_source<IS_A>(mn0, k0, row, chunk, offset, valid);
+        chunk_source<IS_A>(d, mn0, k0, row, chunk, offset, valid);
         const unsigned dst = tile + tile_chunk_offset<IS_A>(row, chunk);
 #pragma unroll
         for (int j = 0; j < PER_CHUNK; ++j) {
@@ -218,7 +250,7 @@ __device__ __forceinline__ void copy_stage_async(const T* __restrict__ X, unsign
 // The cp.async copies of this thread, worked out once before the main loop (copy_stage_async would redo the index
 // arithmetic and edge tests of every chunk in every stage, several times the instructions of the math it feeds).
 // In a k tile that lies wholly inside K (all of them, or all but the last when K % BK != 0) a chunk's source moves
-// by the same stride from one tile to the next and its count of existing elements does not change: rows past M or N
+// by the same stride from one tile to the next and its count of existing elements does not change: rows past m or n
 // stay past. Chunks with nothing to copy keep offset 0, so their (unread) source stays inside the operand.
 template <bool IS_A>
 struct chunk_plan {
@@ -227,7 +259,7 @@ struct chunk_plan {
 };
 
 template <bool IS_A>
-__device__ __forceinline__ void plan_chunks(index_t mn0, int tid, chunk_plan<IS_A>& plan) {
+__device__ __forceinline__ void plan_chunks(const dims& d, index_t mn0, int tid, chunk_plan<IS_A>& plan) {
     typedef copy_plan<IS_A> copies;
 #pragma unroll
     for (int i = 0; i < copies::ITERS; ++i) {
@@ -235,18 +267,18 @@ __device__ __forceinline__ void plan_chunks(index_t mn0, int tid, chunk_plan<IS_
         int valid = 0;
         plan.offset[i] = 0;
         if (copies::CHUNKS % THREADS == 0 || q < copies::CHUNKS)  // k0 = 0 stands for every whole k tile
-            chunk_source<IS_A>(mn0, 0, q / copies::ROW_CHUNKS, q % copies::ROW_CHUNKS, plan.offset[i], valid);
+            chunk_source<IS_A>(d, mn0, 0, q / copies::ROW_CHUNKS, q % copies::ROW_CHUNKS, plan.offset[i], valid);
         plan.bytes[i] = valid * ES;
     }
 }
 
 // copy_stage_async for a k tile wholly inside K, from the plan: one address and one cp.async per copy.
 template <bool IS_A, typename T>
-__device__ __forceinline__ void copy_stage_planned(const T* __restrict__ X, unsigned tile, index_t k0, int tid,
-                                                   const chunk_plan<IS_A>& plan) {
+__device__ __forceinline__ void copy_stage_planned(const dims& d, const T* __restrict__ X, unsigned tile, index_t k0,
+                                                   int tid, const chunk_plan<IS_A>& plan) {
     typedef copy_plan<IS_A> copies;
     constexpr int PER_CHUNK = 16 / copies::WIDTH, ELEMS = copies::WIDTH / ES;
-    const T* const stage = X + (IS_A ? a_offset(0, k0) : b_offset(k0, 0));
+    const T* const stage = X + (IS_A ? d.a_offset(0, k0) : d.b_offset(k0, 0));
 #pragma unroll
     for (int i = 0; i < copies::ITERS; ++i) {
         const int q = tid + i * THREADS;
@@ -269,7 +301,7 @@ struct staged_chunks {
 };
 
 template <bool IS_A, typename T>
-__device__ __forceinline__ void fetch_stage(const T* __restrict__ X, index_t mn0, index_t k0, int tid,
+__device__ __forceinline__ void fetch_stage(const dims& d, const T* __restrict__ X, index_t mn0, index_t k0, int tid,
                                             staged_chunks<IS_A>& staged) {
     typedef copy_plan<IS_A> plan;
     static_assert(sizeof(T) == 2, "only 16-bit operands can be 2-byte aligned");
@@ -281,7 +313,7 @@ __device__ __forceinline__ void fetch_stage(const T* __restrict__ X, index_t mn0
         if (plan::CHUNKS % THREADS == 0 || q < plan::CHUNKS) {
             index_t offset;
             int valid;
-            chunk_source<IS_A>(mn0, k0, q / plan::ROW_CHUNKS, q % plan::ROW_CHUNKS, offset, valid);
+            chunk_source<IS_A>(d, mn0, k0, q / plan::ROW_CHUNKS, q % plan::ROW_CHUNKS, offset, valid);
             load_read_only_elements(bits + offset, valid, e);
         }
         staged.chunk[i] = make_uint4(e[0] | (unsigned)e[1] << 16, e[2] | (unsigned)e[3] << 16,
@@ -405,8 +437,8 @@ __device__ __forceinline__ float4 fragment_sums(const float (&acc)[FN][FM][4], i
 // fragment (i, j) in v[j] (n rows i*16 + g and + 8, m columns j*8 + 2*t4 and + 1); the pairs are consecutive in m,
 // one column of C each.
 template <typename FragmentRow>
-__device__ __forceinline__ void store_tile(c_t* C, index_t m0, index_t n0, int m_warp, int n_warp, int lane,
-                                           float alpha, float beta, FragmentRow fragment_row) {
+__device__ __forceinline__ void store_tile(const dims& d, c_t* C, index_t m0, index_t n0, int m_warp, int n_warp,
+                                           int lane, float alpha, float beta, FragmentRow fragment_row) {
     const int g = lane >> 2, t4 = lane & 3;
 #pragma unroll
     for (int i = 0; i < FN; ++i) {
@@ -415,15 +447,15 @@ __device__ __forceinline__ void store_tile(c_t* C, index_t m0, index_t n0, int m
 #pragma unroll
         for (int j = 0; j < FM; ++j) {
             const index_t m = m0 + m_warp + j * 8 + 2 * t4;
-            const int valid = (M % BM == 0) ? 2 : (int)(M - m >= 2 ? 2 : M - m > 0 ? M - m : 0);
+            const int valid = d.m_whole(BM) ? 2 : (int)(d.m() - m >= 2 ? 2 : d.m() - m > 0 ? d.m() - m : 0);
             if (valid == 0) continue;
             const float4 v = row[j];
 #pragma unroll
             for (int half = 0; half < 2; ++half) {
                 const index_t n = n0 + n_warp + i * 16 + half * 8 + g;
-                if (N % BN != 0 && n >= N) continue;
+                if (!d.n_whole(BN) && n >= d.n()) continue;
                 const float pair[2] = {half == 0 ? v.x : v.z, half == 0 ? v.y : v.w};
-                epilogue_store<2>(C, c_offset(m, n), pair, valid, alpha, beta);
+                epilogue_store<2>(C, d.c_offset(m, n), pair, valid, alpha, beta);
             }
         }
     }
@@ -437,14 +469,14 @@ namespace mma_sync {
 
 // One block's share of one tile of C: its k tiles kt_first + [0, k_tiles), then the epilogue, or, when other blocks
 // share the tile, its partial sums met with theirs (common/jg_split_k.cuh: the last to arrive runs the epilogue).
-__device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_t* __restrict__ B, c_t* C, float alpha,
-                                             float beta, void* workspace, unsigned char* smem,
+__device__ __forceinline__ void compute_tile(const dims& d, const a_t* __restrict__ A, const b_t* __restrict__ B,
+                                             c_t* C, float alpha, float beta, void* workspace, unsigned char* smem,
                                              const tile_parts& parts, index_t kt_first, index_t k_tiles) {
     const unsigned smem_base = shared_address(smem);
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int m_warp = (warp % WM) * WTM, n_warp = (warp / WM) * WTN;
     index_t tile_m, tile_n;
-    tile_of_block<TILES_M, TILES_N, MMA_SYNC_GROUP>((index_t)parts.tile, tile_m, tile_n);
+    tile_of_block<MMA_SYNC_GROUP>((index_t)parts.tile, tiles_m(d), tiles_n(d), tile_m, tile_n);
     const index_t m0 = tile_m * BM, n0 = tile_n * BN;
 
     float acc[FN][FM][4];
@@ -459,8 +491,8 @@ __device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_
     staged_chunks<false> staged_b;
     chunk_plan<true> plan_a;
     chunk_plan<false> plan_b;
-    if constexpr (copy_plan<true>::ASYNC && !BULK) plan_chunks<true>(m0, tid, plan_a);
-    if constexpr (copy_plan<false>::ASYNC && !BULK) plan_chunks<false>(n0, tid, plan_b);
+    if constexpr (copy_plan<true>::ASYNC && !BULK) plan_chunks<true>(d, m0, tid, plan_a);
+    if constexpr (copy_plan<false>::ASYNC && !BULK) plan_chunks<false>(d, n0, tid, plan_b);
     // Under BULK, slot s fills when its barrier's phase completes: the n-th k tile through the slot (n from 0)
     // completes phase n, so k tile kt waits for parity (kt / STAGES) & 1.
     const unsigned barriers = smem_base + BARRIERS_OFFSET;
@@ -493,16 +525,16 @@ __device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_
         const index_t k0 = (kt_first + kt) * BK;
         const bool whole = K % BK == 0 || kt_first + kt < K_TILES - 1;
         if constexpr (copy_plan<true>::ASYNC) {
-            if (whole) copy_stage_planned<true>(A, a_tile, k0, tid, plan_a);
-            else copy_stage_async<true>(A, a_tile, m0, k0, tid);
+            if (whole) copy_stage_planned<true>(d, A, a_tile, k0, tid, plan_a);
+            else copy_stage_async<true>(d, A, a_tile, m0, k0, tid);
         } else {
-            fetch_stage<true>(A, m0, k0, tid, staged_a);
+            fetch_stage<true>(d, A, m0, k0, tid, staged_a);
         }
         if constexpr (copy_plan<false>::ASYNC) {
-            if (whole) copy_stage_planned<false>(B, b_tile, k0, tid, plan_b);
-            else copy_stage_async<false>(B, b_tile, n0, k0, tid);
+            if (whole) copy_stage_planned<false>(d, B, b_tile, k0, tid, plan_b);
+            else copy_stage_async<false>(d, B, b_tile, n0, k0, tid);
         } else {
-            fetch_stage<false>(B, n0, k0, tid, staged_b);
+            fetch_stage<false>(d, B, n0, k0, tid, staged_b);
         }
     };
     auto finish_stage = [&](int slot) {
@@ -540,12 +572,12 @@ __device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_
             const auto own = [&](int i, int j) { return fragment_sums(acc, i, j); };
             k_shares::partials partials;
             if (!k_shares::arrive_last(workspace, smem, parts, tid, own, partials)) return;
-            store_tile(C, m0, n0, m_warp, n_warp, lane, alpha, beta,
+            store_tile(d, C, m0, n0, m_warp, n_warp, lane, alpha, beta,
                        [&](int i, float4(&row)[FM]) { partials.sum_row(i, row, own); });
             return;
         }
     }
-    store_tile(C, m0, n0, m_warp, n_warp, lane, alpha, beta, [&](int i, float4(&row)[FM]) {
+    store_tile(d, C, m0, n0, m_warp, n_warp, lane, alpha, beta, [&](int i, float4(&row)[FM]) {
 #pragma unroll
         for (int j = 0; j < FM; ++j) row[j] = fragment_sums(acc, i, j);
     });
@@ -555,8 +587,8 @@ __device__ __forceinline__ void compute_tile(const a_t* __restrict__ A, const b_
 }  // namespace jg
 
 // The kernel proper, on its operands; the extern "C" entry below unpacks jg_args into it.
-static __device__ __forceinline__ void jg_mma_sync_body(const jg::a_t* __restrict__ A, const jg::b_t* __restrict__ B,
-    jg::c_t* C, float alpha, float beta, void* workspace) {
+static __device__ __forceinline__ void jg_mma_sync_body(const jg::dims& d, const jg::a_t* __restrict__ A,
+    const jg::b_t* __restrict__ B, jg::c_t* C, float alpha, float beta, void* workspace) {
     using namespace jg;
     using namespace jg::mma_sync;
     // Dynamic shared memory: STAGES x (A tile, B tile); the host sizes it and opts in above 48 KB.
@@ -576,8 +608,8 @@ static __device__ __forceinline__ void jg_mma_sync_body(const jg::a_t* __restric
             const index_t kt_first = (index_t)(unit - tile * K_TILES);
             const index_t k_tiles = (index_t)(K_TILES - kt_first < end - unit ? K_TILES - kt_first : end - unit);
             __syncthreads();  // the previous tile's last reads of shared memory (its arrival flag) are done
-            compute_tile(A, B, C, alpha, beta, workspace, smem, k_shares::stream_parts(tile, blockIdx.x), kt_first,
-                         k_tiles);
+            compute_tile(d, A, B, C, alpha, beta, workspace, smem, k_shares::stream_parts(tile, blockIdx.x),
+                         kt_first, k_tiles);
             unit += k_tiles;
         }
     } else {
@@ -590,16 +622,17 @@ static __device__ __forceinline__ void jg_mma_sync_body(const jg::a_t* __restric
         const index_t kt_first = SPLITS == 1 ? 0 : (index_t)((long long)split * K_TILES / SPLITS);
         const index_t k_tiles =
             SPLITS == 1 ? K_TILES : (index_t)((long long)(split + 1) * K_TILES / SPLITS) - kt_first;
-        compute_tile(A, B, C, alpha, beta, workspace, smem, k_shares::split_parts(tile, split), kt_first, k_tiles);
+        compute_tile(d, A, B, C, alpha, beta, workspace, smem, k_shares::split_parts(tile, split), kt_first, k_tiles);
     }
 }
 
 extern "C" __global__ void __launch_bounds__(jg::mma_sync::THREADS)
     jg_mma_sync(const __grid_constant__ jg_args args) {
     using namespace jg;
+    const dims d{args};  // every GEMM of a batch has the same sizes
     // A batch's GEMMs neither split K nor pack operands (the host refuses both), so none needs a workspace of its own.
     for_each_gemm<a_t, b_t, c_t>(args, [&](const a_t* a, const b_t* b, c_t* c) {
-        jg_mma_sync_body(a, b, c, args.alpha, args.beta, args.workspace);
+        jg_mma_sync_body(d, a, b, c, args.alpha, args.beta, args.workspace);
     });
 }
 

@@ -100,13 +100,18 @@ constexpr int B_TILE_BYTES = BN * BK * ES;       // op(B)^T: BN x BK
 constexpr int STAGE_BYTES = A_TILE_BYTES + B_TILE_BYTES;
 constexpr int RING_BYTES = STAGES * STAGE_BYTES;
 
-constexpr index_t TILES_M = ceil_div(M, BM);
-constexpr index_t TILES_N = ceil_div(N, BN);
-// A unit of work is one tile per block of a cluster: CLUSTER neighbouring tiles along n with the same rows of C.
-constexpr index_t UNITS_N = ceil_div(TILES_N, CLUSTER);
-constexpr index_t GEMM_UNITS = TILES_M * UNITS_N;  // of one GEMM of a batch
-constexpr index_t UNITS = GEMM_UNITS * (index_t)BATCH;  // the host keeps this within int32
 constexpr int K_BLOCKS = (int)ceil_div(K, BK);
+
+// The units of work: a unit is one tile per block of a cluster, CLUSTER neighbouring tiles along n with the same
+// rows of C. Constants where m and n are; a run-time-shape variant counts them from the launch's sizes.
+struct unit_grid {
+    index_t tiles_m, units_n;
+    index_t gemm_units;  // of one GEMM of a batch
+    index_t all;         // of the whole batch: the host keeps this within int32
+    __device__ __forceinline__ explicit unit_grid(const dims& d)
+        : tiles_m(ceil_div(d.m(), BM)), units_n(ceil_div(ceil_div(d.n(), BN), CLUSTER)),
+          gemm_units(tiles_m * units_n), all(gemm_units * (index_t)BATCH) {}
+};
 
 static_assert(JG_A_TYPE == JG_B_TYPE, "the wgmma family takes fp16, bf16 or (as TF32) fp32 inputs, both the same");
 static_assert(!TF32 || JG_COMPUTE_TF32, "fp32 inputs reach the Tensor Cores only when the caller allows TF32");
@@ -181,11 +186,12 @@ struct ring_position {
 
 // The tile of C of this block (its rank in the cluster) in unit `unit`, and its GEMM z of a batch. The last unit of a
 // row may reach past N: its block still loads its share of op(A) for the other and stores nothing.
-__device__ __forceinline__ void tile_origin(index_t unit, int rank, index_t& m0, index_t& n0, int& z) {
+__device__ __forceinline__ void tile_origin(const unit_grid& units, index_t unit, int rank, index_t& m0, index_t& n0,
+                                            int& z) {
     index_t tile_m, unit_n;
-    z = BATCH == 1 ? 0 : (int)(unit / GEMM_UNITS);
-    if (BATCH > 1) unit -= (index_t)z * GEMM_UNITS;
-    tile_of_block<TILES_M, UNITS_N, WGMMA_GROUP>(unit, tile_m, unit_n);
+    z = BATCH == 1 ? 0 : (int)(unit / units.gemm_units);
+    if (BATCH > 1) unit -= (index_t)z * units.gemm_units;
+    tile_of_block<WGMMA_GROUP>(unit, units.tiles_m, units.units_n, tile_m, unit_n);
     m0 = tile_m * BM;
     n0 = (unit_n * CLUSTER + rank) * BN;
 }
@@ -208,11 +214,12 @@ __device__ __forceinline__ index_t unit_stride() { return gridDim.x / CLUSTER; }
 // stage is therefore free only once the consumers of both blocks have released it (the empty barriers count both).
 __device__ __forceinline__ void produce(const ring& r, const tma::tensor_map* map_a, const tma::tensor_map* map_b,
                                         int rank, const jg_args& args) {
+    const unit_grid units(dims{args});
     ring_position at;
-    for (index_t unit = first_unit(); unit < UNITS; unit += unit_stride()) {
+    for (index_t unit = first_unit(); unit < units.all; unit += unit_stride()) {
         index_t m0, n0;
         int z;
-        tile_origin(unit, rank, m0, n0, z);
+        tile_origin(units, unit, rank, m0, n0, z);
         // An operand that all GEMMs share is mapped once (its third dimension 1).
         const int za = BATCH > 1 && args.batch_stride_a != 0 ? z : 0;
         const int zb = BATCH > 1 && args.batch_stride_b != 0 ? z : 0;
@@ -296,15 +303,16 @@ __device__ __forceinline__ void exchange_in_quad(const float (&p0)[2], const flo
     out[3] = swapped ? from_first[1] : from_second[1];
 }
 
-__device__ __forceinline__ void store_tile(const float (&acc)[ATOMS][ACC], c_t* C, index_t m0, index_t n0,
-                                           int first_row, float alpha, float beta) {
+__device__ __forceinline__ void store_tile(const dims& d, const float (&acc)[ATOMS][ACC], c_t* C, index_t m0,
+                                           index_t n0, int first_row, float alpha, float beta) {
+    const index_t m_end = d.m();  // rows of C: a constant unless m is a run-time size
     const int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
 #pragma unroll
     for (int t = 0; t < ATOMS; ++t) {
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
             const index_t n = n0 + first_row + 64 * t + 16 * warp + lane / 4 + 8 * half;
-            const bool row_inside = n < N;
+            const bool row_inside = n < d.n();
             if constexpr (QUAD_EXCHANGE) {
 #pragma unroll
                 for (int j = 0; j < BM / 8; j += 2) {
@@ -313,17 +321,17 @@ __device__ __forceinline__ void store_tile(const float (&acc)[ATOMS][ACC], c_t* 
                     float run[4];
                     exchange_in_quad(p0, p1, run);  // every thread of the warp takes part, inside or not
                     const index_t m = m0 + 8 * j + 4 * (lane % 4);
-                    if (row_inside && m < M) epilogue_store<4>(C, c_offset(m, n), run, M - m < 4 ? (int)(M - m) : 4,
-                                                               alpha, beta);
+                    if (row_inside && m < m_end)
+                        epilogue_store<4>(C, d.c_offset(m, n), run, m_end - m < 4 ? (int)(m_end - m) : 4, alpha, beta);
                 }
             } else {
                 if (!row_inside) continue;
 #pragma unroll
                 for (int j = 0; j < BM / 8; ++j) {
                     const index_t m = m0 + 8 * j + 2 * (lane % 4);
-                    if (m >= M) continue;
+                    if (m >= m_end) continue;
                     const float pair[2] = {acc[t][4 * j + 2 * half], acc[t][4 * j + 2 * half + 1]};
-                    epilogue_store<2>(C, c_offset(m, n), pair, M - m < 2 ? 1 : 2, alpha, beta);
+                    epilogue_store<2>(C, d.c_offset(m, n), pair, m_end - m < 2 ? 1 : 2, alpha, beta);
                 }
             }
         }
@@ -331,8 +339,10 @@ __device__ __forceinline__ void store_tile(const float (&acc)[ATOMS][ACC], c_t* 
 }
 
 // A consumer warpgroup: every tile of this block, its CONSUMER_COLS columns of each.
-__device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c_t* C, long long batch_stride_c,
-                                        float alpha, float beta) {
+__device__ __forceinline__ void consume(const ring& r, int consumer, int rank, const jg_args& args) {
+    const dims d{args};
+    const unit_grid units(d);
+    c_t* const C = static_cast<c_t*>(args.c);
     float acc[ATOMS][ACC];
     const int first_row = consumer * CONSUMER_COLS;
     const bool releases = threadIdx.x % 32 == 0;  // one arrival per warp frees a stage
@@ -345,10 +355,10 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         if constexpr (CLUSTER == 2)
             if (signals_peer) tma::arrive_remote(r.empty(stage), rank ^ 1);
     };
-    for (index_t unit = first_unit(); unit < UNITS; unit += unit_stride()) {
+    for (index_t unit = first_unit(); unit < units.all; unit += unit_stride()) {
         index_t m0, n0;
         int z;
-        tile_origin(unit, rank, m0, n0, z);
+        tile_origin(units, unit, rank, m0, n0, z);
         int previous = -1;
         for (int kb = 0; kb < K_BLOCKS; ++kb) {
             bulk::wait(r.full(at.stage), at.parity);
@@ -364,7 +374,7 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         }
         wait<0>();
         release(previous);
-        store_tile(acc, BATCH == 1 ? C : C + z * batch_stride_c, m0, n0, first_row, alpha, beta);
+        store_tile(d, acc, BATCH == 1 ? C : C + z * args.batch_stride_c, m0, n0, first_row, args.alpha, args.beta);
     }
 }
 
@@ -405,7 +415,7 @@ extern "C" __global__ void __launch_bounds__(jg::wgmma::THREADS, 1)
         }
     } else {
         tma::claim_registers<CONSUMER_REGISTERS>();
-        consume(r, warpgroup - 1, rank, static_cast<c_t*>(args.c), args.batch_stride_c, args.alpha, args.beta);
+        consume(r, warpgroup - 1, rank, args);
     }
     // Neither block of a cluster leaves while the other may still arrive at its barriers.
     if constexpr (CLUSTER > 1) tma::cluster_sync();

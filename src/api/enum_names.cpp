@@ -27,8 +27,9 @@ constexpr NameTable<ErrorCode, 9> kErrorNames{{{ErrorCode::InvalidArgument, "inv
                                                {ErrorCode::CacheError, "cache error"},
                                                {ErrorCode::Internal, "internal error"},
                                                {ErrorCode::NotTuned, "not tuned"}}};
-constexpr NameTable<ServedBy, 6> kServedByNames{{{ServedBy::InMemory, "in-memory"},
+constexpr NameTable<ServedBy, 7> kServedByNames{{{ServedBy::InMemory, "in-memory"},
                                                  {ServedBy::CachedTuned, "cached-tuned"},
+                                                 {ServedBy::NearestTuned, "nearest-tuned"},
                                                  {ServedBy::FreshlyTuned, "freshly-tuned"},
                                                  {ServedBy::HeuristicDefault, "heuristic-default"},
                                                  {ServedBy::Requested, "requested-config"},

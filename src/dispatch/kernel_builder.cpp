@@ -11,6 +11,7 @@
 #include "runtime/compile/nvrtc_compiler.h"
 #include "runtime/device/device_info.h"
 #include "dispatch/background_tuner.h"
+#include "dispatch/runtime_shape_variant.h"
 #include "runtime/compile/cached_compile.h"
 #include "runtime/compile/cubin_verification.h"
 #include "tuner/families/registry.h"
@@ -167,6 +168,18 @@ BuiltKernel build_kernel(const KernelKey& key, const GemmOptions& options) {
     }
     if (auto tuned = load_tuned(problem, device, may_compile))
         return {std::move(tuned), ServedBy::CachedTuned, "the tuned entry of the cache"};
+    // A size of a layer tuned at other sizes: the nearest one's kernel in its run-time-shape variant serves it
+    // without a compile of its own, unless the call asked to tune it now. The policy's other part — the background
+    // search, or the record for `jitgemm tune` — still applies. On a capturing stream only a stored variant serves:
+    // a new one is checked on the device first, which the capture forbids.
+    if ((policy != TunePolicy::Now || key.during_capture) && runtime_shapes_enabled())
+        if (auto variant = nearest_tuned_variant(problem, device, may_compile && !key.during_capture)) {
+            if (!key.during_capture && policy == TunePolicy::Background)
+                BackgroundTuner::global().submit(key, resolve_tune_options(options));
+            else if (policy == TunePolicy::Off || policy == TunePolicy::Never)
+                record_untuned(problem, device);
+            return {std::move(variant->kernel), ServedBy::NearestTuned, variant->why};
+        }
     if (!may_compile) throw not_tuned(problem, device, "no tuned entry this build can use");
 
     std::string why;

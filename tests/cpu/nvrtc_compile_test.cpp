@@ -64,8 +64,11 @@ Problem random_problem(std::mt19937_64& rng, std::string_view family) {
     // Batches: in the grid's third dimension, and past its 65535 in turns (kernel_sources/common/jg_batch.cuh).
     if (family != DecodeConfig::kName) p.batch = pick(rng, {1, 1, 1, 7, 70000});
     random_types(rng, family, p);
-    // The wgmma family reads a batch's operands in place: 16-byte aligned, and in TF32 stored along k.
-    if (family == WgmmaConfig::kName && p.batch > 1) {
+    // Run-time-shape variants: m or n (for decode, its small side) and the leading dimensions at run time.
+    p.runtime_dim = static_cast<std::uint8_t>(family == DecodeConfig::kName ? pick(rng, {0, p.n <= p.m ? 2 : 1})
+                                                                            : pick(rng, {0, 0, 1, 2}));
+    // The wgmma family reads a batch's operands, and a variant's, in place: 16-byte aligned, in TF32 stored along k.
+    if (family == WgmmaConfig::kName && (p.batch > 1 || p.runtime_dim != 0)) {
         p.align_a = p.align_b = 16;
         if (p.a_type == DType::F32) {
             p.trans_a = Transpose::Yes;
@@ -120,7 +123,8 @@ AnyConfig random_valid_config(std::mt19937_64& rng, std::string_view family, con
             w.cluster = pick(rng, {1, 1, 2});
             // Operands the kernel cannot read where they are must be packed (misaligned for the TMA, or in TF32
             // stored across k); others may be packed too.
-            w.pack = WgmmaConfig::operands_to_pack(problem) | (problem.batch > 1 ? 0 : pick(rng, {0, 0, 1, 2, 3}));
+            w.pack = WgmmaConfig::operands_to_pack(problem) |
+                     (problem.batch > 1 || problem.runtime_dim != 0 ? 0 : pick(rng, {0, 0, 1, 2, 3}));
             c = w;
         } else if (family == DecodeConfig::kName) {
             DecodeConfig d;

@@ -65,7 +65,7 @@ TEST(Problem, TheBatchFieldParsesOnlyWhereItIsNotOne) {
 
 TEST(Problem, EveryFieldTakesPartInEqualityAndKey) {
     const Problem base = square(64);
-    std::vector<Problem> variants(13, base);
+    std::vector<Problem> variants(14, base);
     variants[0].m = 65;
     variants[1].n = 65;
     variants[2].k = 65;
@@ -79,6 +79,7 @@ TEST(Problem, EveryFieldTakesPartInEqualityAndKey) {
     variants[10].align_b = 8;
     variants[11].align_c = 4;
     variants[12].batch = 2;
+    variants[13].runtime_dim = 1;
     std::unordered_set<std::string> keys{base.key()};
     for (const Problem& v : variants) {
         EXPECT_NE(v, base);
@@ -243,7 +244,7 @@ TEST(Problem, DefinesHoldEachMacroOnceWithTheFieldsValue) {
         {"JG_A_TYPE", 2},    {"JG_B_TYPE", 2},    {"JG_C_TYPE", 1},     {"JG_COMPUTE_TF32", 0}, {"JG_TRANS_A", 0},
         {"JG_TRANS_B", 1},   {"JG_M", 4097},      {"JG_N", 130},        {"JG_K", 4097},         {"JG_LDA", 4097},
         {"JG_LDB", 5000},    {"JG_LDC", 4097},    {"JG_ALPHA_ONE", 1},  {"JG_BETA_MODE", 2},    {"JG_ALIGN_A", 2},
-        {"JG_ALIGN_B", 16},  {"JG_ALIGN_C", 8},   {"JG_BATCH", 12},     {"JG_INDEX64", 0}};
+        {"JG_ALIGN_B", 16},  {"JG_ALIGN_C", 8},   {"JG_BATCH", 12},     {"JG_RUNTIME_DIM", 0},  {"JG_INDEX64", 0}};
     const auto defines = p.defines();
     EXPECT_EQ(defines.size(), expected.size());
     const auto by_name = defines_by_name(p);
@@ -260,7 +261,8 @@ TEST(Problem, DefinesHoldEachMacroOnceWithTheFieldsValue) {
     // Every row, on random problems: its macro once, with the field's value; then the derived JG_INDEX64 last.
     std::mt19937_64 rng(3);
     for (int round = 0; round < 200; ++round) {
-        const Problem q = random_problem(rng);
+        Problem q = random_problem(rng);
+        q.runtime_dim = 0;  // a run-time-shape variant's sizes compile as 0: the test below
         const auto all = defines_by_name(q);
         EXPECT_EQ(all.size(), std::tuple_size_v<decltype(kProblemFields)> + 1);
         const auto check = [&](const auto& row) {
@@ -271,6 +273,47 @@ TEST(Problem, DefinesHoldEachMacroOnceWithTheFieldsValue) {
         std::apply([&](const auto&... field) { (check(field), ...); }, kProblemFields);
         EXPECT_EQ(q.defines().back(), (std::pair<std::string, long long>{"JG_INDEX64", q.needs_index64()}));
     }
+}
+
+// A run-time-shape variant's key names it (_rt1, _rt2), and its defines leave out what it takes at run time: two
+// problems that differ only there compile to one binary, but the index width stays the call's own.
+TEST(Problem, RunTimeShapeVariantsCompileWithoutTheirRunTimeSizes) {
+    Problem p = square(512);
+    p.runtime_dim = 2;
+    EXPECT_EQ(p.key().substr(p.key().size() - 4), "_rt2");
+    const auto back = Problem::parse_key(p.key());
+    ASSERT_TRUE(back.has_value());
+    EXPECT_EQ(back->runtime_dim, 2);
+    EXPECT_EQ(square(512).key().find("_rt"), std::string::npos);
+    EXPECT_FALSE(Problem::parse_key(square(512).key() + "_rt0").has_value());
+
+    const auto by_name = defines_by_name(p);
+    EXPECT_EQ(by_name.at("JG_RUNTIME_DIM"), std::vector<long long>{2});
+    for (const char* zero : {"JG_N", "JG_LDA", "JG_LDB", "JG_LDC"}) EXPECT_EQ(by_name.at(zero), std::vector<long long>{0}) << zero;
+    EXPECT_EQ(by_name.at("JG_M"), std::vector<long long>{512});
+    EXPECT_EQ(by_name.at("JG_K"), std::vector<long long>{512});
+
+    Problem wider = p;  // another n and other leading dimensions: the same binary
+    wider.n = 3000;
+    wider.lda = wider.ldb = 700;
+    wider.ldc = 640;
+    EXPECT_NE(wider.key(), p.key());
+    EXPECT_EQ(wider.defines(), p.defines());
+    Problem other_k = p;  // k is compiled in
+    other_k.k = 513;
+    EXPECT_NE(other_k.defines(), p.defines());
+
+    Problem rows = square(512);
+    rows.runtime_dim = 1;
+    EXPECT_EQ(defines_by_name(rows).at("JG_M"), std::vector<long long>{0});
+    EXPECT_EQ(defines_by_name(rows).at("JG_N"), std::vector<long long>{512});
+
+    Problem huge = p;  // the index width of the call's own sizes, not of the zeros
+    huge.n = std::int64_t{1} << 22;
+    huge.ldc = 512;
+    EXPECT_TRUE(huge.needs_index64());
+    EXPECT_EQ(defines_by_name(huge).at("JG_INDEX64"), std::vector<long long>{1});
+    EXPECT_EQ(defines_by_name(p).at("JG_INDEX64"), std::vector<long long>{0});
 }
 
 TEST(Problem, IndexWidthSwitchesAtTheInt32Limit) {

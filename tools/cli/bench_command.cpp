@@ -70,7 +70,8 @@ int bench_command(const std::vector<std::string>& args) {
     add_problem_options(options);
     options.add_options()
         ("tune", po::value<std::string>()->default_value("from-environment"),
-         "how jitgemm serves a problem it has no tuned kernel for: now, background, off, never")
+         "how jitgemm serves a problem it has no tuned kernel for: now, background, off, never (these three serve a "
+         "size of a layer tuned at other sizes by the nearest one's run-time-shape variant)")
         ("budget", po::value<double>()->default_value(0.0), "tuning budget in seconds (0: $JITGEMM_TUNE_BUDGET or 10)")
         ("config", po::value<std::string>()->default_value(""), "time this kernel configuration instead")
         ("iterations", po::value<int>()->default_value(30), "timed runs of each, alternating")
@@ -240,6 +241,10 @@ int bench_command(const std::vector<std::string>& args) {
         }
         write_output_file(vm["json"].as<std::string>(), json.dump(1) + "\n", force);
     }
+    // What the run compiled and searched, for checking that a bundle or a run-time-shape variant served it all.
+    const Statistics done = statistics();
+    std::cout << "jitgemm bench: " << rows.size() << " problems, " << done.nvrtc_compiles << " NVRTC compiles, "
+              << done.tunings << " searches\n";
     for (const BenchRow& r : rows)
         if (!r.jit_ok) return kExitFailed;
     return kExitOk;

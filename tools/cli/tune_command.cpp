@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cache/cache_stack.h"
+#include "dispatch/runtime_shape_variant.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/interrupt.h"
@@ -68,7 +69,28 @@ struct ProblemOutcome {
     int measured = 0, total = 0, compiles = 0, device = 0, ruled_out = 0;
     bool complete = false;
     std::string detail;
+    std::string variant;  // tune --m FIRST-LAST: whether the winner's run-time-shape variant was stored
 };
+
+// For a range of M (tune --m FIRST-LAST): compiles the run-time-shape variant of the winner and keeps its binary in
+// the cache, so that every M of the layer between the tuned ones is served without a compile. The run-time size is
+// the caller's M: the kernel's m for column-major calls, its n for row-major ones (folded to C^T = B^T A^T).
+std::string store_runtime_variant(const PlannedProblem& p, const std::string& config_name, const DeviceInfo& device,
+                                  const cache::CacheStack& stack) {
+    const std::uint8_t dim = p.entry.layout_c == Order::ColumnMajor ? 1 : 2;
+    const auto config = parse_config(config_name);
+    if (!config) return "no run-time variant (" + config_name + " is not a configuration of this build)";
+    Problem variant = p.problem;
+    variant.runtime_dim = dim;
+    if (const auto rejection = validate(*config, variant, device))
+        return "no run-time variant of " + config_name + " (" + rejection->reason + "): nearer sizes lend theirs";
+    try {
+        runtime_shape_kernel(*config, p.problem, dim, device, stack, true);
+    } catch (const Error& e) {
+        return "its run-time variant failed: " + std::string(e.what());
+    }
+    return "its run-time-" + std::string(dim == 1 ? "m" : "n") + " variant stored";
+}
 
 std::string joined_names(const PlannedProblem& p) {
     std::string names;
@@ -88,6 +110,8 @@ int tune_command(const std::vector<std::string>& args) {
         ("devices", po::value<std::string>()->default_value("0"), "GPUs to tune on at once: all, or e.g. 0,1,3")
         ("shard", po::value<std::string>(), "tune only shard i of N of the problems, e.g. 3/8 (0-based)")
         ("force", "tune again problems the cache already holds a complete search for")
+        ("runtime-variants", "also store each winner's run-time-shape variant (implied by an --m range), which serves "
+                             "the other sizes of its layer along the caller's M without compiling")
         ("json", "print the results as JSON on stdout")
         ("verbose", "log every stage of every search");
     int exit_code = kExitOk;
@@ -101,6 +125,7 @@ int tune_command(const std::vector<std::string>& args) {
 
     // Everything about the input is checked before the GPU is touched: nothing is tuned from a half-read manifest.
     const std::vector<ManifestEntry> entries = problem_entries(vm);
+    const bool store_variants = m_is_range(vm) || vm.count("runtime-variants") > 0;
     check_entries(entries);
     std::optional<std::pair<int, int>> shard;
     if (vm.count("shard")) {
@@ -169,7 +194,9 @@ int tune_command(const std::vector<std::string>& args) {
                 out.ms = existing->time_ms;
                 out.tflops = existing->tflops;
                 out.complete = true;
-                display.finished(slot, out.name + ": already tuned (" + existing->config + ")");
+                if (store_variants) out.variant = store_runtime_variant(p, out.config, device, stack);
+                display.finished(slot, out.name + ": already tuned (" + existing->config + ")" +
+                                           (out.variant.empty() ? "" : "; " + out.variant));
                 continue;
             }
             display.started(slot, out.name);
@@ -191,6 +218,7 @@ int tune_command(const std::vector<std::string>& args) {
                 out.complete = r.complete;
                 out.ruled_out = r.ruled_out;
                 out.detail = r.pruning.describe();
+                if (store_variants && r.winner) out.variant = store_runtime_variant(p, out.config, device, stack);
             } catch (const Error& e) {
                 out.status = "failed";
                 out.detail = e.what();
@@ -205,7 +233,7 @@ int tune_command(const std::vector<std::string>& args) {
                                              "measured cost model)"
                                            : out.complete ? " (complete)" : " (budget reached)")
                      << ", " << out.compiles
-                     << " compiles, " << out.seconds << " s";
+                     << " compiles, " << out.seconds << " s" << (out.variant.empty() ? "" : "; " + out.variant);
             else
                 line << out.status << ": " << out.detail;
             display.finished(slot, line.str());
@@ -235,7 +263,8 @@ int tune_command(const std::vector<std::string>& args) {
                                        {"seconds", o.seconds}, {"candidates_measured", o.measured},
                                        {"candidates_total", o.total}, {"search_complete", o.complete},
                                        {"candidates_ruled_out", o.ruled_out},
-                                       {"compiles", o.compiles}, {"detail", o.detail}});
+                                       {"compiles", o.compiles}, {"detail", o.detail},
+                                       {"runtime_variant", o.variant}});
         std::cout << out.dump(1) << "\n";
     }
     std::cerr << "jitgemm tune: " << (outcomes.size() - failed) << " of " << outcomes.size() << " problems tuned into "

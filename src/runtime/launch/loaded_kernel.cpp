@@ -38,7 +38,7 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const 
     auto kernel = std::make_shared<LoadedKernel>();
     CUmodule module = nullptr;
     JITGEMM_CU_CHECK(cu.cuModuleLoadData(&module, image.data()));
-    kernel->module = driver::ModuleHandle(module);
+    kernel->module = std::make_shared<const driver::ModuleHandle>(module);
     CUdevice device = 0;
     JITGEMM_CU_CHECK(cu.cuCtxGetDevice(&device));
     JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->function, module, symbol.c_str()));
@@ -66,6 +66,16 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const 
     kernel->launch = launch;
     kernel->config_name = config_name;
     return kernel;
+}
+
+std::shared_ptr<const LoadedKernel> with_launch(const LoadedKernel& kernel, const LaunchDescription& launch) {
+    if (launch.dynamic_shared_bytes > 48 * 1024 && launch.dynamic_shared_bytes > kernel.launch.dynamic_shared_bytes)
+        JITGEMM_CU_CHECK(driver::api().cuFuncSetAttribute(kernel.function,
+                                                          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                          static_cast<int>(launch.dynamic_shared_bytes)));
+    auto relaunched = std::make_shared<LoadedKernel>(kernel);
+    relaunched->launch = launch;
+    return relaunched;
 }
 
 namespace {

@@ -11,7 +11,8 @@
 namespace jitgemm {
 
 struct LoadedKernel {
-    driver::ModuleHandle module;
+    // Shared by the kernels of one run-time-shape variant, one per call size (with_launch), unloaded with the last.
+    std::shared_ptr<const driver::ModuleHandle> module;
     CUfunction function = nullptr;
     // jg_pack (or jg_pack_tiles for copies laid out tile by tile, jg_pack_transpose where a copy is transposed), in
     // the same module, when launch.packs is not empty.
@@ -30,6 +31,11 @@ struct LoadedKernel {
 // when that is above the default limit.
 std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const std::string& symbol,
                                                 const LaunchDescription& launch, const std::string& config_name);
+
+// The same module and function with another launch shape: a run-time-shape variant's kernel for the sizes of another
+// call (its grid, workspace and preparation are the call's). Raises the function's dynamic shared memory limit where
+// the new launch needs more.
+std::shared_ptr<const LoadedKernel> with_launch(const LoadedKernel& kernel, const LaunchDescription& launch);
 
 // Enqueues the kernel with `args` (its workspace is filled in here). A kernel that packs operands or needs partial
 // sums (split-K) gets its share of the stream's workspace: the counters are zeroed, the pack launch runs, then the

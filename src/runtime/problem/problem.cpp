@@ -255,6 +255,13 @@ std::vector<std::pair<std::string, long long>> Problem::defines() const {
             (defines.emplace_back(std::string(field.macro), integer_value(this->*field.member)), ...);
         },
         kProblemFields);
+    // A run-time-shape variant's binary must not depend on the sizes it takes at run time: they compile as 0. Its
+    // index width is still this call's (a variant of 32-bit offsets serves only the calls whose offsets fit).
+    if (runtime_dim != 0) {
+        const std::string_view run_time_size = runtime_dim == 1 ? "JG_M" : "JG_N";
+        for (auto& [macro, value] : defines)
+            if (macro == run_time_size || macro == "JG_LDA" || macro == "JG_LDB" || macro == "JG_LDC") value = 0;
+    }
     defines.emplace_back("JG_INDEX64", needs_index64());  // derived: the only define that is no field
     return defines;
 }

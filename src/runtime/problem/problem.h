@@ -39,6 +39,10 @@ struct Problem {
     // Alignment classes in bytes (a power of two, at most 16): the pointer and every column start (of every GEMM of a
     // batch) are aligned to this, which decides how wide the kernel's vector accesses to that operand may be.
     std::uint8_t align_a = 16, align_b = 16, align_c = 16;
+    // 0: a kernel for exactly this problem. 1 (m) or 2 (n): the run-time-shape variant, whose kernel takes that size
+    // and lda, ldb, ldc at run time (the -D constants of those four are 0, so one binary serves every value); the
+    // fields still hold this call's values, for the family's checks and its launch. Never set on a call's problem.
+    std::uint8_t runtime_dim = 0;
 
     // True when some offset of the kernel, with the slack of one tile past each edge, does not fit in int32.
     bool needs_index64() const;

@@ -44,7 +44,7 @@ struct ProblemField {
 
 // In key order, leads and values: v2_ f32 . f32 . f32 . f32 _ n t _m 4096 .n 4096 .k 4096 _ld 4096 . 4096 . 4096
 // _a 1 .b 0 _al 16 . 16 . 16 (without the spaces), and for a batched problem _batch 64 (omitted for one GEMM, so the
-// keys of unbatched problems are those that version 2 always wrote).
+// keys of unbatched problems are those that version 2 always wrote), for a run-time-shape variant _rt 1 (m) or 2 (n).
 inline constexpr auto kProblemFields = std::make_tuple(
     JITGEMM_PROBLEM_FIELD(a_type, "", "JG_A_TYPE"),  // dtypes by the codes of kernel_sources/common/jg_types.cuh
     JITGEMM_PROBLEM_FIELD(b_type, ".", "JG_B_TYPE"),
@@ -63,7 +63,8 @@ inline constexpr auto kProblemFields = std::make_tuple(
     JITGEMM_PROBLEM_FIELD(align_a, "_al", "JG_ALIGN_A"),
     JITGEMM_PROBLEM_FIELD(align_b, ".", "JG_ALIGN_B"),
     JITGEMM_PROBLEM_FIELD(align_c, ".", "JG_ALIGN_C"),
-    JITGEMM_PROBLEM_OMITTABLE_FIELD(batch, "_batch", "JG_BATCH", 1));
+    JITGEMM_PROBLEM_OMITTABLE_FIELD(batch, "_batch", "JG_BATCH", 1),
+    JITGEMM_PROBLEM_OMITTABLE_FIELD(runtime_dim, "_rt", "JG_RUNTIME_DIM", 0));
 
 #undef JITGEMM_PROBLEM_FIELD
 #undef JITGEMM_PROBLEM_OMITTABLE_FIELD

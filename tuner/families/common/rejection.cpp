@@ -7,9 +7,10 @@
 namespace jitgemm {
 namespace {
 
-constexpr std::array<std::pair<PruneRule, std::string_view>, 10> kRuleNames{{
+constexpr std::array<std::pair<PruneRule, std::string_view>, 11> kRuleNames{{
     {PruneRule::Dtype, "dtype"},
     {PruneRule::Batch, "batch"},
+    {PruneRule::RuntimeShape, "runtime-shape"},
     {PruneRule::Knobs, "knobs"},
     {PruneRule::Threads, "threads"},
     {PruneRule::SharedMemory, "shared-memory"},

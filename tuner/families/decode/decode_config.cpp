@@ -82,6 +82,16 @@ std::optional<Rejection> DecodeConfig::validate(const Problem& p, const DeviceIn
     if (p.a_type != p.b_type) return Rejection{PruneRule::Dtype, "the decode family needs A and B of one type"};
     if (p.batch > 1) return Rejection{PruneRule::Batch, "the decode family computes one GEMM per call"};
     const DecodeShape d = decode_shape(p);
+    // A run-time-shape variant's kernel takes its run-time dimension for the small side (decode.cuh: SMALL_N), so it
+    // computes only the calls whose small side that is; launch() orients the grid by this call's sizes.
+    if (p.runtime_dim == 1 && d.small_n)
+        return Rejection{PruneRule::RuntimeShape, "a decode kernel with m at run time needs m to be the small side "
+                                                  "(m < n), not m = " + std::to_string(p.m) + ", n = " +
+                                                  std::to_string(p.n)};
+    if (p.runtime_dim == 2 && !d.small_n)
+        return Rejection{PruneRule::RuntimeShape, "a decode kernel with n at run time needs n to be the small side "
+                                                  "(n <= m), not m = " + std::to_string(p.m) + ", n = " +
+                                                  std::to_string(p.n)};
     if (d.small > kMaxSmall)
         return Rejection{PruneRule::Knobs, "the decode family needs min(m, n) <= " + std::to_string(kMaxSmall) +
                                                ", not " + std::to_string(d.small)};
@@ -96,7 +106,9 @@ std::optional<Rejection> DecodeConfig::validate(const Problem& p, const DeviceIn
     if (rg != 1 && rg != 2 && rg != 4) return Rejection{PruneRule::Knobs, "row groups must be 1, 2 or 4"};
     if (!d.w_k_contiguous && rg != 1)
         return Rejection{PruneRule::Knobs, "one row group where the large operand is stored along its rows"};
-    const std::int64_t needed = mma ? (d.small + 7) / 8 * 8 : d.small;
+    // More columns than the small side are work wasted, so the search offers none; a run-time-shape variant tuned
+    // for a larger small side still computes a smaller one (its columns past the side are zeros it does not store).
+    const std::int64_t needed = p.runtime_dim != 0 ? kMaxSmall : mma ? (d.small + 7) / 8 * 8 : d.small;
     if (columns < 1 || columns > needed)
         return Rejection{PruneRule::Knobs, "columns must be 1 to " + std::to_string(needed) + " for a small side of " +
                                                std::to_string(d.small)};

@@ -77,7 +77,8 @@ struct DecodeConfig {
 };
 
 // The problem as the decode kernel sees it: the small side (n unless m is smaller), the large side, and whether the
-// large operand W is stored along k. Equal to the kernel's own reading (decode.cuh: SMALL_N, W_K_CONTIGUOUS).
+// large operand W is stored along k. Equal to the kernel's own reading (decode.cuh: SMALL_N, W_K_CONTIGUOUS); a
+// run-time-shape variant reads its run-time dimension as the small side, which validate() requires it to be.
 struct DecodeShape {
     bool small_n = true;
     std::int64_t small = 0, large = 0;

@@ -81,6 +81,9 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
     if (problem.batch > 1 && pack != 0)
         return Rejection{PruneRule::Batch, "a batched problem's operands are read where they are (pack 0): the TMA "
                                            "needs them 16-byte aligned, and TF32 needs them stored along k"};
+    if (problem.runtime_dim != 0 && pack != 0)
+        return Rejection{PruneRule::RuntimeShape, "a run-time-shape variant reads its operands where they are "
+                                                  "(pack 0): a packed copy is sized by the problem"};
     if (is_tf32(problem))
         for (const auto& [operand, name, extent] : {std::tuple{0, 'A', 'm'}, {1, 'B', 'n'}})
             if (!k_contiguous(problem, operand) && !(pack & (1 << operand)))

@@ -1,0 +1,111 @@
+// Run-time-shape variants of tuned kernels: the nearest one that computes a problem, its binary, its module.
+#include "dispatch/runtime_shape_variant.h"
+
+#include <mutex>
+#include <unordered_map>
+
+#include "dispatch/nearest_problem.h"
+#include "runtime/compile/cached_compile.h"
+#include "runtime/compile/cubin_verification.h"
+#include "runtime/compile/kernel_program.h"
+#include "jitgemm/error.h"
+#include "log/log.h"
+#include "runtime/driver/context.h"
+#include "tuner/reference_check.h"
+#include "tuner/search_provenance.h"
+
+namespace jitgemm {
+namespace {
+
+// How many of the nearest tuned problems are tried before giving up: each try is a cache lookup, and the ones past
+// the first few are too far away to be worth serving from.
+constexpr std::size_t kMostTries = 8;
+
+// The loaded variants of this process, by context and binary: a variant's module is loaded once per context.
+class LoadedVariants {
+public:
+    std::shared_ptr<const LoadedKernel> find(CUcontext context, const std::string& cubin_key) const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        const auto found = loaded_.find(name(context, cubin_key));
+        return found == loaded_.end() ? nullptr : found->second;
+    }
+    // Keeps `kernel` unless another thread got there first; returns the one kept.
+    std::shared_ptr<const LoadedKernel> keep(CUcontext context, const std::string& cubin_key,
+                                             std::shared_ptr<const LoadedKernel> kernel) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return loaded_.emplace(name(context, cubin_key), std::move(kernel)).first->second;
+    }
+    static LoadedVariants& global() {
+        static LoadedVariants* variants = new LoadedVariants();  // outlives every thread's last call
+        return *variants;
+    }
+
+private:
+    static std::string name(CUcontext context, const std::string& cubin_key) {
+        return std::to_string(reinterpret_cast<std::uintptr_t>(context)) + "/" + cubin_key;
+    }
+    mutable std::mutex mutex_;
+    std::unordered_map<std::string, std::shared_ptr<const LoadedKernel>> loaded_;
+};
+
+}  // namespace
+
+std::shared_ptr<const LoadedKernel> runtime_shape_kernel(const AnyConfig& config, const Problem& problem,
+                                                         std::uint8_t runtime_dim, const DeviceInfo& device,
+                                                         const cache::CacheStack& caches, bool may_compile) {
+    Problem variant = problem;
+    variant.runtime_dim = runtime_dim;
+    const KernelProgram program = kernel_program(config, variant, device.arch());
+    const LaunchDescription launch = launch_description(config, variant);
+    const CUcontext context = driver::current_context();
+    LoadedVariants& variants = LoadedVariants::global();
+    if (auto loaded = variants.find(context, program.cubin_key())) return with_launch(*loaded, launch);
+    if (auto stored = find_verified_cubin(program, caches))  // kept only after the check below: trusted
+        return with_launch(*variants.keep(context, program.cubin_key(),
+                                          load_kernel(stored->image, program.kernel_symbol, launch,
+                                                      program.config_name)),
+                           launch);
+    if (!may_compile) return nullptr;
+    // A new binary that no search measured: checked against the reference family at this size before it serves or
+    // is kept, so a variant that computes wrongly is never stored, and the call falls back to the next choice.
+    const Cubin cubin = obtain_cubin(program, caches, false);
+    auto loaded = load_kernel(cubin.image, program.kernel_symbol, launch, program.config_name);
+    Problem exact = problem;
+    exact.runtime_dim = 0;
+    if (const std::uint64_t bad = mismatches_against_reference(*loaded, exact, device.arch(), caches)) {
+        log::warn("the run-time-shape variant " + program.config_name + " (" + variant.key() + ") computed " +
+                  std::to_string(bad) + " elements unlike the reference: not used");
+        return nullptr;
+    }
+    if (caches.writable() != nullptr) {
+        try {
+            caches.writable()->put_cubin(to_cubin_record(program, cubin));
+        } catch (const Error& e) {  // the kernel is still good; only its persistence failed
+            log::warn(std::string("could not store a run-time-shape variant in the tuning cache: ") + e.what());
+        }
+    }
+    return with_launch(*variants.keep(context, program.cubin_key(), std::move(loaded)), launch);
+}
+
+std::optional<VariantKernel> nearest_tuned_variant(const Problem& problem, const DeviceInfo& device,
+                                                   bool may_compile) {
+    const cache::CacheStack& caches = cache::CacheStack::global();
+    const std::vector<NearbyProblem> nearby = nearest_problems(problem, caches.tuned_problem_keys(device.fingerprint()));
+    for (std::size_t i = 0; i < nearby.size() && i < kMostTries; ++i) {
+        const Problem& tuned = nearby[i].tuned;
+        const auto entry = caches.find_tuned(device.fingerprint(), tuned.key(), search_provenance(tuned, device));
+        if (!entry) continue;  // of another provenance: stale
+        const auto config = parse_config(entry->selection.config);
+        if (!config) continue;
+        Problem variant = problem;
+        variant.runtime_dim = nearby[i].runtime_dim;
+        if (validate(*config, variant, device)) continue;
+        if (auto kernel = runtime_shape_kernel(*config, problem, nearby[i].runtime_dim, device, caches, may_compile))
+            return VariantKernel{std::move(kernel), "the run-time-" + std::string(nearby[i].runtime_dim == 1 ? "m" : "n") +
+                                                        " variant of " + entry->selection.config + ", tuned for " +
+                                                        tuned.key()};
+    }
+    return std::nullopt;
+}
+
+}  // namespace jitgemm

@@ -1,0 +1,41 @@
+// Serving a problem that has no tuned entry without compiling for it: the run-time-shape variant (Problem::
+// runtime_dim) of the configuration tuned for the nearest problem of the same layer (dispatch/nearest_problem.h).
+// One binary per variant serves every size along its run-time dimension: it is loaded once per context and shared by
+// the kernels of all those sizes, each with its own launch shape.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cache/cache_stack.h"
+#include "runtime/device/device_info.h"
+#include "runtime/launch/loaded_kernel.h"
+#include "runtime/problem/problem.h"
+#include "tuner/families/registry.h"
+
+namespace jitgemm {
+
+struct VariantKernel {
+    std::shared_ptr<const LoadedKernel> kernel;  // launches `problem` (the call's sizes)
+    std::string why;                             // for the log: which variant, tuned for which problem
+};
+
+// The variant of the nearest tuned problem that can compute `problem` (the family's checks with the run-time
+// dimension set, so knobs sized by the problem — split K, packed copies — are passed over for the next nearest), in
+// the current context. Its binary comes from the caches; only where none is stored and `may_compile`, it is
+// compiled, once, and kept (so the next process finds it). nullopt when no tuned problem of the layer lends one.
+std::optional<VariantKernel> nearest_tuned_variant(const Problem& problem, const DeviceInfo& device,
+                                                   bool may_compile);
+
+// The run-time-shape variant of `config` for `problem` along `runtime_dim`, loaded (or found loaded) in the current
+// context, with `problem`'s launch shape. Its binary comes from `caches`, or where `may_compile` is compiled, checked
+// against the reference family at `problem`'s size (the tuner's check) and only then kept there; nullptr when it is
+// not stored and compiling is not allowed, or when it failed the check. The caller has checked that the
+// configuration computes the variant (validate with runtime_dim set). For `jitgemm tune` too, which stores the variants
+// of the winners of a range of sizes.
+std::shared_ptr<const LoadedKernel> runtime_shape_kernel(const AnyConfig& config, const Problem& problem,
+                                                         std::uint8_t runtime_dim, const DeviceInfo& device,
+                                                         const cache::CacheStack& caches, bool may_compile);
+
+}  // namespace jitgemm

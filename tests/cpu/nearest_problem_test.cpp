@@ -1,0 +1,105 @@
+// The choice of the tuned problem that lends its run-time-shape variant to a problem without a tuned entry: only
+// problems of the same layer (one size and the leading dimensions may differ), nearest size first, the larger of two
+// equally near, and never a key that is not a call's problem.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "dispatch/nearest_problem.h"
+
+namespace jitgemm {
+namespace {
+
+// A row-major bf16 layer folded to column-major: C^T (n x m) = W^T X^T, so the caller's tokens are the problem's n.
+Problem layer(std::int64_t tokens) {
+    Problem p;
+    p.a_type = p.b_type = p.c_type = DType::BF16;
+    p.trans_a = Transpose::Yes;
+    p.m = 4096;
+    p.n = tokens;
+    p.k = 4096;
+    p.lda = p.ldb = 4096;
+    p.ldc = 4096;
+    return p;
+}
+
+std::vector<std::string> keys_of(const std::vector<Problem>& problems) {
+    std::vector<std::string> keys;
+    for (const Problem& p : problems) keys.push_back(p.key());
+    return keys;
+}
+
+TEST(NearestProblem, SameLayerNearestFirstLargerOnATie) {
+    const auto nearby = nearest_problems(layer(24), keys_of({layer(1), layer(16), layer(64), layer(256), layer(32)}));
+    ASSERT_EQ(nearby.size(), 5u);
+    // log2 distances from 24: 32 -> 0.415, 16 -> 0.585, 64 -> 1.415, 1 -> 4.585, 256 -> 3.415.
+    EXPECT_EQ(nearby[0].tuned.n, 32);
+    EXPECT_EQ(nearby[1].tuned.n, 16);
+    EXPECT_EQ(nearby[2].tuned.n, 64);
+    EXPECT_EQ(nearby[3].tuned.n, 256);
+    EXPECT_EQ(nearby[4].tuned.n, 1);
+    for (const auto& near : nearby) EXPECT_EQ(near.runtime_dim, 2);
+    EXPECT_NEAR(nearby[0].distance, 0.415, 1e-3);
+
+    // 8 lies as far from 4 as from 16: the larger one first.
+    const auto tie = nearest_problems(layer(8), keys_of({layer(4), layer(16)}));
+    ASSERT_EQ(tie.size(), 2u);
+    EXPECT_EQ(tie[0].tuned.n, 16);
+}
+
+TEST(NearestProblem, OnlyOneSizeAndTheLeadingDimensionsMayDiffer) {
+    const Problem wanted = layer(100);
+    std::vector<Problem> others;
+    Problem k = layer(128);
+    k.k = 2048;
+    others.push_back(k);
+    Problem both = layer(128);
+    both.m = 2048;
+    others.push_back(both);
+    Problem dtype = layer(128);
+    dtype.c_type = DType::F32;
+    others.push_back(dtype);
+    Problem trans = layer(128);
+    trans.trans_b = Transpose::Yes;
+    others.push_back(trans);
+    Problem beta = layer(128);
+    beta.beta_mode = BetaMode::General;
+    others.push_back(beta);
+    Problem aligned = layer(128);
+    aligned.align_c = 2;
+    others.push_back(aligned);
+    Problem batched = layer(128);
+    batched.batch = 4;
+    others.push_back(batched);
+    Problem variant = layer(128);
+    variant.runtime_dim = 2;
+    others.push_back(variant);
+    std::vector<std::string> keys = keys_of(others);
+    keys.push_back("not a key");
+    keys.push_back("v1_f32.f32.f32.f32_nn_m1.n1.k1_ld1.1.1_a1.b0_al16.16.16");
+    EXPECT_TRUE(nearest_problems(wanted, keys).empty());
+
+    // Along m, with other leading dimensions (a column-major caller's lda and ldc follow its m).
+    Problem column = layer(100);
+    column.m = 300;
+    column.lda = column.ldc = 300;
+    Problem tuned_rows = column;
+    tuned_rows.m = tuned_rows.lda = tuned_rows.ldc = 256;
+    const auto along_m = nearest_problems(column, keys_of({tuned_rows}));
+    ASSERT_EQ(along_m.size(), 1u);
+    EXPECT_EQ(along_m[0].runtime_dim, 1);
+    EXPECT_EQ(along_m[0].tuned, tuned_rows);
+
+    // Equal but for the leading dimensions: first of all, read along m.
+    Problem padded = layer(100);
+    padded.ldc = 4160;
+    const auto same = nearest_problems(layer(100), keys_of({layer(128), padded}));
+    ASSERT_EQ(same.size(), 2u);
+    EXPECT_EQ(same[0].tuned, padded);
+    EXPECT_EQ(same[0].distance, 0.0);
+    EXPECT_EQ(same[0].runtime_dim, 1);
+}
+
+}  // namespace
+}  // namespace jitgemm
