@@ -74,6 +74,16 @@ struct GemmOptions {
     // Wall-clock budget of one problem's search in seconds; 0: $JITGEMM_TUNE_BUDGET, else 10. A search whose budget
     // runs out before any candidate has passed goes on until one does.
     double tune_budget_seconds = 0.0;
+    // Bitwise-reproducible results. No kernel of jitgemm sums with atomics: split-K and stream-K partial sums are
+    // added in a fixed order, so a kernel gives the same bits for the same inputs on every run. What can change them
+    // is which kernel runs, and a deterministic call pins that: each problem runs, for the whole process, the kernel
+    // its first deterministic call chose (the tuned entry of the cache, else the policy's choice: under Now the
+    // search's winner, under Background and Off the heuristic default). A background search still runs and
+    // its winner serves the problem's other calls, but is not swapped in under deterministic ones; nor does a
+    // run-time-shape variant serve them. The cost: a problem first served untuned stays untuned in this process.
+    // Across processes the bits are the same when the cache holds the same selection (ship a tuned bundle and use
+    // TunePolicy::Never), on the same GPU model and jitgemm, NVRTC and driver versions.
+    bool deterministic = false;
 };
 
 // The general entry point: any supported dtype combination (a_type, b_type, c_type); alpha and beta are applied in

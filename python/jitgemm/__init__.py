@@ -117,6 +117,24 @@ def _batch_stride(x: Matrix, name: str, count: int) -> int:
     return x.batch_stride
 
 
+def _fold(a: Matrix, b: Matrix, c: Matrix, c_name: str) -> tuple:
+    """The call in jitgemm's column-major terms: (m, n, k, first, second, trans_a, lda, trans_b, ldb, ldc, swapped).
+    A column-major C takes a and b as they are; a row-major C is C^T column-major, and C^T = B^T A^T, so the operands
+    (and m and n) swap (swapped is then True). Per matrix: batches fold alike."""
+    m, n, k = a.rows, b.cols, a.cols
+    ldc = column_major_ld(c.rows, c.cols, c.row_stride, c.col_stride)
+    if ldc is not None:
+        trans_a, lda = _operand(a, "a")
+        trans_b, ldb = _operand(b, "b")
+        return m, n, k, a, b, trans_a, lda, trans_b, ldb, ldc, False
+    ldc = column_major_ld(c.cols, c.rows, c.col_stride, c.row_stride)
+    if ldc is None:
+        _operand(c, c_name)  # raises with the layout
+    trans_a, lda = _operand(b, "b", transposed=True)
+    trans_b, ldb = _operand(a, "a", transposed=True)
+    return n, m, k, b, a, trans_a, lda, trans_b, ldb, ldc, True
+
+
 def _run_batched(a: Matrix, b: Matrix, c: Matrix, alpha: float, beta: float, stream: int, tf32: bool, config: str,
                  tuning: Optional[str], budget_seconds: Optional[float], c_name: str) -> str:
     """_run when an operand is 3-D: one GEMM per matrix of the batch, through gemm_strided_batched."""
@@ -129,22 +147,10 @@ def _run_batched(a: Matrix, b: Matrix, c: Matrix, alpha: float, beta: float, str
                     f"b {b.shape_text()}: it must have shape ({count}, {c.rows}, {c.cols})", "invalid argument")
     stride_a, stride_b = _batch_stride(a, "a", count), _batch_stride(b, "b", count)
     stride_c = _batch_stride(c, c_name, count)
-    m, n, k = a.rows, b.cols, a.cols
     # Each matrix of the batch is laid out alike: the fold of _run, with the batch strides following their operands.
-    ldc = column_major_ld(c.rows, c.cols, c.row_stride, c.col_stride)
-    if ldc is not None:
-        first, second = a, b
-        trans_a, lda = _operand(a, "a")
-        trans_b, ldb = _operand(b, "b")
-    else:
-        ldc = column_major_ld(c.cols, c.rows, c.col_stride, c.row_stride)
-        if ldc is None:
-            _operand(c, c_name)  # raises with the layout
-        m, n = n, m
-        first, second = b, a
+    m, n, k, first, second, trans_a, lda, trans_b, ldb, ldc, swapped = _fold(a, b, c, c_name)
+    if swapped:
         stride_a, stride_b = stride_b, stride_a
-        trans_a, lda = _operand(b, "b", transposed=True)
-        trans_b, ldb = _operand(a, "a", transposed=True)
     served = _jitgemm.gemm_strided_batched_pointers(
         "col", trans_a, trans_b, m, n, k, float(alpha), first.ptr, first.dtype, lda, stride_a, second.ptr,
         second.dtype, ldb, stride_b, float(beta), c.ptr, c.dtype, ldc, stride_c, count, stream, bool(tf32), config,
@@ -161,21 +167,7 @@ def _run(a: Matrix, b: Matrix, c: Matrix, alpha: float, beta: float, stream: int
     if a.cols != b.rows or c.rows != a.rows or c.cols != b.cols:
         raise Error(f"jitgemm: shapes do not chain: ({a.rows} x {a.cols}) @ ({b.rows} x {b.cols}) into "
                     f"({c.rows} x {c.cols})", "invalid argument")
-    m, n, k = a.rows, b.cols, a.cols
-    ldc = column_major_ld(c.rows, c.cols, c.row_stride, c.col_stride)
-    if ldc is not None:
-        first, second = a, b
-        trans_a, lda = _operand(a, "a")
-        trans_b, ldb = _operand(b, "b")
-    else:
-        ldc = column_major_ld(c.cols, c.rows, c.col_stride, c.row_stride)
-        if ldc is None:
-            _operand(c, c_name)  # raises with the layout
-        # A row-major C is C^T column-major, and C^T = B^T A^T.
-        m, n = n, m
-        first, second = b, a
-        trans_a, lda = _operand(b, "b", transposed=True)
-        trans_b, ldb = _operand(a, "a", transposed=True)
+    m, n, k, first, second, trans_a, lda, trans_b, ldb, ldc, _ = _fold(a, b, c, c_name)
     served = _jitgemm.gemm_pointers(
         "col", trans_a, trans_b, m, n, k, float(alpha), first.ptr, first.dtype, lda, second.ptr, second.dtype, ldb,
         float(beta), c.ptr, c.dtype, ldc, stream, bool(tf32), config,

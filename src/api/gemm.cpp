@@ -29,6 +29,7 @@ ServedBy run_call(GemmCall call, Stream stream, const GemmOptions& options) {
     if (canonical.no_work) return ServedBy::NothingToDo;
 
     KernelKey key{driver::current_context(), canonical.problem, options.config};
+    key.deterministic = options.deterministic;
     KernelStore& store = KernelStore::global();
     ServedBy served_by = ServedBy::InMemory;
     auto kernel = store.find(key);

@@ -172,7 +172,7 @@ BuiltKernel build_kernel(const KernelKey& key, const GemmOptions& options) {
     // without a compile of its own, unless the call asked to tune it now. The policy's other part — the background
     // search, or the record for `jitgemm tune` — still applies. On a capturing stream only a stored variant serves:
     // a new one is checked on the device first, which the capture forbids.
-    if ((policy != TunePolicy::Now || key.during_capture) && runtime_shapes_enabled())
+    if ((policy != TunePolicy::Now || key.during_capture) && !key.deterministic && runtime_shapes_enabled())
         if (auto variant = nearest_tuned_variant(problem, device, may_compile && !key.during_capture)) {
             if (!key.during_capture && policy == TunePolicy::Background)
                 BackgroundTuner::global().submit(key, resolve_tune_options(options));
@@ -193,7 +193,10 @@ BuiltKernel build_kernel(const KernelKey& key, const GemmOptions& options) {
         if (searched.kernel) return searched;
         why = "untuned: " + searched.why;
     } else if (policy == TunePolicy::Background) {
-        BackgroundTuner::global().submit(key, resolve_tune_options(options));
+        // The winner is swapped in under the key of the problem's other calls; a deterministic key keeps the default.
+        KernelKey swapped = key;
+        swapped.deterministic = false;
+        BackgroundTuner::global().submit(swapped, resolve_tune_options(options));
         why = "untuned for now: a background search is queued";
     } else {
         record_untuned(problem, device);

@@ -7,6 +7,7 @@ std::size_t KernelKeyHash::operator()(const KernelKey& key) const noexcept {
     std::size_t h = ProblemHash{}(key.problem);
     h ^= std::hash<const void*>{}(key.context) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
     if (!key.config.empty()) h ^= std::hash<std::string>{}(key.config) + (h << 6) + (h >> 2);
+    if (key.deterministic) h ^= 0x5bd1e9955bd1e995ull;
     return key.during_capture ? ~h : h;
 }
 

@@ -26,10 +26,12 @@ struct KernelKey {
     // The kernel a call on a capturing stream built when the key above had none: untuned, kept apart so that the
     // first call outside a capture still finds the key missing and tunes it by the policy.
     bool during_capture = false;
+    // GemmOptions::deterministic: the kernel first built under this key is never replaced (no background swap).
+    bool deterministic = false;
 
     friend bool operator==(const KernelKey& x, const KernelKey& y) {
         return x.context == y.context && x.problem == y.problem && x.config == y.config &&
-               x.during_capture == y.during_capture;
+               x.during_capture == y.during_capture && x.deterministic == y.deterministic;
     }
 };
 
