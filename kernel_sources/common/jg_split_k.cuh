@@ -19,7 +19,10 @@ namespace jg {
 
 template <long long TILES, long long K_TILES, int SPLITS, long long STREAM_BLOCKS, int ROWS, int COLS, int THREADS>
 struct shared_k_tiles {
-    static constexpr long long COUNTER_BYTES = (TILES * 4 + 255) / 256 * 256;
+    // The counters' bytes for `tiles` tiles, before the partial sums. TILES (the count when compiling) lays out
+    // stream-K; split-K takes the count at run time, so a kernel whose tile count is a run-time value (a run-time-shape
+    // variant, which passes TILES = 0) still splits K.
+    static __host__ __device__ constexpr long long counter_bytes(long long tiles) { return (tiles * 4 + 255) / 256 * 256; }
     static constexpr long long PARTIAL_VECTORS = (long long)ROWS * COLS * THREADS;  // float4 per slot
 
     // Stream-K: block b owns the k tiles [begin(b), begin(b + 1)) of the sequence that runs through tile 0's K_TILES
@@ -118,13 +121,13 @@ struct shared_k_tiles {
         }
     };
 
-    // Stores this block's partial sums (own(i, j)) in `workspace` and counts it in; true in the last block of the
-    // tile to arrive. `smem` is a word of shared memory no warp uses any more.
+    // Stores this block's partial sums (own(i, j)) in `workspace`, laid out for `tiles` tiles, and counts it in; true
+    // in the last block of the tile to arrive. `smem` is a word of shared memory no warp uses any more.
     template <typename Own>
-    static __device__ __forceinline__ bool arrive_last(void* workspace, unsigned char* smem, const parts& shares,
-                                                       int tid, Own own, partials& sums) {
+    static __device__ __forceinline__ bool arrive_last(void* workspace, long long tiles, unsigned char* smem,
+                                                       const parts& shares, int tid, Own own, partials& sums) {
         unsigned* const counters = static_cast<unsigned*>(workspace);
-        sums.base = reinterpret_cast<float4*>(static_cast<unsigned char*>(workspace) + COUNTER_BYTES) + tid;
+        sums.base = reinterpret_cast<float4*>(static_cast<unsigned char*>(workspace) + counter_bytes(tiles)) + tid;
         sums.shares = shares;
         float4* const mine = sums.base + shares.slot(shares.mine) * PARTIAL_VECTORS;
 #pragma unroll

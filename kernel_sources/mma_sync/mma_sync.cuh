@@ -25,8 +25,8 @@
 //
 // A run-time-shape variant (JG_RUNTIME_DIM, common/jg_problem.cuh) takes m or n, and the leading dimensions, from the
 // launch. The kernel reads every size through `dims`, which folds to the constant where there is one, so a kernel
-// for one exact problem is the code it was before variants existed. A variant computes each tile in one block:
-// split-K, stream-K and bulk copies are laid out by the count of tiles, which it knows only at run time.
+// for one exact problem is the code it was before variants existed. A variant may split K (the workspace's layout
+// takes the count of tiles at run time), but takes neither stream-K nor bulk copies, laid out when compiling.
 //
 // The MMA computes C^T tiles: its rows run along n and its columns along m, so each thread's accumulator pairs are
 // consecutive in m, which is the contiguous dimension of the column-major C — the epilogue stores pairs.
@@ -109,10 +109,10 @@ static_assert(SPLITS == 1 || SPLITS <= ceil_div(K, BK), "every split has at leas
 static_assert(STREAM_BLOCKS == 0 || SPLITS == 1, "stream-K or split-K, not both");
 static_assert(!BULK || JG_HAS_BULK_COPY, "bulk copies need sm_90 or later");
 static_assert(!BULK || STREAM_BLOCKS == 0, "bulk copies count each stage slot's uses from a block's first k tile");
-static_assert(!RUNTIME_SHAPE || (SPLITS == 1 && STREAM_BLOCKS == 0 && !BULK),
-              "a run-time-shape variant (JG_RUNTIME_DIM != 0) takes neither split-K, stream-K nor bulk copies "
-              "(MMA_SYNC_SPLITK 1, MMA_SYNC_STREAMK 0, MMA_SYNC_BULK 0): their workspace and packed tiles are laid "
-              "out by the count of tiles, which the variant knows only at run time");
+static_assert(!RUNTIME_SHAPE || (STREAM_BLOCKS == 0 && !BULK),
+              "a run-time-shape variant (JG_RUNTIME_DIM != 0) takes neither stream-K nor bulk copies "
+              "(MMA_SYNC_STREAMK 0, MMA_SYNC_BULK 0): their k tiles' runs and packed tiles are laid out by the count "
+              "of tiles when compiling, which the variant knows only at run time");
 
 // How global memory runs: op(A) is k-contiguous when A is stored transposed, op(B) when B is not.
 constexpr bool A_KCONTIG = TRANS_A;
@@ -136,9 +136,9 @@ constexpr index_t K_TILES = ceil_div(K, BK);
 __device__ __forceinline__ index_t tiles_m(const dims& d) { return ceil_div(d.m(), BM); }
 __device__ __forceinline__ index_t tiles_n(const dims& d) { return ceil_div(d.n(), BN); }
 
-// The same counts when compiling, for what is laid out by them: split-K's and stream-K's workspace (k_shares
-// below: a counter per tile) and the bulk copies' packed tiles (bulk_pack.cuh). A run-time-shape variant has none of
-// those (static_assert above): its workspace lays out no tiles, and k_shares only records that each tile is one part.
+// The same counts when compiling, for what is laid out by them: stream-K's runs of k tiles (k_shares below) and the
+// bulk copies' packed tiles (bulk_pack.cuh). A run-time-shape variant has neither (static_assert above); split-K's
+// workspace takes the count at run time (tiles_m(d) * tiles_n(d)).
 #if JG_RUNTIME_DIM == 0
 constexpr index_t TILES_M = ceil_div(M, BM);
 constexpr index_t TILES_N = ceil_div(N, BN);
@@ -571,7 +571,8 @@ __device__ __forceinline__ void compute_tile(const dims& d, const a_t* __restric
         if (parts.count > 1) {
             const auto own = [&](int i, int j) { return fragment_sums(acc, i, j); };
             k_shares::partials partials;
-            if (!k_shares::arrive_last(workspace, smem, parts, tid, own, partials)) return;
+            if (!k_shares::arrive_last(workspace, (long long)tiles_m(d) * tiles_n(d), smem, parts, tid, own, partials))
+                return;
             store_tile(d, C, m0, n0, m_warp, n_warp, lane, alpha, beta,
                        [&](int i, float4(&row)[FM]) { partials.sum_row(i, row, own); });
             return;

@@ -10,8 +10,8 @@ namespace jitgemm {
 enum class PruneRule {
     Dtype,         // the family does not compute the problem's element and compute types
     Batch,         // the family, or these knobs of it, do not compute batched problems (split K, packed copies)
-    RuntimeShape,  // no run-time-shape variant of these knobs for this problem (mma_sync's split K, stream-K and bulk
-                   // copies, packed copies: sized by the problem when compiled; decode along its large side)
+    RuntimeShape,  // no run-time-shape variant of these knobs for this problem (mma_sync's stream-K and bulk copies,
+                   // packed copies: laid out by the problem when compiled; decode along its large side)
     Knobs,         // the knobs contradict each other (a thread tile that does not divide the block tile, ...)
     Threads,       // more threads per block than the device allows
     SharedMemory,  // more shared memory per block than the device allows, even with opt-in

@@ -98,11 +98,11 @@ std::optional<Rejection> MmaSyncConfig::validate(const Problem& p, const DeviceI
     if (p.batch > 1 && (splits > 1 || stream_blocks > 0 || pack != 0))
         return Rejection{PruneRule::Batch, "a batched problem's GEMMs neither split K (splits 1, no stream-K) nor "
                                            "pack operands (pack 0): one block computes each tile of each GEMM"};
-    if (p.runtime_dim != 0 && (splits > 1 || stream_blocks > 0 || bulk || pack != 0))
-        return Rejection{PruneRule::RuntimeShape, "a run-time-shape variant neither splits K (splits 1, no stream-K) "
-                                                  "nor packs operands (pack 0, no bulk copies): their workspace and "
-                                                  "copies are laid out for one problem's sizes, and the variant "
-                                                  "learns m or n only at run time"};
+    if (p.runtime_dim != 0 && (stream_blocks > 0 || bulk || pack != 0))
+        return Rejection{PruneRule::RuntimeShape, "a run-time-shape variant takes neither stream-K nor packed operands "
+                                                  "(pack 0, no bulk copies): their runs of k tiles and copies are laid "
+                                                  "out for one problem's sizes, and the variant learns m or n only at "
+                                                  "run time (split K is laid out at run time: it may)"};
     if (stream_blocks > tiles(p) * k_tiles(p))
         return Rejection{PruneRule::Knobs, "the problem has fewer k tiles in all than the " +
                                                std::to_string(stream_blocks) +
