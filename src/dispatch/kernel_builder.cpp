@@ -202,6 +202,13 @@ BuiltKernel build_kernel(const KernelKey& key, const GemmOptions& options) {
         record_untuned(problem, device);
         why = "untuned: the policy is off (recorded for jitgemm cache untuned)";
     }
+    // Another size of a layer this process served untuned before: the default's run-time-shape variant (one compile
+    // per default configuration of the layer, not one per size). Else the default compiled for this problem.
+    if (!key.deterministic && runtime_shapes_enabled()) {
+        auto variant = default_variant(problem, device, !key.during_capture);
+        remember_untuned_size(problem);
+        if (variant) return {std::move(variant->kernel), ServedBy::HeuristicDefault, why + "; " + variant->why};
+    }
     return {compile_and_load(problem, heuristic_config(problem, device), device, true), ServedBy::HeuristicDefault,
             why};
 }

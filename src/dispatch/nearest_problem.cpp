@@ -21,7 +21,7 @@ std::vector<NearbyProblem> nearest_problems(const Problem& wanted, const std::ve
     std::vector<NearbyProblem> nearby;
     for (const std::string& key : tuned_keys) {
         const std::optional<Problem> tuned = Problem::parse_key(key);
-        if (!tuned || tuned->runtime_dim != 0 || !same_layer(*tuned, wanted)) continue;
+        if (!tuned || tuned->runtime_dim != 0 || *tuned == wanted || !same_layer(*tuned, wanted)) continue;
         if (tuned->n == wanted.n)
             nearby.push_back({*tuned, 1, std::fabs(std::log2(double(tuned->m) / double(wanted.m)))});
         else if (tuned->m == wanted.m)

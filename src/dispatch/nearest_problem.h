@@ -21,7 +21,7 @@ struct NearbyProblem {
 // only in n, and in lda, ldb and ldc, nearest first (log distance of the differing size; of two equally near, the
 // larger first, since a kernel tuned for more rows or columns is the safer guess for the throughput a size needs).
 // A problem equal to `wanted` but for its leading dimensions comes first, read as differing in m. Batched problems
-// qualify only with the same batch count; run-time-shape keys never do.
+// qualify only with the same batch count; run-time-shape keys and `wanted` itself never do.
 std::vector<NearbyProblem> nearest_problems(const Problem& wanted, const std::vector<std::string>& tuned_keys);
 
 }  // namespace jitgemm

@@ -48,7 +48,47 @@ private:
     std::unordered_map<std::string, std::shared_ptr<const LoadedKernel>> loaded_;
 };
 
+// The sizes this process served untuned, by key: the layers whose varying size default_variant can tell. Bounded,
+// oldest first out, since a server may see every size of its layers over its life.
+class UntunedSizes {
+public:
+    void remember(const Problem& problem) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (keys_.size() >= kMostRemembered) keys_.erase(keys_.begin());
+        keys_.push_back(problem.key());
+    }
+    std::vector<std::string> keys() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return keys_;
+    }
+    static UntunedSizes& global() {
+        static UntunedSizes* sizes = new UntunedSizes();  // outlives every thread's last call
+        return *sizes;
+    }
+
+private:
+    static constexpr std::size_t kMostRemembered = 1024;
+    mutable std::mutex mutex_;
+    std::vector<std::string> keys_;
+};
+
 }  // namespace
+
+void remember_untuned_size(const Problem& problem) { UntunedSizes::global().remember(problem); }
+
+std::optional<VariantKernel> default_variant(const Problem& problem, const DeviceInfo& device, bool may_compile) {
+    const std::vector<NearbyProblem> nearby = nearest_problems(problem, UntunedSizes::global().keys());
+    if (nearby.empty()) return std::nullopt;
+    const std::uint8_t dim = nearby.front().runtime_dim;
+    const AnyConfig config = heuristic_config(problem, device);
+    Problem variant = problem;
+    variant.runtime_dim = dim;
+    if (validate(config, variant, device)) return std::nullopt;
+    auto kernel = runtime_shape_kernel(config, problem, dim, device, cache::CacheStack::global(), may_compile);
+    if (!kernel) return std::nullopt;
+    return VariantKernel{std::move(kernel), "the run-time-" + std::string(dim == 1 ? "m" : "n") + " variant of the "
+                                                "default " + to_string(config) + ", another size of the layer seen"};
+}
 
 std::shared_ptr<const LoadedKernel> runtime_shape_kernel(const AnyConfig& config, const Problem& problem,
                                                          std::uint8_t runtime_dim, const DeviceInfo& device,

@@ -28,6 +28,15 @@ struct VariantKernel {
 std::optional<VariantKernel> nearest_tuned_variant(const Problem& problem, const DeviceInfo& device,
                                                    bool may_compile);
 
+// Records `problem` as a size served untuned in this process, so that later sizes of its layer know which of m and n
+// varies (default_variant).
+void remember_untuned_size(const Problem& problem);
+
+// The heuristic default's run-time-shape variant for `problem`, along the size in which it differs from a size of
+// its layer served untuned before in this process (remember_untuned_size); nullopt where there is none, or the default
+// has no variant. As nearest_tuned_variant, compiled (and checked) only where it is not stored and `may_compile`.
+std::optional<VariantKernel> default_variant(const Problem& problem, const DeviceInfo& device, bool may_compile);
+
 // The run-time-shape variant of `config` for `problem` along `runtime_dim`, loaded (or found loaded) in the current
 // context, with `problem`'s launch shape. Its binary comes from `caches`, or where `may_compile` is compiled, checked
 // against the reference family at `problem`'s size (the tuner's check) and only then kept there; nullptr when it is

@@ -75,6 +75,7 @@ TEST(NearestProblem, OnlyOneSizeAndTheLeadingDimensionsMayDiffer) {
     Problem variant = layer(128);
     variant.runtime_dim = 2;
     others.push_back(variant);
+    others.push_back(wanted);  // itself: not a neighbour
     std::vector<std::string> keys = keys_of(others);
     keys.push_back("not a key");
     keys.push_back("v1_f32.f32.f32.f32_nn_m1.n1.k1_ld1.1.1_a1.b0_al16.16.16");

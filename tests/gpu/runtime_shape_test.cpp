@@ -10,6 +10,7 @@
 #include <random>
 
 #include "cache/cache_stack.h"
+#include "dispatch/kernel_store.h"
 #include "dispatch/runtime_shape_variant.h"
 #include "jitgemm/error.h"
 #include "jitgemm/gemm.h"
@@ -183,7 +184,43 @@ TEST(RuntimeShapeDispatch, OtherSizesOfATunedLayerAreServedByTheNearestVariant) 
         EXPECT_TRUE(result.passed() && result.relative_error <= 1e-2) << "M = " << m << ": " << result.describe();
         if (lends && m != 300) EXPECT_EQ(statistics().nvrtc_compiles, compiles) << "M = " << m;
     }
-    if (lends) EXPECT_LE(statistics().nvrtc_compiles - before, 1u);
+    // The variant, and the reference it is checked against at its first size.
+    if (lends) EXPECT_LE(statistics().nvrtc_compiles - before, 2u);
+}
+
+// A layer with no tuned size: the first size compiles the default for itself; a second size shows which of m and n
+// varies, and from then on the default's run-time-shape variant serves the layer's sizes (a compile per default
+// configuration, checked against the reference, instead of one per size).
+TEST(RuntimeShapeDispatch, AnUntunedLayerCompilesPerDefaultConfigurationNotPerSize) {
+    JITGEMM_REQUIRE_GPU();
+    ::setenv("JITGEMM_RUNTIME_SHAPES", "on", 1);
+    driver::current_context();
+    std::mt19937_64 rng(13);
+    GemmOptions off;
+    off.tuning = TunePolicy::Off;
+    std::uint64_t compiles_after_second = 0;
+    std::string second_config;
+    for (const std::int64_t m : {200, 232, 240, 250, 256, 220}) {
+        GemmShape s;
+        s.order = Order::RowMajor;
+        s.trans_b = Transpose::Yes;
+        s.m = m;
+        s.n = 640;
+        s.k = 320;
+        const GemmWorkload w(s.with_minimum_leading_dimensions(), rng);
+        EXPECT_EQ(w.run(nullptr, off), ServedBy::HeuristicDefault);
+        testing::synchronize();
+        const GemmWorkload::Result result = w.check(rng);
+        EXPECT_TRUE(result.passed()) << "M = " << m << ": " << result.describe();
+        const auto kernel = find_loaded_kernel(w.call(), "");
+        ASSERT_NE(kernel, nullptr);
+        if (m == 232) {
+            compiles_after_second = statistics().nvrtc_compiles;
+            second_config = kernel->config_name;
+        } else if (m != 200 && kernel->config_name == second_config) {
+            EXPECT_EQ(statistics().nvrtc_compiles, compiles_after_second) << "M = " << m << " compiled";
+        }
+    }
 }
 
 }  // namespace
