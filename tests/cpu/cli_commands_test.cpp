@@ -70,6 +70,14 @@ TEST(CliTune, UnsupportedEntriesAndBadFlagsAreUsageErrors) {
     EXPECT_EQ(run_process(kCli + " tune --m 8 --n 8 --k 8 --shard 5/3").exit_code, 2);
     EXPECT_EQ(run_process(kCli + " tune --m 8 --n 8 --k 8 --shard x").exit_code, 2);
     EXPECT_EQ(run_process(kCli + " bench --m 8").exit_code, 2);
+    // --m takes a size or a range FIRST-LAST of a layer's sizes; anything else is refused before the GPU.
+    for (const char* m : {"0", "x", "8-4", "8-8", "-8", "1-", "1-x", "2.5", "1-8-9"}) {
+        r = run_process(kCli + " tune --m " + m + " --n 8 --k 8 --cache " + dir.file("c.sqlite"));
+        EXPECT_EQ(r.exit_code, 2) << m << ": " << r.output;
+        EXPECT_NE(r.output.find("--m"), std::string::npos) << m << ": " << r.output;
+    }
+    EXPECT_EQ(run_process(kCli + " bench --m 1-x --n 8 --k 8").exit_code, 2);
+    EXPECT_FALSE(std::filesystem::exists(dir.file("c.sqlite")));
     EXPECT_EQ(run_process(kCli + " cache frobnicate").exit_code, 2);
     EXPECT_EQ(run_process(kCli + " tune --help").exit_code, 0);
     EXPECT_EQ(run_process(kCli + " cache --help").exit_code, 0);
