@@ -170,6 +170,20 @@ bench_fixed_rows() {  # bench_fixed_rows ROWS_FILE
         done < "$1"
     done
 }
+# compute-sanitizer memcheck and racecheck on `jitgemm run` of each row "m n k dtype transa transb config"
+# (column-major), unless SANITIZE is empty or the tool is missing.
+sanitize_rows() {  # sanitize_rows ROW...
+    [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null || return 0
+    local rows=("$@") tool row m n k dtype ta tb config
+    for tool in memcheck racecheck; do
+        for row in "${rows[@]}"; do
+            read -r m n k dtype ta tb config <<< "$row"
+            timeout 300 compute-sanitizer --tool "$tool" "$BUILD/jitgemm" run --m "$m" --n "$n" --k "$k" --dtype "$dtype" \
+                --transa "$ta" --transb "$tb" --order col --config "$config" 2>&1 | \
+                grep -E "ERROR SUMMARY|RACECHECK SUMMARY|rror" | head -3 | sed "s/^/$tool $row: /" | tee -a "$log"
+        done
+    done
+}
 # Manifests of bench/shapes/ by name: the untuned default (a cache of its own), then tuned with $BUDGET s each,
 # against cuBLAS (bench_<name>_default.csv, bench_<name>_tuned.csv).
 bench_manifests() {  # bench_manifests NAME...
@@ -207,20 +221,10 @@ if [ "$MODE" = hopper ]; then
     grep -E "Test +#|tests passed|Failure|failed|cases" "$RES/gpu-tests.log" | head -60 | tee -a "$log"
     stamp "fixed wgmma configurations against cuBLAS"
     bench_fixed_rows "${HOPPER_ROWS:-bench/shapes/wgmma_fixed.txt}"
-    if [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null; then
-        stamp "compute-sanitizer memcheck and racecheck on wgmma kernels"
-        for tool in memcheck racecheck; do
-            # Column-major: the rows without _p3 have 16-byte aligned leading dimensions, which the TMA reads directly.
-            for row in "296 200 152 bf16 n n wgmma_128x128x64_c2_s4_g8_q3" "257 130 333 f16 t t wgmma_64x64x64_c1_s8_g8_q5_p3" \
-                       "513 255 129 bf16 t n wgmma_256x128x64_c2_s4_g8_p3" \
-                       "704 392 200 f16 n t wgmma_128x128x64_c2_s6_g4_x2_q6"; do
-                set -- $row
-                timeout 300 compute-sanitizer --tool "$tool" "$BUILD/jitgemm" run --m "$1" --n "$2" --k "$3" --dtype "$4" \
-                    --transa "$5" --transb "$6" --order col --config "$7" 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|rror" | head -3 | \
-                    sed "s/^/$tool $row: /" | tee -a "$log"
-            done
-        done
-    fi
+    stamp "compute-sanitizer memcheck and racecheck on wgmma kernels"
+    # Column-major: the rows without _p3 have 16-byte aligned leading dimensions, which the TMA reads directly.
+    sanitize_rows "296 200 152 bf16 n n wgmma_128x128x64_c2_s4_g8_q3" "257 130 333 f16 t t wgmma_64x64x64_c1_s8_g8_q5_p3" \
+        "513 255 129 bf16 t n wgmma_256x128x64_c2_s4_g8_p3" "704 392 200 f16 n t wgmma_128x128x64_c2_s6_g4_x2_q6"
     bench_manifests ${SETS_HOPPER:-}
     stamp "done"; exit "$status"
 fi
@@ -241,18 +245,9 @@ if [ "$MODE" = decode ]; then
         --timeout 400 > "$RES/gpu-tests.log" 2>&1
     judge_ctest $? "$RES/gpu-tests.log"
     grep -E "Test +#|tests passed|Failure|failed|cases" "$RES/gpu-tests.log" | head -60 | tee -a "$log"
-    if [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null; then
-        stamp "compute-sanitizer memcheck and racecheck on decode kernels"
-        for tool in memcheck racecheck; do
-            for row in "777 5 1000 bf16 t n decode_mma_w4_r2_c8_k3_u4" "1000 13 333 f16 n n decode_mma_w2_r1_c16_k2_u2_x" \
-                       "3 999 517 f32 n t decode_simt_w4_r1_c3_k4_u4" "1001 7 129 f32 n n decode_simt_w8_r1_c7_k2_u8"; do
-                set -- $row
-                timeout 300 compute-sanitizer --tool "$tool" "$BUILD/jitgemm" run --m "$1" --n "$2" --k "$3" --dtype "$4" \
-                    --transa "$5" --transb "$6" --order col --config "$7" 2>&1 | \
-                    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|rror" | head -3 | sed "s/^/$tool $row: /" | tee -a "$log"
-            done
-        done
-    fi
+    stamp "compute-sanitizer memcheck and racecheck on decode kernels"
+    sanitize_rows "777 5 1000 bf16 t n decode_mma_w4_r2_c8_k3_u4" "1000 13 333 f16 n n decode_mma_w2_r1_c16_k2_u2_x" \
+        "3 999 517 f32 n t decode_simt_w4_r1_c3_k4_u4" "1001 7 129 f32 n n decode_simt_w8_r1_c7_k2_u8"
     stamp "fixed decode configurations against cuBLAS"
     bench_fixed_rows "${DECODE_ROWS:-bench/shapes/decode_fixed.txt}"
     bench_manifests ${SETS_DECODE-decode_targets}
@@ -267,7 +262,8 @@ if [ "$MODE" = batched ]; then
     ctest --test-dir "$BUILD" -L gpu -E "${EXCLUDE:-SearchRespectsItsBudget|AMillionCallsKeep}" -j "${GPU_JOBS:-8}" \
         --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
     judge_ctest $? "$RES/gpu-tests.log"
-    grep -E "tests passed|\*\*\*Failed|Failure|Expected|Which is|: .*wrong" "$RES/gpu-tests.log" | head -80 | tee -a "$log"
+    grep -E "tests passed|\*\*\*Failed|Failure|Expected|Which is|: .*wrong|unknown file|C\+\+ exception" \
+        "$RES/gpu-tests.log" | head -80 | tee -a "$log"
     if [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null; then
         stamp "compute-sanitizer memcheck and racecheck on batched calls"
         for tool in memcheck racecheck; do

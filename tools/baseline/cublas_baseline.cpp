@@ -113,28 +113,48 @@ CublasBaseline::~CublasBaseline() {
     if (handle_ != nullptr) api_->destroy(static_cast<cublasHandle_t>(handle_));
 }
 
+namespace {
+
+// A call in cuBLAS's column-major terms. A row-major C is C^T = op(B)^T op(A)^T (GEMM by GEMM in a batch): A and B
+// swap, with their transposes, leading dimensions and batch strides, and so do m and n.
+struct ColumnMajorCall {
+    Transpose trans_a, trans_b;
+    std::int64_t m, n;
+    const void* a;
+    const void* b;
+    std::int64_t lda, ldb, stride_a, stride_b;
+};
+
+ColumnMajorCall column_major(Order order, ColumnMajorCall call) {
+    if (order == Order::RowMajor) {
+        std::swap(call.trans_a, call.trans_b);
+        std::swap(call.m, call.n);
+        std::swap(call.a, call.b);
+        std::swap(call.lda, call.ldb);
+        std::swap(call.stride_a, call.stride_b);
+    }
+    return call;
+}
+
+}  // namespace
+
 void CublasBaseline::gemm(Order order, Transpose trans_a, Transpose trans_b, std::int64_t m, std::int64_t n,
                           std::int64_t k, float alpha, const void* a, std::int64_t lda, const void* b,
                           std::int64_t ldb, float beta, void* c, std::int64_t ldc, DType ab_type, DType c_type,
                           ComputeType compute) {
-    if (order == Order::RowMajor) {  // C^T = op(B)^T op(A)^T
-        std::swap(trans_a, trans_b);
-        std::swap(m, n);
-        std::swap(a, b);
-        std::swap(lda, ldb);
-    }
+    const ColumnMajorCall f = column_major(order, {trans_a, trans_b, m, n, a, b, lda, ldb, 0, 0});
     const auto h = static_cast<cublasHandle_t>(handle_);
     const cudaDataType ab = data_type(ab_type), ct = data_type(c_type);
     const cublasComputeType_t ctype = compute_type(compute);
     if (api_->gemm_64 != nullptr) {
-        check(api_->gemm_64(h, op(trans_a), op(trans_b), m, n, k, &alpha, a, ab, lda, b, ab, ldb, &beta, c, ct, ldc,
-                            ctype, CUBLAS_GEMM_DEFAULT),
+        check(api_->gemm_64(h, op(f.trans_a), op(f.trans_b), f.m, f.n, k, &alpha, f.a, ab, f.lda, f.b, ab, f.ldb,
+                            &beta, c, ct, ldc, ctype, CUBLAS_GEMM_DEFAULT),
               "GemmEx_64");
         return;
     }
-    check(api_->gemm_32(h, op(trans_a), op(trans_b), narrow(m, "m"), narrow(n, "n"), narrow(k, "k"), &alpha, a, ab,
-                        narrow(lda, "lda"), b, ab, narrow(ldb, "ldb"), &beta, c, ct, narrow(ldc, "ldc"), ctype,
-                        CUBLAS_GEMM_DEFAULT),
+    check(api_->gemm_32(h, op(f.trans_a), op(f.trans_b), narrow(f.m, "m"), narrow(f.n, "n"), narrow(k, "k"), &alpha,
+                        f.a, ab, narrow(f.lda, "lda"), f.b, ab, narrow(f.ldb, "ldb"), &beta, c, ct, narrow(ldc, "ldc"),
+                        ctype, CUBLAS_GEMM_DEFAULT),
           "GemmEx");
 }
 
@@ -144,25 +164,19 @@ void CublasBaseline::gemm_strided_batched(Order order, Transpose trans_a, Transp
                                           std::int64_t stride_b, float beta, void* c, std::int64_t ldc,
                                           std::int64_t stride_c, std::int64_t batch, DType ab_type, DType c_type,
                                           ComputeType compute) {
-    if (order == Order::RowMajor) {  // C^T = op(B)^T op(A)^T, GEMM by GEMM
-        std::swap(trans_a, trans_b);
-        std::swap(m, n);
-        std::swap(a, b);
-        std::swap(lda, ldb);
-        std::swap(stride_a, stride_b);
-    }
+    const ColumnMajorCall f = column_major(order, {trans_a, trans_b, m, n, a, b, lda, ldb, stride_a, stride_b});
     const auto h = static_cast<cublasHandle_t>(handle_);
     const cudaDataType ab = data_type(ab_type), ct = data_type(c_type);
     const cublasComputeType_t ctype = compute_type(compute);
     if (api_->batched_64 != nullptr) {
-        check(api_->batched_64(h, op(trans_a), op(trans_b), m, n, k, &alpha, a, ab, lda, stride_a, b, ab, ldb, stride_b,
-                               &beta, c, ct, ldc, stride_c, batch, ctype, CUBLAS_GEMM_DEFAULT),
+        check(api_->batched_64(h, op(f.trans_a), op(f.trans_b), f.m, f.n, k, &alpha, f.a, ab, f.lda, f.stride_a, f.b,
+                               ab, f.ldb, f.stride_b, &beta, c, ct, ldc, stride_c, batch, ctype, CUBLAS_GEMM_DEFAULT),
               "GemmStridedBatchedEx_64");
         return;
     }
-    check(api_->batched_32(h, op(trans_a), op(trans_b), narrow(m, "m"), narrow(n, "n"), narrow(k, "k"), &alpha, a, ab,
-                           narrow(lda, "lda"), stride_a, b, ab, narrow(ldb, "ldb"), stride_b, &beta, c, ct,
-                           narrow(ldc, "ldc"), stride_c, narrow(batch, "batch"), ctype, CUBLAS_GEMM_DEFAULT),
+    check(api_->batched_32(h, op(f.trans_a), op(f.trans_b), narrow(f.m, "m"), narrow(f.n, "n"), narrow(k, "k"), &alpha,
+                           f.a, ab, narrow(f.lda, "lda"), f.stride_a, f.b, ab, narrow(f.ldb, "ldb"), f.stride_b, &beta,
+                           c, ct, narrow(ldc, "ldc"), stride_c, narrow(batch, "batch"), ctype, CUBLAS_GEMM_DEFAULT),
           "GemmStridedBatchedEx");
 }
 
