@@ -170,6 +170,16 @@ bench_fixed_rows() {  # bench_fixed_rows ROWS_FILE
         done < "$1"
     done
 }
+# Every GPU test but the long soak and budget ones ($EXCLUDE), $GPU_JOBS at once, with the failures' messages in the
+# log (those of assertions and of exceptions thrown out of a test).
+all_gpu_tests() {
+    stamp "every GPU test"
+    ctest --test-dir "$BUILD" -L gpu -E "${EXCLUDE:-SearchRespectsItsBudget|AMillionCallsKeep}" -j "${GPU_JOBS:-8}" \
+        --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
+    judge_ctest $? "$RES/gpu-tests.log"
+    grep -E "tests passed|\*\*\*Failed|Failure|Expected|Which is|: .*wrong|unknown file|C\+\+ exception" \
+        "$RES/gpu-tests.log" | head -80 | tee -a "$log"
+}
 # compute-sanitizer memcheck and racecheck on `jitgemm run` of each row "m n k dtype transa transb config"
 # (column-major), unless SANITIZE is empty or the tool is missing.
 sanitize_rows() {  # sanitize_rows ROW...
@@ -258,12 +268,7 @@ if [ "$MODE" = batched ]; then
     # Strided batched GEMM (issue 21): every GPU test (the batched ones among them), compute-sanitizer on batched
     # calls of each family, then the manifests of $SETS_BATCHED (default batched_targets) untuned and tuned ($BUDGET s)
     # against cublasGemmStridedBatchedEx.
-    stamp "every GPU test"
-    ctest --test-dir "$BUILD" -L gpu -E "${EXCLUDE:-SearchRespectsItsBudget|AMillionCallsKeep}" -j "${GPU_JOBS:-8}" \
-        --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
-    judge_ctest $? "$RES/gpu-tests.log"
-    grep -E "tests passed|\*\*\*Failed|Failure|Expected|Which is|: .*wrong|unknown file|C\+\+ exception" \
-        "$RES/gpu-tests.log" | head -80 | tee -a "$log"
+    all_gpu_tests
     if [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null; then
         stamp "compute-sanitizer memcheck and racecheck on batched calls"
         for tool in memcheck racecheck; do
@@ -289,12 +294,7 @@ if [ "$MODE" = runtime ]; then
     #          under --tune never (no compile can happen: a size without a kernel would fail) against cuBLAS, then the
     #          sizes of m_sweep_sample.csv tuned exactly and benched again, for the ratio of variant to exact tuning.
     if [[ " ${PARTS:-tests sweep} " == *" tests "* ]]; then
-        stamp "every GPU test"
-        ctest --test-dir "$BUILD" -L gpu -E "${EXCLUDE:-SearchRespectsItsBudget|AMillionCallsKeep}" -j "${GPU_JOBS:-8}" \
-            --output-on-failure --timeout 300 > "$RES/gpu-tests.log" 2>&1
-        judge_ctest $? "$RES/gpu-tests.log"
-        grep -E "tests passed|\*\*\*Failed|Failure|Expected|Which is|: .*wrong|unknown file|C\+\+ exception" \
-            "$RES/gpu-tests.log" | head -80 | tee -a "$log"
+        all_gpu_tests
         if [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null; then
             stamp "compute-sanitizer memcheck on run-time-shape variant sweeps"
             for type in bf16 f32; do
