@@ -136,7 +136,7 @@ def _fold(a: Matrix, b: Matrix, c: Matrix, c_name: str) -> tuple:
 
 
 def _run_batched(a: Matrix, b: Matrix, c: Matrix, alpha: float, beta: float, stream: int, tf32: bool, config: str,
-                 tuning: Optional[str], budget_seconds: Optional[float], c_name: str) -> str:
+                 tuning: Optional[str], budget_seconds: Optional[float], deterministic: bool, c_name: str) -> str:
     """_run when an operand is 3-D: one GEMM per matrix of the batch, through gemm_strided_batched."""
     if a.cols != b.rows or c.rows != a.rows or c.cols != b.cols:
         raise Error(f"jitgemm: shapes do not chain: {a.shape_text()} @ {b.shape_text()} into {c_name} "
@@ -155,15 +155,17 @@ def _run_batched(a: Matrix, b: Matrix, c: Matrix, alpha: float, beta: float, str
         "col", trans_a, trans_b, m, n, k, float(alpha), first.ptr, first.dtype, lda, stride_a, second.ptr,
         second.dtype, ldb, stride_b, float(beta), c.ptr, c.dtype, ldc, stride_c, count, stream, bool(tf32), config,
         tuning if tuning is not None else _defaults["tuning"],
-        float(budget_seconds if budget_seconds is not None else _defaults["budget_seconds"]))
+        float(budget_seconds if budget_seconds is not None else _defaults["budget_seconds"]), bool(deterministic))
     _local.served_by = served
     return served
 
 
 def _run(a: Matrix, b: Matrix, c: Matrix, alpha: float, beta: float, stream: int, tf32: bool, config: str,
-         tuning: Optional[str], budget_seconds: Optional[float], c_name: str = "out") -> str:
+         tuning: Optional[str], budget_seconds: Optional[float], deterministic: bool = False,
+         c_name: str = "out") -> str:
     if a.batch is not None or b.batch is not None or c.batch is not None:
-        return _run_batched(a, b, c, alpha, beta, stream, tf32, config, tuning, budget_seconds, c_name)
+        return _run_batched(a, b, c, alpha, beta, stream, tf32, config, tuning, budget_seconds, deterministic,
+                            c_name)
     if a.cols != b.rows or c.rows != a.rows or c.cols != b.cols:
         raise Error(f"jitgemm: shapes do not chain: ({a.rows} x {a.cols}) @ ({b.rows} x {b.cols}) into "
                     f"({c.rows} x {c.cols})", "invalid argument")
@@ -172,14 +174,14 @@ def _run(a: Matrix, b: Matrix, c: Matrix, alpha: float, beta: float, stream: int
         "col", trans_a, trans_b, m, n, k, float(alpha), first.ptr, first.dtype, lda, second.ptr, second.dtype, ldb,
         float(beta), c.ptr, c.dtype, ldc, stream, bool(tf32), config,
         tuning if tuning is not None else _defaults["tuning"],
-        float(budget_seconds if budget_seconds is not None else _defaults["budget_seconds"]))
+        float(budget_seconds if budget_seconds is not None else _defaults["budget_seconds"]), bool(deterministic))
     _local.served_by = served
     return served
 
 
 def matmul(a: Any, b: Any, out: Any = None, *, alpha: float = 1.0, beta: float = 0.0, tf32: bool = False,
            stream: Any = None, config: str = "", tuning: Optional[str] = None,
-           budget_seconds: Optional[float] = None) -> Any:
+           budget_seconds: Optional[float] = None, deterministic: bool = False) -> Any:
     """out = alpha * a @ b + beta * out, for 2-D CUDA arrays or 3-D batches of them; returns out.
 
     Batches, as torch.bmm and torch.matmul take them: a (B, M, K) @ b (B, K, N) -> out (B, M, N), one GEMM per
@@ -192,7 +194,9 @@ def matmul(a: Any, b: Any, out: Any = None, *, alpha: float = 1.0, beta: float =
     be 0): (M, N), or (B, M, N) contiguous when a or b is 3-D. ``tf32=True`` lets float32 inputs be multiplied in
     TF32 on the Tensor Cores. ``stream``: an int handle or a stream object; by default PyTorch's or CuPy's current
     stream. ``config`` names a kernel configuration (empty: jitgemm's choice); ``tuning`` and ``budget_seconds``
-    override set_tuning_defaults for this call.
+    override set_tuning_defaults for this call. ``deterministic=True`` asks for bitwise-reproducible results: the
+    kernel the problem's first deterministic call chose serves all its deterministic calls in this process (no
+    background swap); see GemmOptions::deterministic in the C++ header for what it costs.
     """
     A, B = matrix_of(a, "a"), matrix_of(b, "b")
     if out is None:
@@ -204,13 +208,13 @@ def matmul(a: Any, b: Any, out: Any = None, *, alpha: float = 1.0, beta: float =
             out = empty_like_framework(a, (_batch_count(A, B, None, "out"), A.rows, B.cols), A.dtype)
     C = matrix_of(out, "out")
     handle = stream_handle(stream) if stream is not None else current_stream_of(a)
-    _run(A, B, C, alpha, beta, handle, tf32, config, tuning, budget_seconds)
+    _run(A, B, C, alpha, beta, handle, tf32, config, tuning, budget_seconds, deterministic)
     return out
 
 
 def gemm(a: Any, b: Any, c: Any, *, trans_a: bool = False, trans_b: bool = False, alpha: float = 1.0,
          beta: float = 0.0, tf32: bool = False, stream: Any = None, config: str = "",
-         tuning: Optional[str] = None, budget_seconds: Optional[float] = None) -> str:
+         tuning: Optional[str] = None, budget_seconds: Optional[float] = None, deterministic: bool = False) -> str:
     """BLAS-like: c = alpha * op(a) @ op(b) + beta * c in place, op(x) = x.T where trans_x (of every matrix, for a 3-D
     x); returns how the call was served (see last_served_by).
 
@@ -222,7 +226,8 @@ def gemm(a: Any, b: Any, c: Any, *, trans_a: bool = False, trans_b: bool = False
     if trans_b:
         B = B.transposed()
     handle = stream_handle(stream) if stream is not None else current_stream_of(c)
-    return _run(A, B, matrix_of(c, "c"), alpha, beta, handle, tf32, config, tuning, budget_seconds, "c")
+    return _run(A, B, matrix_of(c, "c"), alpha, beta, handle, tf32, config, tuning, budget_seconds, deterministic,
+                "c")
 
 
 def gemm_pointers(*args: Any, **kwargs: Any) -> str:

@@ -27,13 +27,14 @@ T parse_or_throw(const std::optional<T>& parsed, const char* what, const std::st
 }
 
 jitgemm::GemmOptions make_options(bool tf32, const std::string& config, const std::string& tuning,
-                                  double budget_seconds) {
+                                  double budget_seconds, bool deterministic) {
     jitgemm::GemmOptions options;
     options.config = config;
     options.compute = tf32 ? jitgemm::ComputeType::TF32 : jitgemm::ComputeType::F32;
     options.tuning = parse_or_throw(jitgemm::parse_tune_policy(tuning), "tuning policy (now, background, off, never, "
                                                                         "from-environment)", tuning);
     options.tune_budget_seconds = budget_seconds;
+    options.deterministic = deterministic;
     return options;
 }
 
@@ -49,8 +50,9 @@ std::string gemm_pointers(const std::string& order, bool trans_a, bool trans_b, 
                           std::int64_t k, float alpha, std::uintptr_t a, const std::string& a_type, std::int64_t lda,
                           std::uintptr_t b, const std::string& b_type, std::int64_t ldb, float beta, std::uintptr_t c,
                           const std::string& c_type, std::int64_t ldc, std::uintptr_t stream, bool tf32,
-                          const std::string& config, const std::string& tuning, double budget_seconds) {
-    const jitgemm::GemmOptions options = make_options(tf32, config, tuning, budget_seconds);
+                          const std::string& config, const std::string& tuning, double budget_seconds,
+                          bool deterministic) {
+    const jitgemm::GemmOptions options = make_options(tf32, config, tuning, budget_seconds, deterministic);
     const jitgemm::ServedBy served = jitgemm::gemm(
         order_of(order), transpose_of(trans_a), transpose_of(trans_b), m, n, k, alpha,
         reinterpret_cast<const void*>(a), dtype_of(a_type), lda, reinterpret_cast<const void*>(b), dtype_of(b_type),
@@ -68,8 +70,8 @@ std::string gemm_strided_batched_pointers(const std::string& order, bool trans_a
                                           const std::string& c_type, std::int64_t ldc, std::int64_t stride_c,
                                           std::int64_t batch_count, std::uintptr_t stream, bool tf32,
                                           const std::string& config, const std::string& tuning,
-                                          double budget_seconds) {
-    const jitgemm::GemmOptions options = make_options(tf32, config, tuning, budget_seconds);
+                                          double budget_seconds, bool deterministic) {
+    const jitgemm::GemmOptions options = make_options(tf32, config, tuning, budget_seconds, deterministic);
     const jitgemm::ServedBy served = jitgemm::gemm_strided_batched(
         order_of(order), transpose_of(trans_a), transpose_of(trans_b), m, n, k, alpha,
         reinterpret_cast<const void*>(a), dtype_of(a_type), lda, stride_a, reinterpret_cast<const void*>(b),
@@ -123,14 +125,14 @@ NB_MODULE(_jitgemm, m) {
           nb::arg("trans_a"), nb::arg("trans_b"), nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("alpha"),
           nb::arg("a"), nb::arg("a_type"), nb::arg("lda"), nb::arg("b"), nb::arg("b_type"), nb::arg("ldb"),
           nb::arg("beta"), nb::arg("c"), nb::arg("c_type"), nb::arg("ldc"), nb::arg("stream"), nb::arg("tf32"),
-          nb::arg("config"), nb::arg("tuning"), nb::arg("budget_seconds"),
+          nb::arg("config"), nb::arg("tuning"), nb::arg("budget_seconds"), nb::arg("deterministic") = false,
           "jitgemm::gemm on device pointers (integers); returns the served-by level's name.");
     m.def("gemm_strided_batched_pointers", &gemm_strided_batched_pointers, nb::call_guard<nb::gil_scoped_release>(),
           nb::arg("order"), nb::arg("trans_a"), nb::arg("trans_b"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
           nb::arg("alpha"), nb::arg("a"), nb::arg("a_type"), nb::arg("lda"), nb::arg("stride_a"), nb::arg("b"),
           nb::arg("b_type"), nb::arg("ldb"), nb::arg("stride_b"), nb::arg("beta"), nb::arg("c"), nb::arg("c_type"),
           nb::arg("ldc"), nb::arg("stride_c"), nb::arg("batch_count"), nb::arg("stream"), nb::arg("tf32"),
-          nb::arg("config"), nb::arg("tuning"), nb::arg("budget_seconds"),
+          nb::arg("config"), nb::arg("tuning"), nb::arg("budget_seconds"), nb::arg("deterministic") = false,
           "jitgemm::gemm_strided_batched on device pointers (integers; strides in elements); returns the served-by "
           "level's name.");
     m.def("dlpack_view", &dlpack_view, nb::arg("array"));

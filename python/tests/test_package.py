@@ -108,7 +108,7 @@ class LayoutMapping(unittest.TestCase):
         """The recorded column-major call reads op(A)(i, p) and op(B)(p, j) and writes C(i, j) at addresses that are
         either out[i][j] = a[i][:] b[:][j] or, transposed, out[j][i] = b[:][i] a[j][:]."""
         (order, ta, tb, cm, cn, ck, _alpha, pa, _at, lda, pb, _bt, ldb, _beta, pc, ct, ldc,
-         _stream, _tf32, _config, _tuning, _budget) = self.recorder.calls[-1]
+         _stream, _tf32, _config, _tuning, _budget, _deterministic) = self.recorder.calls[-1]
         self.assertEqual(order, "col")
         item = 4 if ct == "f32" else 2
         c_at = lambda i, j: pc + (i + j * ldc) * item
@@ -152,6 +152,15 @@ class LayoutMapping(unittest.TestCase):
                 self.__cuda_array_interface__ = dict(i, shape=i["shape"][::-1], strides=i["strides"][::-1])
 
         self.check_call(Transposed(at), Transposed(bt), out, m, n, k)
+
+    def test_deterministic_reaches_the_library_and_is_off_by_default(self):
+        a, b, out = FakeCudaArray(4, 3, 0x1000), FakeCudaArray(3, 5, 0x2000), FakeCudaArray(4, 5, 0x3000)
+        jitgemm.matmul(a, b, out, stream=0)
+        self.assertIs(self.recorder.calls[-1][-1], False)
+        jitgemm.matmul(a, b, out, stream=0, deterministic=True)
+        self.assertIs(self.recorder.calls[-1][-1], True)
+        jitgemm.gemm(a, b, out, stream=0, deterministic=True)
+        self.assertIs(self.recorder.calls[-1][-1], True)
 
     def test_vectors_and_single_rows_map_too(self):
         for m, n, k in ((1, 8, 5), (8, 1, 5), (6, 7, 1), (1, 1, 9)):
@@ -217,7 +226,7 @@ class BatchedCalls:
         self.assertEqual(self.plain.calls, [], "a batched product went through gemm_pointers")
         self.assertEqual(len(self.batched.calls), 1)
         (order, ta, tb, m, n, k, _alpha, pa, _at, lda, sa, pb, _bt, ldb, sb, _beta, pc, ct, ldc, sc, count,
-         _stream, _tf32, _config, _tuning, _budget) = self.batched.calls.pop()
+         _stream, _tf32, _config, _tuning, _budget, _deterministic) = self.batched.calls.pop()
         self.assertEqual(order, "col")
         return dict(ta=ta, tb=tb, m=m, n=n, k=k, pa=pa, lda=lda, sa=sa, pb=pb, ldb=ldb, sb=sb, pc=pc, ldc=ldc, sc=sc,
                     count=count, item=4 if ct == "f32" else 2)
