@@ -23,6 +23,8 @@
 #            batched_targets) untuned and tuned against cublasGemmStridedBatchedEx
 #     runtime: run-time-shape variants — every GPU test and memcheck on variant sweeps ($PARTS tests), the M sweep
 #            of bench/shapes/m_sweep*.csv against cuBLAS and against exact tuning ($PARTS sweep)
+#     searchcmp: search time and quality — bench/shapes/$SEARCH_SET.csv searched with each budget of $SEARCH_BUDGETS
+#            (default "10 60") in fresh caches, compared by bench/search_summary.py
 #     report: the command's GPU tests (its JSON), then the quick rows tuned and benched as JSON and `jitgemm report`
 #            of the cache and those files (report.html)
 #     python: the Python package's tests and bench/python_overhead.py (per-call cost; public shapes of $PY_SETS (empty: none),
@@ -325,6 +327,25 @@ if [ "$MODE" = runtime ]; then
         python3 bench/m_sweep_summary.py "$RES/sweep_variants.csv" "$RES/sweep_exact.csv" 2>&1 | tee -a "$log"
         unset JITGEMM_CACHE JITGEMM_RUNTIME_SHAPES
     fi
+    stamp "done"; exit "$status"
+fi
+
+if [ "$MODE" = searchcmp ]; then
+    # Search time and quality (issues 20 and 21): the rows of bench/shapes/$SEARCH_SET.csv (default search_targets)
+    # searched with each budget of $SEARCH_BUDGETS (default "10 60") in a fresh cache per budget, then
+    # bench/search_summary.py on the first two: the short search's median seconds, its winners against the long one's.
+    "$BUILD/jitgemm" info > /dev/null 2>&1
+    budgets=(${SEARCH_BUDGETS:-10 60})
+    for budget in "${budgets[@]}"; do
+        stamp "${SEARCH_SET:-search_targets} searched with $budget s each"
+        rm -rf "/tmp/jitgemm-search-$budget"
+        JITGEMM_CACHE="/tmp/jitgemm-search-$budget" timeout "${SEARCH_TIMEOUT:-580}" "$BUILD/jitgemm" tune \
+            --manifest "bench/shapes/${SEARCH_SET:-search_targets}.csv" --budget "$budget" --json \
+            > "$RES/search_$budget.json" 2> "$RES/search_$budget.log"
+        echo "tune exit $?" | tee -a "$log"
+        tail -3 "$RES/search_$budget.log" | tee -a "$log"
+    done
+    python3 bench/search_summary.py "$RES/search_${budgets[0]}.json" "$RES/search_${budgets[1]}.json" 2>&1 | tee -a "$log"
     stamp "done"; exit "$status"
 fi
 

@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Search time and search quality from two `jitgemm tune --json` runs of one manifest in fresh caches: the short one
+(the default budget) and the long one. Per problem: the short search's seconds and whether it stopped complete, and
+its winner's time against the long search's winner (both as the searches recorded them: median of alternated runs).
+
+    bench/search_summary.py search_10.json search_60.json
+"""
+import json
+import statistics
+import sys
+
+
+def problems(path):
+    with open(path) as f:
+        return {p["key"]: p for p in json.load(f)["problems"]}
+
+
+def main():
+    short, long = problems(sys.argv[1]), problems(sys.argv[2])
+    seconds, ratios = [], []
+    print(f"{'problem':34} {'short s':>8} {'complete':>8} {'short ms':>9} {'long ms':>9} {'long/short':>10}  configs")
+    for key, s in short.items():
+        l = long.get(key)
+        if s["status"] not in ("tuned", "already-tuned") or l is None or l["status"] not in ("tuned", "already-tuned"):
+            print(f"{s['name'][:34]:34} {s['status']} / {l['status'] if l else 'missing'}")
+            continue
+        seconds.append(s["seconds"])
+        ratio = l["time_ms"] / s["time_ms"]
+        ratios.append(ratio)
+        print(f"{s['name'][:34]:34} {s['seconds']:8.2f} {str(s['search_complete']):>8} {s['time_ms']:9.4f} "
+              f"{l['time_ms']:9.4f} {ratio:10.3f}  {s['config']} / {l['config']}")
+    if seconds:
+        print(f"median short search {statistics.median(seconds):.2f} s (max {max(seconds):.2f}); winners within 3% of "
+              f"the long search's: {sum(r >= 0.97 for r in ratios)} of {len(ratios)} (worst {min(ratios):.3f})")
+
+
+if __name__ == "__main__":
+    main()
