@@ -46,9 +46,10 @@ CacheContents read_selected_contents(const TuningCache& source, const SelectionF
     }
     CacheContents selected;
     std::set<ProblemIdentity> problems;
-    std::set<std::string> devices, cubin_keys;
+    std::set<std::string> devices, cubin_keys, configs;
     for (SelectionRecord& s : source.all_selections()) {
         if (!filter.matches(s)) continue;
+        configs.insert(s.config);
         if (cubin_keys.insert(s.cubin_key).second) {
             auto cubin = source.find_cubin(s.cubin_key);
             if (!cubin) throw missing_cubin(s, source.path(), consequence);
@@ -60,6 +61,12 @@ CacheContents read_selected_contents(const TuningCache& source, const SelectionF
         devices.insert(s.device_fingerprint);
         selected.selections.push_back(std::move(s));
     }
+    // The run-time-shape variants of the selected configurations: they serve the sizes between the tuned ones, with no
+    // selection of their own (a variant of the same configuration for another layer comes along too: a few cubins).
+    for (CubinRecord& cubin : source.all_cubins())
+        if (is_runtime_variant(cubin) && configs.count(std::string(variant_base_config(cubin.config))) != 0 &&
+            cubin_keys.insert(cubin.key).second)
+            selected.cubins.push_back(std::move(cubin));
     for (UntunedRecord& u : source.all_untuned())
         if (problems.count(identity(u.device_fingerprint, u.problem_key, u.provenance)) != 0)
             selected.untuned.push_back(std::move(u));

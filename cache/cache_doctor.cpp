@@ -126,7 +126,8 @@ DoctorReport doctor(const TuningCache& cache, const std::optional<CurrentProvena
             ++(current->is_current(s.problem_key, s.provenance) ? r.current_selections : r.stale_selections);
     }
     int unreferenced = 0;
-    for (const auto& cubin : cubin_configs) unreferenced += used.count(cubin.first) == 0 ? 1 : 0;
+    for (const auto& [key, config] : cubin_configs)
+        unreferenced += used.count(key) == 0 && config.find(kRuntimeVariantMarker) == std::string::npos ? 1 : 0;
     if (unreferenced > 0)
         r.problems.push_back(std::to_string(unreferenced) +
                              " cubins are used by no selection (heuristic defaults, replaced winners); harmless, "
@@ -162,7 +163,9 @@ PruneResult prune_on(sqlite3* db, const std::string& path, const PrunePlan& plan
         r.measurements_removed += delete_rows(db, path, "DELETE FROM measurements WHERE measured_at < ?", bind);
     }
     if (plan.unreferenced_cubins) {
-        const char* const unused = "key NOT IN (SELECT cubin_key FROM selections)";
+        // Run-time-shape variants serve without a selection (cache_records.h): they stay.
+        const std::string unused = "key NOT IN (SELECT cubin_key FROM selections) AND instr(config, '" +
+                                   std::string(kRuntimeVariantMarker) + "') = 0";
         for (const std::string& key : read_texts(db, path, std::string("SELECT key FROM cubins WHERE ") + unused))
             r.removed.push_back("cubin " + key);
         r.cubins_removed = delete_rows(db, path, std::string("DELETE FROM cubins WHERE ") + unused, [](Statement&) {});

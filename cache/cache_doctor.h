@@ -22,7 +22,8 @@ struct DoctorReport {
     // Selections of the running device (given to doctor): under the current provenance, and under any other.
     int current_selections = 0, stale_selections = 0;
     // Findings for people, one line each: a selection whose cubin is missing (it can never be served), cubins that
-    // no selection uses (harmless; `prune --unreferenced-cubins` removes them).
+    // no selection uses (harmless; `prune --unreferenced-cubins` removes them; run-time-shape variants, which serve
+    // without a selection, are not counted among them and stay).
     std::vector<std::string> problems;
     // What is wrong with the data itself, one line each: cubins that fail cache/cubin_check.h (damaged_cubins counts
     // them), selections whose cubin is of another configuration, selections with impossible values. None of these is
@@ -47,7 +48,7 @@ struct PrunePlan {
     // Selections tuned before this time, with the measurements of the same search (device, problem, provenance),
     // and measurements taken before it; 0 for no such rule.
     std::int64_t older_than_unix = 0;
-    // Cubins that no selection uses once the rules above have run.
+    // Cubins that no selection uses once the rules above have run, but for run-time-shape variants (cache_records.h).
     bool unreferenced_cubins = false;
     // Count and describe what would go, and change nothing.
     bool dry_run = true;

@@ -104,6 +104,19 @@ struct CubinRecord {
     std::string image_hash;
 };
 
+// The configuration a run-time-shape variant's cubin is recorded under: the configuration's name, this marker and the
+// run-time size ("mma_sync_128x128x64_w2x2_s3_g8+runtime-n"; src/dispatch/runtime_shape_variant.h). No selection
+// names such a cubin, yet it serves every size of a layer between the tuned ones, so pruning and filtered exports
+// keep it.
+inline constexpr std::string_view kRuntimeVariantMarker = "+runtime-";
+inline bool is_runtime_variant(const CubinRecord& cubin) {
+    return cubin.config.find(kRuntimeVariantMarker) != std::string::npos;
+}
+// The configuration whose variant a cubin is ("mma_sync_128x128x64_w2x2_s3_g8"); the whole name of any other cubin.
+inline std::string_view variant_base_config(std::string_view config) {
+    return config.substr(0, config.find(kRuntimeVariantMarker));
+}
+
 // One candidate's evaluation for one problem.
 struct MeasurementRecord {
     std::string device_fingerprint;

@@ -41,8 +41,9 @@ struct TransferReport {
 };
 
 // Writes a new self-contained bundle file (journal_mode=DELETE, so it is one file that can be opened read-only and
-// immutable) holding the selections that match, their cubins, and the measurements and untuned records of the same
-// (device, problem, provenance), plus all ceilings of the matching devices (the devices of the selections taken).
+// immutable) holding the selections that match, their cubins and the run-time-shape variants of their configurations
+// (cache_records.h), and the measurements and untuned records of the same (device, problem, provenance), plus all
+// ceilings of the matching devices (the devices of the selections taken).
 // A filter with every field empty takes the whole cache instead, with the records no selection refers to (cubins of
 // heuristic defaults, measurements of searches that found no winner, problems never tuned, ceilings of any
 // device), so that exporting everything and importing it copies a cache exactly.

@@ -706,6 +706,27 @@ TEST(CacheTransferExport, FilterTakesExactlyTheMatchingSelectionsWithTheirRecord
     EXPECT_EQ(report.ceilings_added, 3);
 }
 
+// A filtered bundle carries the run-time-shape variants of the configurations it selects (they serve the sizes
+// between the tuned ones), and no other variant.
+TEST(CacheTransferExport, FilterTakesTheRunTimeShapeVariantsOfTheSelectedConfigurations) {
+    TempDir dir;
+    Records r = everything();
+    CubinRecord wanted = cubin("variant-of-h200_big");
+    wanted.config = "h200_big+runtime-n";
+    CubinRecord other = cubin("variant-of-a100_small");
+    other.config = "a100_small+runtime-m";
+    r.cubins.push_back(wanted);
+    r.cubins.push_back(other);
+    write_records(dir.file("source.sqlite"), r);
+    const std::string bundle = dir.directory("out") + "/bundle.sqlite";
+    SelectionFilter filter;
+    filter.device = "H200";
+    filter.dtype = "f32";
+    export_bundle(*open_ro(dir.file("source.sqlite")), bundle, filter);
+    EXPECT_EQ(sorted_texts(open_ro(bundle)->all_cubins()),
+              sorted_texts(std::vector<CubinRecord>{cubin("cubin-h200_big"), cubin("cubin-h200_old_big"), wanted}));
+}
+
 TEST(CacheTransferExport, ShapeFilterTakesThatShapeOnEveryDeviceWithTheCeilingsOfThoseDevices) {
     TempDir dir;
     write_records(dir.file("source.sqlite"), everything());
@@ -1176,6 +1197,26 @@ TEST(CachePrune, DryRunChangesNothingButCountsWhatWouldGo) {
     EXPECT_EQ(cache->measurement_count(), 1u);  // of the 6, only the A100's
     EXPECT_EQ(cache->all_untuned().size(), 2u);
     EXPECT_EQ(cache->cubin_count(), 2u);
+}
+
+// Run-time-shape variants serve the sizes between the tuned ones without a selection of their own: --unreferenced-
+// cubins leaves them, and doctor does not count them among the unused.
+TEST(CachePrune, UnreferencedCubinsLeaveTheRunTimeShapeVariants) {
+    TempDir dir;
+    Records r = stale_and_current();
+    CubinRecord variant = cubin("variant");
+    variant.config = "h200_now+runtime-n";
+    r.cubins = {cubin("unreferenced"), variant};
+    write_records(dir.file("cache.sqlite"), r);
+    const auto cache = open_rw(dir.file("cache.sqlite"));
+    PrunePlan plan;
+    plan.unreferenced_cubins = true;
+    plan.dry_run = false;
+    const PruneResult result = prune(*cache, plan);
+    EXPECT_EQ(result.removed, std::vector<std::string>{"cubin unreferenced"});
+    bool kept = false;
+    for (const CubinRecord& c : cache->all_cubins()) kept = kept || c.key == "variant";
+    EXPECT_TRUE(kept);
 }
 
 TEST(CachePrune, StaleRemovesOnlyTheGivenDevicesEntriesOfOtherProvenances) {

@@ -3,6 +3,8 @@
 
 #include <type_traits>
 
+#include "cache/cache_records.h"
+
 namespace jitgemm {
 namespace {
 
@@ -48,7 +50,11 @@ KernelProgram kernel_program(const AnyConfig& config, const Problem& problem, co
     return std::visit(
         [&](const auto& c) {
             using F = family_t<decltype(c)>;
-            const FamilyKernel kernel{std::string(F::kSourceHeader), std::string(F::kKernelSymbol), c.to_string(),
+            // A run-time-shape variant's binary goes by its own name (cache/cache_records.h: kept without a selection).
+            std::string name = c.to_string();
+            if (problem.runtime_dim != 0)
+                name += std::string(cache::kRuntimeVariantMarker) + (problem.runtime_dim == 1 ? "m" : "n");
+            const FamilyKernel kernel{std::string(F::kSourceHeader), std::string(F::kKernelSymbol), std::move(name),
                                       c.defines()};
             return make_kernel_program(c.kernel_problem(problem), kernel, arch);
         },
