@@ -3,6 +3,7 @@
 
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "dispatch/nearest_problem.h"
 #include "runtime/compile/cached_compile.h"
@@ -35,6 +36,15 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         return loaded_.emplace(name(context, cubin_key), std::move(kernel)).first->second;
     }
+    // A variant that failed its check against the reference: not compiled and checked again for every size.
+    void refuse(CUcontext context, const std::string& cubin_key) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        refused_.insert(name(context, cubin_key));
+    }
+    bool refused(CUcontext context, const std::string& cubin_key) const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return refused_.count(name(context, cubin_key)) != 0;
+    }
     static LoadedVariants& global() {
         static LoadedVariants* variants = new LoadedVariants();  // outlives every thread's last call
         return *variants;
@@ -46,6 +56,7 @@ private:
     }
     mutable std::mutex mutex_;
     std::unordered_map<std::string, std::shared_ptr<const LoadedKernel>> loaded_;
+    std::unordered_set<std::string> refused_;
 };
 
 // The sizes this process served untuned, by key: the layers whose varying size default_variant can tell. Bounded,
@@ -105,7 +116,7 @@ std::shared_ptr<const LoadedKernel> runtime_shape_kernel(const AnyConfig& config
                                           load_kernel(stored->image, program.kernel_symbol, launch,
                                                       program.config_name)),
                            launch);
-    if (!may_compile) return nullptr;
+    if (!may_compile || variants.refused(context, program.cubin_key())) return nullptr;
     // A new binary that no search measured: checked against the reference family at this size before it serves or
     // is kept, so a variant that computes wrongly is never stored, and the call falls back to the next choice.
     const Cubin cubin = obtain_cubin(program, caches, false);
@@ -115,6 +126,7 @@ std::shared_ptr<const LoadedKernel> runtime_shape_kernel(const AnyConfig& config
     if (const std::uint64_t bad = mismatches_against_reference(*loaded, exact, device.arch(), caches)) {
         log::warn("the run-time-shape variant " + program.config_name + " (" + variant.key() + ") computed " +
                   std::to_string(bad) + " elements unlike the reference: not used");
+        variants.refuse(context, program.cubin_key());
         return nullptr;
     }
     if (caches.writable() != nullptr) {
