@@ -11,6 +11,11 @@
 // carry a 4-float pad: it keeps them 16-byte aligned and sends the transposing stores of consecutive k rows to
 // other banks.
 //
+// Split-K (RB_SPLITS > 1) gives each tile of C to several consecutive blocks, each over its share of the k tiles,
+// for fp32 problems with too few tiles to fill the SMs and a long K (small m or n); their partial sums meet in the
+// workspace and the last block to arrive adds them in split order (common/jg_split_k.cuh), so results do not depend
+// on timing. A thread's partial sums move as float4 runs of four of its rows: TM is a multiple of 4.
+//
 // Sizes are read through jg::dims: in a run-time-shape variant m or n (and the leading dimensions) come from jg_args,
 // and every bounds test along that dimension uses the run-time size. Vector widths depend on JG_ALIGN_* only.
 #pragma once
@@ -20,6 +25,7 @@
 #include "common/jg_epilogue.cuh"
 #include "common/jg_memory.cuh"
 #include "common/jg_problem.cuh"
+#include "common/jg_split_k.cuh"
 
 // ---- Tuning knobs ----
 #ifndef RB_BM
@@ -46,10 +52,13 @@
 #ifndef RB_GROUP
 #define RB_GROUP 8   // tile rows per rasterization group (see tile_of_block)
 #endif
+#ifndef RB_SPLITS
+#define RB_SPLITS 1  // blocks per tile of C, each over its own share of K (split-K: common/jg_split_k.cuh)
+#endif
 
 namespace jg {
 namespace regblock {
-constexpr int BM = RB_BM, BN = RB_BN, BK = RB_BK, TM = RB_TM, TN = RB_TN, STAGES = RB_STAGES;
+constexpr int BM = RB_BM, BN = RB_BN, BK = RB_BK, TM = RB_TM, TN = RB_TN, STAGES = RB_STAGES, SPLITS = RB_SPLITS;
 constexpr int THREADS = (BM / TM) * (BN / TN);
 constexpr int PAD = 4;
 constexpr int AS_STRIDE = BM + PAD;
@@ -74,9 +83,17 @@ constexpr int CN = TN / TNV;
 constexpr int M_STRIDE = BM / CM;
 constexpr int N_STRIDE = BN / CN;
 
+// Split-K's partial sums: per thread, a float4 run (c) of four rows of each of its TN columns (j). The tile count
+// comes at run time (the workspace's counters: one per tile of the call), so variants split too.
+typedef shared_k_tiles<0, 0, SPLITS, 0, TN, CM, THREADS> k_shares;
+
 constexpr index_t K_TILES = ceil_div(K, BK);  // k is never a run-time size; m and n may be (tiles counted from dims)
 
 // The last line of defence; tuner/families/regblock/regblock_config.cpp states the same rules for pruning before a compile.
+static_assert(SPLITS >= 1 && SPLITS <= 16, "1 to 16 blocks per tile");
+static_assert(SPLITS == 1 || (TM % 4 == 0 && SPLITS <= K_TILES),
+              "split-K moves partial sums in runs of four rows (TM a multiple of 4), and every split has a k tile");
+static_assert(SPLITS == 1 || BATCH == 1, "a batch's GEMMs do not split K (the host refuses it)");
 static_assert(TM == 1 || TM == 2 || TM % 4 == 0, "TM is 1, 2 or a multiple of 4");
 static_assert(TN == 1 || TN == 2 || TN % 4 == 0, "TN is 1, 2 or a multiple of 4");
 static_assert(BM % TM == 0 && BN % TN == 0, "the thread tile divides the block tile");
@@ -222,7 +239,7 @@ __device__ __forceinline__ void multiply_tile(const float* As, const float* Bs, 
 
 // The kernel proper, on its operands; the extern "C" entry below unpacks jg_args into it.
 static __device__ __forceinline__ void jg_regblock_body(const jg::dims& d, const float* __restrict__ A,
-    const float* __restrict__ B, float* C, float alpha, float beta) {
+    const float* __restrict__ B, float* C, float alpha, float beta, void* workspace) {
     using namespace jg;
     using namespace jg::regblock;
     // Dynamic shared memory: STAGES A buffers, then STAGES B buffers (the host sizes it; above 48 KB it opts in).
@@ -235,8 +252,14 @@ static __device__ __forceinline__ void jg_regblock_body(const jg::dims& d, const
     const int tid = threadIdx.x;
     const int thread_m = tid % (BM / TM);
     const int thread_n = tid / (BM / TM);
+    // The SPLITS blocks of one tile are consecutive; this one's k tiles are [kt_first, kt_end).
+    const index_t tiles_m = ceil_div(size_m, BM), tiles_n = ceil_div(size_n, BN);
+    const index_t tile = SPLITS == 1 ? (index_t)blockIdx.x : (index_t)(blockIdx.x / SPLITS);
+    const int split = SPLITS == 1 ? 0 : (int)(blockIdx.x % SPLITS);
+    const index_t kt_first = SPLITS == 1 ? 0 : (index_t)((long long)split * K_TILES / SPLITS);
+    const index_t kt_end = SPLITS == 1 ? K_TILES : (index_t)((long long)(split + 1) * K_TILES / SPLITS);
     index_t tile_m, tile_n;
-    tile_of_block<RB_GROUP>(blockIdx.x, ceil_div(size_m, BM), ceil_div(size_n, BN), tile_m, tile_n);
+    tile_of_block<RB_GROUP>(tile, tiles_m, tiles_n, tile_m, tile_n);
     const index_t m0 = tile_m * BM;
     const index_t n0 = tile_n * BN;
 
@@ -249,18 +272,18 @@ static __device__ __forceinline__ void jg_regblock_body(const jg::dims& d, const
     float ra[A_LOADS][VA];
     float rb[B_LOADS][VB];
     if constexpr (K_TILES > 0) {
-        load_a(d, A, m0, 0, tid, ra);
-        load_b(d, B, 0, n0, tid, rb);
+        load_a(d, A, m0, kt_first * BK, tid, ra);
+        load_b(d, B, kt_first * BK, n0, tid, rb);
         store_a(smem, tid, ra);
         store_b(smem + STAGES * AS_SIZE, tid, rb);
         __syncthreads();
     }
 
 #pragma unroll 1
-    for (index_t kt = 0; kt < K_TILES; ++kt) {
-        const bool more = kt + 1 < K_TILES;
+    for (index_t kt = kt_first; kt < kt_end; ++kt) {
+        const bool more = kt + 1 < kt_end;
         if constexpr (STAGES == 2) {
-            const int cur = (int)(kt & 1);
+            const int cur = (int)((kt - kt_first) & 1);
             if (more) {  // issue the next tile's global loads before this tile's math
                 load_a(d, A, m0, (kt + 1) * BK, tid, ra);
                 load_b(d, B, (kt + 1) * BK, n0, tid, rb);
@@ -284,20 +307,52 @@ static __device__ __forceinline__ void jg_regblock_body(const jg::dims& d, const
         }
     }
 
-    // Epilogue: each run of TMV rows of one column is one (vector) store.
-#pragma unroll
-    for (int j = 0; j < TN; ++j) {
+    // Epilogue: each run of TMV rows of column j is one (vector) store, of this thread's accumulators or, under
+    // split-K, of the sums of every split's (the tile's last block to arrive stores them).
+    const auto store_column = [&](int j, const float (&runs)[CM][TMV]) {
         const index_t n = n0 + (j / TNV) * N_STRIDE + thread_n * TNV + j % TNV;
-        if (!n_whole && n >= size_n) continue;
+        if (!n_whole && n >= size_n) return;
 #pragma unroll
         for (int c = 0; c < CM; ++c) {
             const index_t m = m0 + c * M_STRIDE + thread_m * TMV;
             const int valid = run_in_bounds<TMV>(m, size_m, m_whole);
             if (valid == 0) continue;
-            float run[TMV];
+            epilogue_store<TMV>(C, d.c_offset(m, n), runs[c], valid, alpha, beta);
+        }
+    };
+    if constexpr (SPLITS > 1) {
+        // (Written for any TMV, since this function is no template and both branches compile; split-K has TMV 4.)
+        const auto own = [&](int j, int c) {
+            float4 run = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 #pragma unroll
-            for (int v = 0; v < TMV; ++v) run[v] = acc[c * TMV + v][j];
-            epilogue_store<TMV>(C, d.c_offset(m, n), run, valid, alpha, beta);
+            for (int v = 0; v < TMV; ++v) (&run.x)[v] = acc[c * TMV + v][j];
+            return run;
+        };
+        k_shares::partials partials;
+        // The loop's last barrier has passed: shared memory is free for the arrival flag.
+        if (!k_shares::arrive_last(workspace, (long long)tiles_m * tiles_n, reinterpret_cast<unsigned char*>(smem),
+                                   k_shares::split_parts(tile, split), tid, own, partials))
+            return;
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {
+            float4 row[CM];
+            partials.sum_row(j, row, own);
+            float runs[CM][TMV];
+#pragma unroll
+            for (int c = 0; c < CM; ++c)
+#pragma unroll
+                for (int v = 0; v < TMV; ++v) runs[c][v] = (&row[c].x)[v];
+            store_column(j, runs);
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {
+            float runs[CM][TMV];
+#pragma unroll
+            for (int c = 0; c < CM; ++c)
+#pragma unroll
+                for (int v = 0; v < TMV; ++v) runs[c][v] = acc[c * TMV + v][j];
+            store_column(j, runs);
         }
     }
 }
@@ -307,6 +362,6 @@ extern "C" __global__ void __launch_bounds__(jg::regblock::THREADS)
     using namespace jg;
     const dims d{args};
     for_each_gemm<float, float, float>(args, [&](const float* a, const float* b, float* c) {
-        jg_regblock_body(d, a, b, c, args.alpha, args.beta);
+        jg_regblock_body(d, a, b, c, args.alpha, args.beta, args.workspace);
     });
 }

@@ -89,6 +89,11 @@ TEST(ConfigNames, CanonicalFormsOfTheDefaults) {
     EXPECT_EQ(NaiveConfig{}.to_string(), "naive_16x16");
     EXPECT_EQ(TiledConfig{}.to_string(), "tiled_t16");
     EXPECT_EQ(RegBlockConfig{}.to_string(), "regblock_128x128x8_t8x8_v4_s2_g8");
+    RegBlockConfig split;
+    split.splits = 4;
+    EXPECT_EQ(split.to_string(), "regblock_128x128x8_t8x8_v4_s2_g8_k4");  // the split count only where it is not 1
+    EXPECT_EQ(RegBlockConfig::parse("regblock_128x128x8_t8x8_v4_s2_g8_k4"), split);
+    EXPECT_FALSE(RegBlockConfig::parse("regblock_128x128x8_t8x8_v4_s2_g8_k1").has_value());
     EXPECT_EQ(MmaSyncConfig{}.to_string(), "mma_sync_128x128x32_w2x4_s3_g8");  // nothing packed: no pack field
     MmaSyncConfig packed;
     packed.pack = 3;

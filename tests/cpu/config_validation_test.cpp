@@ -297,6 +297,37 @@ TEST(ConfigValidation, SplitKNeedsAKTileForEverySplitAndSizesItsScratch) {
     }
 }
 
+// regblock's split-K: runs of four rows (tm a multiple of 4), a k tile per split, no batches, and the workspace laid
+// out as the kernel reads it (common/jg_split_k.cuh: counters per tile, then a bm x bn slot per split).
+TEST(ConfigValidation, RegBlockSplitKSizesItsScratchAsTheKernelLaysItOut) {
+    Problem p = typed(DType::F32, DType::F32);
+    p.m = p.lda = p.ldc = 300;
+    p.n = 200;
+    p.k = p.ldb = 4000;
+    RegBlockConfig c;  // 128 x 128 x 8: 3 x 2 tiles, 500 k tiles
+    c.splits = 8;
+    EXPECT_FALSE(rule_of(c, h200_profile(), p));
+    const LaunchDescription g = c.launch(p);
+    EXPECT_EQ(g.grid.x, 6u * 8u);
+    EXPECT_EQ(g.partial_sums_zeroed_bytes, 256);
+    EXPECT_EQ(g.partial_sums_bytes, 256 + 6 * 8 * 128 * 128 * 4);
+    EXPECT_EQ(RegBlockConfig{}.launch(p).partial_sums_bytes, 0);
+    RegBlockConfig narrow = c;
+    narrow.tm = 2;
+    narrow.bm = 32;
+    EXPECT_EQ(rule_of(narrow, h200_profile(), p), PruneRule::Knobs);
+    p.k = 7 * 8;  // 7 k tiles for 8 splits
+    EXPECT_EQ(rule_of(c, h200_profile(), p), PruneRule::Knobs);
+    p.k = 4000;
+    p.batch = 3;
+    EXPECT_EQ(rule_of(c, h200_profile(), p), PruneRule::Batch);
+    p.batch = 1;
+    for (const int bad : {0, 17}) {
+        c.splits = bad;
+        EXPECT_EQ(rule_of(c, h200_profile(), p), PruneRule::Knobs);
+    }
+}
+
 TEST(ConfigValidation, StreamKExcludesSplitKAndSizesItsScratchByTheTilesABlockReaches) {
     const Problem p = odd_777x1111x3333();  // 63 tiles x 105 k tiles: 6615 in all
     MmaSyncConfig c;

@@ -145,6 +145,7 @@ AnyConfig random_valid_config(std::mt19937_64& rng, std::string_view family, con
             r.vec = pick(rng, {1, 2, 4});
             r.stages = pick(rng, {1, 2});
             r.group = pick(rng, {1, 8});
+            r.splits = pick(rng, {1, 1, 2, 5});
             c = r;
         }
         if (!validate(c, problem, device)) return c;

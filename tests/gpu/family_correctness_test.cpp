@@ -184,6 +184,15 @@ std::vector<FamilyCase> wgmma_cases() {
     return out;
 }
 
+// Whether `config` computes the shape on this device (its canonical problem, with the pointers' alignment).
+bool computes(const std::string& config, const GemmShape& s) {
+    alignas(16) static unsigned char storage[64] = {};
+    unsigned char* const p = storage + (s.alignment > 0 && s.alignment < 16 ? s.alignment : 0);
+    const Problem problem = make_canonical_call(s.call(p, p, p)).problem;
+    const auto parsed = parse_config(config);
+    return parsed && !validate(*parsed, problem, cached_device_info(driver::device_of(driver::current_context())));
+}
+
 class FamilyCorrectness : public ::testing::TestWithParam<FamilyCase> {};
 
 TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
@@ -206,6 +215,8 @@ TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
         const int pack =
             (family.pack_across_k ? stored_across_k(s) : 0) | (family.transposes && !tma_aligned(s) ? 3 : 0);
         if (pack != 0) chosen.back() += "_p" + std::to_string(pack);
+        // A split-K configuration needs a k tile per split: shapes with too short a k take the first configuration.
+        if (chosen.back().find("_k") != std::string::npos && !computes(chosen.back(), s)) chosen.back() = family.configs[0];
     }
 
     const std::vector<std::string> failures =
@@ -221,7 +232,8 @@ INSTANTIATE_TEST_SUITE_P(
                       FamilyCase{"regblock",
                                  {"regblock_128x128x8_t8x8_v4_s2_g8", "regblock_64x64x16_t4x4_v4_s1_g4",
                                   "regblock_128x64x16_t8x4_v2_s2_g1", "regblock_32x32x16_t4x4_v1_s2_g8",
-                                  "regblock_64x128x16_t4x8_v4_s2_g2", "regblock_32x64x16_t2x2_v1_s2_g8"}},
+                                  "regblock_64x128x16_t4x8_v4_s2_g2", "regblock_32x64x16_t2x2_v1_s2_g8",
+                                  "regblock_64x64x16_t4x4_v4_s2_g8_k3", "regblock_128x64x8_t8x4_v2_s1_g1_k2"}},
                       FamilyCase{"naive_bf16", {"naive_16x16", "naive_32x8"}, DType::BF16,
                                  {DType::BF16, DType::F32}, ComputeType::F32, 1e-2},
                       FamilyCase{"mma_bf16", kHalfConfigs, DType::BF16, {DType::BF16}, ComputeType::F32, 1e-2},

@@ -36,16 +36,33 @@ std::optional<Rejection> RegBlockConfig::validate(const Problem& problem, const 
         return Rejection{PruneRule::Knobs, "each thread must load the same whole number of vectors of each tile"};
     if (stages != 1 && stages != 2) return Rejection{PruneRule::Knobs, "stages must be 1 or 2"};
     if (group < 1 || group > 64) return Rejection{PruneRule::Knobs, "group must be 1..64"};
+    if (splits < 1 || splits > 16) return Rejection{PruneRule::Knobs, "splits must be 1..16"};
+    if (splits > 1 && tm % 4 != 0)
+        return Rejection{PruneRule::Knobs, "split-K moves partial sums in runs of four rows: tm must be 4, 8, 12 or 16"};
+    if (splits > 1 && splits > (problem.k + bk - 1) / bk)
+        return Rejection{PruneRule::Knobs, "every split needs a k tile: at most " +
+                                               std::to_string((problem.k + bk - 1) / bk) + " splits"};
+    if (splits > 1 && problem.batch > 1)
+        return Rejection{PruneRule::Batch, "a batched problem's GEMMs do not split K (splits 1)"};
     return check_resources(device, t, estimated_registers(), shared_bytes(), true);
 }
 
 KnobDefines RegBlockConfig::defines() const {
-    return {{"RB_BM", bm}, {"RB_BN", bn},   {"RB_BK", bk},         {"RB_TM", tm},
-            {"RB_TN", tn}, {"RB_VEC", vec}, {"RB_STAGES", stages}, {"RB_GROUP", group}};
+    return {{"RB_BM", bm},   {"RB_BN", bn},         {"RB_BK", bk},       {"RB_TM", tm},         {"RB_TN", tn},
+            {"RB_VEC", vec}, {"RB_STAGES", stages}, {"RB_GROUP", group}, {"RB_SPLITS", splits}};
 }
 
 LaunchDescription RegBlockConfig::launch(const Problem& p) const {
-    return tile_grid((p.m + bm - 1) / bm, (p.n + bn - 1) / bn, threads(), shared_bytes(), p.batch);
+    const std::int64_t tiles = ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+    // The splits of a tile are consecutive blocks.
+    LaunchDescription g = tile_grid(tiles * splits, 1, threads(), shared_bytes(), p.batch);
+    if (splits > 1) {
+        // As kernel_sources/regblock.cuh lays it out (common/jg_split_k.cuh): a zeroed arrival counter per tile,
+        // padded to 256 bytes, then one bm x bn slot of fp32 partial sums per split of every tile.
+        g.partial_sums_zeroed_bytes = (tiles * 4 + 255) / 256 * 256;
+        g.partial_sums_bytes = g.partial_sums_zeroed_bytes + tiles * splits * std::int64_t{bm} * bn * 4;
+    }
+    return g;
 }
 
 std::string RegBlockConfig::kernel_identity(const Problem& p) const {
@@ -58,19 +75,23 @@ std::string RegBlockConfig::kernel_identity(const Problem& p) const {
 std::string RegBlockConfig::to_string() const {
     using config_text::format_numbers;
     return "regblock_" + format_numbers("", {bm, bn, bk}) + "_" + format_numbers("t", {tm, tn}) + "_" +
-           format_numbers("v", {vec}) + "_" + format_numbers("s", {stages}) + "_" + format_numbers("g", {group});
+           format_numbers("v", {vec}) + "_" + format_numbers("s", {stages}) + "_" + format_numbers("g", {group}) +
+           (splits != 1 ? "_" + format_numbers("k", {splits}) : "");
 }
 
 std::optional<RegBlockConfig> RegBlockConfig::parse(std::string_view name) {
     using config_text::parse_numbers;
     const auto fields = config_text::family_fields(name, kName);
-    if (!fields || fields->size() != 5) return std::nullopt;
+    if (!fields || (fields->size() != 5 && fields->size() != 6)) return std::nullopt;
     const auto block = parse_numbers((*fields)[0], "", 3);
     const auto thread = parse_numbers((*fields)[1], "t", 2);
     const auto vec = parse_numbers((*fields)[2], "v", 1);
     const auto stages = parse_numbers((*fields)[3], "s", 1);
     const auto group = parse_numbers((*fields)[4], "g", 1);
     if (!block || !thread || !vec || !stages || !group) return std::nullopt;
+    // "_k<splits>" is written only where it is not 1, so "_k1" is not a canonical name.
+    const auto splits = fields->size() == 6 ? parse_numbers((*fields)[5], "k", 1) : std::optional<std::vector<int>>{{1}};
+    if (!splits || (fields->size() == 6 && (*splits)[0] == 1)) return std::nullopt;
     RegBlockConfig c;
     c.bm = (*block)[0];
     c.bn = (*block)[1];
@@ -80,6 +101,7 @@ std::optional<RegBlockConfig> RegBlockConfig::parse(std::string_view name) {
     c.vec = (*vec)[0];
     c.stages = (*stages)[0];
     c.group = (*group)[0];
+    c.splits = (*splits)[0];
     return c;
 }
 

@@ -17,11 +17,12 @@ struct RegBlockConfig {
     static constexpr std::string_view kName = "regblock";
     static constexpr std::string_view kSourceHeader = "regblock.cuh";
     static constexpr std::string_view kKernelSymbol = "jg_regblock";
-    static constexpr std::string_view kNameFormat = "regblock_<BM>x<BN>x<BK>_t<TM>x<TN>_v<V>_s<S>_g<G>";
+    static constexpr std::string_view kNameFormat = "regblock_<BM>x<BN>x<BK>_t<TM>x<TN>_v<V>_s<S>_g<G>[_k<SPLITS>]";
     static constexpr std::string_view kDescription =
         "BM, BN: block tile of C; BK: k depth of a shared-memory tile; TM, TN: outputs per thread;\n"
         "V: widest global load in floats (1, 2, 4); S: shared-memory stages (1, 2);\n"
-        "G: tile rows per rasterization group";
+        "G: tile rows per rasterization group; SPLITS: blocks per tile, each over its share of K (split-K, TM a "
+        "multiple of 4)";
 
     int bm = 128;    // RB_BM: rows of C per block
     int bn = 128;    // RB_BN: columns of C per block
@@ -31,6 +32,7 @@ struct RegBlockConfig {
     int vec = 4;     // RB_VEC: widest global load in floats (1, 2, 4)
     int stages = 2;  // RB_STAGES: shared-memory buffers (1, 2)
     int group = 8;   // RB_GROUP: tile rows per rasterization group
+    int splits = 1;  // RB_SPLITS: blocks per tile of C, each over its own share of K (partial sums in the workspace)
 
     int threads() const { return (bm / tm) * (bn / tn); }
     int shared_bytes() const { return stages * bk * ((bm + 4) + (bn + 4)) * 4; }
@@ -60,7 +62,7 @@ struct RegBlockConfig {
 
     friend bool operator==(const RegBlockConfig& x, const RegBlockConfig& y) {
         return x.bm == y.bm && x.bn == y.bn && x.bk == y.bk && x.tm == y.tm && x.tn == y.tn && x.vec == y.vec &&
-               x.stages == y.stages && x.group == y.group;
+               x.stages == y.stages && x.group == y.group && x.splits == y.splits;
     }
 };
 
