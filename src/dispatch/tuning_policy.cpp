@@ -41,14 +41,12 @@ double environment_budget() {
 }  // namespace
 
 bool runtime_shapes_enabled() {
-    static const bool enabled = [] {
-        const char* value = std::getenv("JITGEMM_RUNTIME_SHAPES");
-        const std::string text = value == nullptr ? "" : value;
-        if (text.empty() || text == "off" || text == "0") return false;
-        if (text == "on" || text == "1") return true;
-        throw Error(ErrorCode::InvalidArgument, "jitgemm: JITGEMM_RUNTIME_SHAPES=" + text + " is not on or off");
-    }();
-    return enabled;
+    // Read at every miss, not once: misses are rare, and a program (or a test) may set it after its first call.
+    const char* value = std::getenv("JITGEMM_RUNTIME_SHAPES");
+    const std::string text = value == nullptr ? "" : value;
+    if (text.empty() || text == "off" || text == "0") return false;
+    if (text == "on" || text == "1") return true;
+    throw Error(ErrorCode::InvalidArgument, "jitgemm: JITGEMM_RUNTIME_SHAPES=" + text + " is not on or off");
 }
 
 TunePolicy resolve_tune_policy(TunePolicy requested) {

@@ -1,5 +1,5 @@
-// Resolution of GemmOptions' tuning fields against the environment ($JITGEMM_TUNE, $JITGEMM_TUNE_BUDGET,
-// $JITGEMM_RUNTIME_SHAPES), read once per process. A value that is not understood throws Error(InvalidArgument) naming the variable.
+// Resolution of GemmOptions' tuning fields against the environment: $JITGEMM_TUNE and $JITGEMM_TUNE_BUDGET, read once
+// per process, and $JITGEMM_RUNTIME_SHAPES. A value that is not understood throws Error(InvalidArgument) naming the variable.
 #pragma once
 
 #include "jitgemm/gemm.h"
@@ -10,8 +10,9 @@ namespace jitgemm {
 TunePolicy resolve_tune_policy(TunePolicy requested);
 TuneOptions resolve_tune_options(const GemmOptions& options);
 
-// $JITGEMM_RUNTIME_SHAPES: "on" (or 1) lets a size without a tuned entry be served by the run-time-shape variant of
-// the nearest tuned size of its layer (dispatch/runtime_shape_variant.h); "off" (or 0, or unset) does not.
+// $JITGEMM_RUNTIME_SHAPES, read at each miss: "on" (or 1) lets a size without a tuned entry be served by the
+// run-time-shape variant of the nearest tuned size of its layer (dispatch/runtime_shape_variant.h); "off" (or 0, or
+// unset) does not.
 bool runtime_shapes_enabled();
 
 }  // namespace jitgemm

@@ -59,6 +59,14 @@ std::vector<std::int64_t> sweep_of(std::mt19937_64& rng, std::int64_t largest) {
     return sizes;
 }
 
+// $JITGEMM_RUNTIME_SHAPES=on for one test's scope (dispatch reads it at each miss).
+struct RuntimeShapesOn {
+    RuntimeShapesOn() { ::setenv("JITGEMM_RUNTIME_SHAPES", "on", 1); }
+    ~RuntimeShapesOn() { ::unsetenv("JITGEMM_RUNTIME_SHAPES"); }
+    RuntimeShapesOn(const RuntimeShapesOn&) = delete;
+    RuntimeShapesOn& operator=(const RuntimeShapesOn&) = delete;
+};
+
 class RuntimeShapeVariant : public ::testing::TestWithParam<VariantCase> {};
 
 TEST_P(RuntimeShapeVariant, OneBinaryComputesEverySizeOfTheLayerWithoutCompiling) {
@@ -137,7 +145,7 @@ INSTANTIATE_TEST_SUITE_P(
 // most the variant, once; under `never`, nothing at all.
 TEST(RuntimeShapeDispatch, OtherSizesOfATunedLayerAreServedByTheNearestVariant) {
     JITGEMM_REQUIRE_GPU();
-    ::setenv("JITGEMM_RUNTIME_SHAPES", "on", 1);  // read at this process's first miss, below
+    const RuntimeShapesOn on;
     driver::current_context();
     const DeviceInfo& device = cached_device_info(0);
     std::mt19937_64 rng(11);
@@ -193,7 +201,7 @@ TEST(RuntimeShapeDispatch, OtherSizesOfATunedLayerAreServedByTheNearestVariant) 
 // configuration, checked against the reference, instead of one per size).
 TEST(RuntimeShapeDispatch, AnUntunedLayerCompilesPerDefaultConfigurationNotPerSize) {
     JITGEMM_REQUIRE_GPU();
-    ::setenv("JITGEMM_RUNTIME_SHAPES", "on", 1);
+    const RuntimeShapesOn on;
     driver::current_context();
     std::mt19937_64 rng(13);
     GemmOptions off;
