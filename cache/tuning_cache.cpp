@@ -92,7 +92,8 @@ std::optional<CubinRecord> TuningCache::find_cubin(const std::string& key) const
 std::vector<std::string> TuningCache::selected_problem_keys(const std::string& device_fingerprint) const {
     std::lock_guard<std::mutex> lock(mutex_);
     Statement statement(db_, path_,
-                        "SELECT DISTINCT problem_key FROM selections WHERE device_fingerprint = ? ORDER BY problem_key");
+                        "SELECT DISTINCT problem_key FROM selections WHERE device_fingerprint = ? "
+                        "ORDER BY problem_key");
     statement.bind_text(device_fingerprint);
     std::vector<std::string> keys;
     while (statement.step()) keys.push_back(statement.column_text());

@@ -1,8 +1,9 @@
 // jg_problem.cuh — the one problem a kernel is specialized for, as compile-time constants, and how operands are
 // addressed. A run-time-shape variant (JG_RUNTIME_DIM) takes one of m and n, and the three leading dimensions, from
 // the launch's jg_args instead, so that one binary serves every size along that dimension; kernels read all sizes
-// through `dims` (below), which is a constant where the size is one. jitgemm's host code sets every JG_* macro (src/runtime/compile/kernel_program.cpp); the defaults below only
-// let nvcc compile a family on its own, to look at its SASS.
+// through `dims` (below), which is a constant where the size is one. jitgemm's host code sets every JG_* macro
+// (src/runtime/compile/kernel_program.cpp); the defaults below only let nvcc compile a family on its own, to look at
+// its SASS.
 //
 // Storage is column-major (BLAS): element (r, c) of a matrix with leading dimension ld is at r + c * ld.
 // Row-major callers are turned into this form on the host (C^T = op(B)^T op(A)^T), so kernels see one layout.

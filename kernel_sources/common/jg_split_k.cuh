@@ -22,7 +22,9 @@ struct shared_k_tiles {
     // The counters' bytes for `tiles` tiles, before the partial sums. TILES (the count when compiling) lays out
     // stream-K; split-K takes the count at run time, so a kernel whose tile count is a run-time value (a run-time-shape
     // variant, which passes TILES = 0) still splits K.
-    static __host__ __device__ constexpr long long counter_bytes(long long tiles) { return (tiles * 4 + 255) / 256 * 256; }
+    static __host__ __device__ constexpr long long counter_bytes(long long tiles) {
+        return (tiles * 4 + 255) / 256 * 256;
+    }
     static constexpr long long PARTIAL_VECTORS = (long long)ROWS * COLS * THREADS;  // float4 per slot
 
     // Stream-K: block b owns the k tiles [begin(b), begin(b + 1)) of the sequence that runs through tile 0's K_TILES

@@ -90,6 +90,12 @@ def _operand(x: Matrix, name: str, transposed: bool = False) -> tuple:
                 f"silently", "invalid argument")
 
 
+def _tuning_options(tuning: Optional[str], budget_seconds: Optional[float]) -> tuple:
+    """(tuning, budget_seconds) of a call: its own where given, else set_tuning_defaults'."""
+    return (tuning if tuning is not None else _defaults["tuning"],
+            float(budget_seconds if budget_seconds is not None else _defaults["budget_seconds"]))
+
+
 def _batch_count(a: Matrix, b: Matrix, c: Optional[Matrix], c_name: str) -> int:
     """The number of GEMMs of a batched product: the batch of a, b (and c) that is not shared (2-D, or a batch of
     1), else 1; raises when two such batches differ."""
@@ -154,8 +160,7 @@ def _run_batched(a: Matrix, b: Matrix, c: Matrix, alpha: float, beta: float, str
     served = _jitgemm.gemm_strided_batched_pointers(
         "col", trans_a, trans_b, m, n, k, float(alpha), first.ptr, first.dtype, lda, stride_a, second.ptr,
         second.dtype, ldb, stride_b, float(beta), c.ptr, c.dtype, ldc, stride_c, count, stream, bool(tf32), config,
-        tuning if tuning is not None else _defaults["tuning"],
-        float(budget_seconds if budget_seconds is not None else _defaults["budget_seconds"]), bool(deterministic))
+        *_tuning_options(tuning, budget_seconds), bool(deterministic))
     _local.served_by = served
     return served
 
@@ -173,8 +178,7 @@ def _run(a: Matrix, b: Matrix, c: Matrix, alpha: float, beta: float, stream: int
     served = _jitgemm.gemm_pointers(
         "col", trans_a, trans_b, m, n, k, float(alpha), first.ptr, first.dtype, lda, second.ptr, second.dtype, ldb,
         float(beta), c.ptr, c.dtype, ldc, stream, bool(tf32), config,
-        tuning if tuning is not None else _defaults["tuning"],
-        float(budget_seconds if budget_seconds is not None else _defaults["budget_seconds"]), bool(deterministic))
+        *_tuning_options(tuning, budget_seconds), bool(deterministic))
     _local.served_by = served
     return served
 

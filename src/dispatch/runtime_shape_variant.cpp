@@ -83,6 +83,20 @@ private:
     std::vector<std::string> keys_;
 };
 
+// `config`'s variant along `dim` for `problem`, where its knobs take one (its family's checks with the run-time
+// dimension set); `whose` says in the log which configuration it is.
+std::optional<VariantKernel> variant_of(const AnyConfig& config, const Problem& problem, std::uint8_t dim,
+                                        const DeviceInfo& device, const cache::CacheStack& caches, bool may_compile,
+                                        const std::string& whose) {
+    Problem variant = problem;
+    variant.runtime_dim = dim;
+    if (validate(config, variant, device)) return std::nullopt;
+    auto kernel = runtime_shape_kernel(config, problem, dim, device, caches, may_compile);
+    if (!kernel) return std::nullopt;
+    return VariantKernel{std::move(kernel),
+                         "the run-time-" + std::string(dim == 1 ? "m" : "n") + " variant of " + whose};
+}
+
 }  // namespace
 
 void remember_untuned_size(const Problem& problem) { UntunedSizes::global().remember(problem); }
@@ -90,15 +104,9 @@ void remember_untuned_size(const Problem& problem) { UntunedSizes::global().reme
 std::optional<VariantKernel> default_variant(const Problem& problem, const DeviceInfo& device, bool may_compile) {
     const std::vector<NearbyProblem> nearby = nearest_problems(problem, UntunedSizes::global().keys());
     if (nearby.empty()) return std::nullopt;
-    const std::uint8_t dim = nearby.front().runtime_dim;
     const AnyConfig config = heuristic_config(problem, device);
-    Problem variant = problem;
-    variant.runtime_dim = dim;
-    if (validate(config, variant, device)) return std::nullopt;
-    auto kernel = runtime_shape_kernel(config, problem, dim, device, cache::CacheStack::global(), may_compile);
-    if (!kernel) return std::nullopt;
-    return VariantKernel{std::move(kernel), "the run-time-" + std::string(dim == 1 ? "m" : "n") + " variant of the "
-                                                "default " + to_string(config) + ", another size of the layer seen"};
+    return variant_of(config, problem, nearby.front().runtime_dim, device, cache::CacheStack::global(), may_compile,
+                      "the default " + to_string(config) + ", another size of the layer seen");
 }
 
 std::shared_ptr<const LoadedKernel> runtime_shape_kernel(const AnyConfig& config, const Problem& problem,
@@ -142,20 +150,17 @@ std::shared_ptr<const LoadedKernel> runtime_shape_kernel(const AnyConfig& config
 std::optional<VariantKernel> nearest_tuned_variant(const Problem& problem, const DeviceInfo& device,
                                                    bool may_compile) {
     const cache::CacheStack& caches = cache::CacheStack::global();
-    const std::vector<NearbyProblem> nearby = nearest_problems(problem, caches.tuned_problem_keys(device.fingerprint()));
+    const std::vector<NearbyProblem> nearby =
+        nearest_problems(problem, caches.tuned_problem_keys(device.fingerprint()));
     for (std::size_t i = 0; i < nearby.size() && i < kMostTries; ++i) {
         const Problem& tuned = nearby[i].tuned;
         const auto entry = caches.find_tuned(device.fingerprint(), tuned.key(), search_provenance(tuned, device));
         if (!entry) continue;  // of another provenance: stale
         const auto config = parse_config(entry->selection.config);
         if (!config) continue;
-        Problem variant = problem;
-        variant.runtime_dim = nearby[i].runtime_dim;
-        if (validate(*config, variant, device)) continue;
-        if (auto kernel = runtime_shape_kernel(*config, problem, nearby[i].runtime_dim, device, caches, may_compile))
-            return VariantKernel{std::move(kernel), "the run-time-" + std::string(nearby[i].runtime_dim == 1 ? "m" : "n") +
-                                                        " variant of " + entry->selection.config + ", tuned for " +
-                                                        tuned.key()};
+        if (auto variant = variant_of(*config, problem, nearby[i].runtime_dim, device, caches, may_compile,
+                                      entry->selection.config + ", tuned for " + tuned.key()))
+            return variant;
     }
     return std::nullopt;
 }

@@ -289,7 +289,8 @@ TEST(Problem, RunTimeShapeVariantsCompileWithoutTheirRunTimeSizes) {
 
     const auto by_name = defines_by_name(p);
     EXPECT_EQ(by_name.at("JG_RUNTIME_DIM"), std::vector<long long>{2});
-    for (const char* zero : {"JG_N", "JG_LDA", "JG_LDB", "JG_LDC"}) EXPECT_EQ(by_name.at(zero), std::vector<long long>{0}) << zero;
+    for (const char* zero : {"JG_N", "JG_LDA", "JG_LDB", "JG_LDC"})
+        EXPECT_EQ(by_name.at(zero), std::vector<long long>{0}) << zero;
     EXPECT_EQ(by_name.at("JG_M"), std::vector<long long>{512});
     EXPECT_EQ(by_name.at("JG_K"), std::vector<long long>{512});
 

@@ -16,7 +16,9 @@ namespace jitgemm {
 namespace {
 
 Problem random_layer(std::mt19937_64& rng) {
-    auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+    auto pick = [&](std::int64_t lo, std::int64_t hi) {
+        return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+    };
     Problem p;
     const DType types[] = {DType::F32, DType::F16, DType::BF16};
     p.a_type = p.b_type = types[pick(0, 2)];

@@ -216,7 +216,8 @@ TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
             (family.pack_across_k ? stored_across_k(s) : 0) | (family.transposes && !tma_aligned(s) ? 3 : 0);
         if (pack != 0) chosen.back() += "_p" + std::to_string(pack);
         // A split-K configuration needs a k tile per split: shapes with too short a k take the first configuration.
-        if (chosen.back().find("_k") != std::string::npos && !computes(chosen.back(), s)) chosen.back() = family.configs[0];
+        if (chosen.back().find("_k") != std::string::npos && !computes(chosen.back(), s))
+            chosen.back() = family.configs[0];
     }
 
     const std::vector<std::string> failures =

@@ -20,8 +20,8 @@ std::vector<std::int64_t> m_values(const std::string& text);
 // Whether --m names a range of sizes.
 bool m_is_range(const boost::program_options::variables_map& vm);
 
-// The entries the options name (one per size of an --m range). Throws Error(InvalidArgument) for a malformed manifest or flags, and when neither
-// a manifest nor --m/--n/--k is given.
+// The entries the options name (one per size of an --m range). Throws Error(InvalidArgument) for a malformed manifest
+// or flags, and when neither a manifest nor --m/--n/--k is given.
 std::vector<ManifestEntry> problem_entries(const boost::program_options::variables_map& vm);
 
 }  // namespace jitgemm::cli

@@ -85,7 +85,8 @@ std::string store_runtime_variant(const PlannedProblem& p, const std::string& co
     if (const auto rejection = validate(*config, variant, device))
         return "no run-time variant of " + config_name + " (" + rejection->reason + "): nearer sizes lend theirs";
     try {
-        runtime_shape_kernel(*config, p.problem, dim, device, stack, true);
+        if (!runtime_shape_kernel(*config, p.problem, dim, device, stack, true))
+            return "its run-time variant computed unlike the reference: not stored";
     } catch (const Error& e) {
         return "its run-time variant failed: " + std::string(e.what());
     }

@@ -38,7 +38,8 @@ std::optional<Rejection> RegBlockConfig::validate(const Problem& problem, const 
     if (group < 1 || group > 64) return Rejection{PruneRule::Knobs, "group must be 1..64"};
     if (splits < 1 || splits > 16) return Rejection{PruneRule::Knobs, "splits must be 1..16"};
     if (splits > 1 && tm % 4 != 0)
-        return Rejection{PruneRule::Knobs, "split-K moves partial sums in runs of four rows: tm must be 4, 8, 12 or 16"};
+        return Rejection{PruneRule::Knobs,
+                         "split-K moves partial sums in runs of four rows: tm must be 4, 8, 12 or 16"};
     if (splits > 1 && splits > (problem.k + bk - 1) / bk)
         return Rejection{PruneRule::Knobs, "every split needs a k tile: at most " +
                                                std::to_string((problem.k + bk - 1) / bk) + " splits"};
@@ -89,9 +90,12 @@ std::optional<RegBlockConfig> RegBlockConfig::parse(std::string_view name) {
     const auto stages = parse_numbers((*fields)[3], "s", 1);
     const auto group = parse_numbers((*fields)[4], "g", 1);
     if (!block || !thread || !vec || !stages || !group) return std::nullopt;
-    // "_k<splits>" is written only where it is not 1, so "_k1" is not a canonical name.
-    const auto splits = fields->size() == 6 ? parse_numbers((*fields)[5], "k", 1) : std::optional<std::vector<int>>{{1}};
-    if (!splits || (fields->size() == 6 && (*splits)[0] == 1)) return std::nullopt;
+    int split_count = 1;
+    if (fields->size() == 6) {  // "_k<splits>" is written only where it is not 1, so "_k1" is not a canonical name
+        const auto splits = parse_numbers((*fields)[5], "k", 1);
+        if (!splits || (*splits)[0] == 1) return std::nullopt;
+        split_count = (*splits)[0];
+    }
     RegBlockConfig c;
     c.bm = (*block)[0];
     c.bn = (*block)[1];
@@ -101,7 +105,7 @@ std::optional<RegBlockConfig> RegBlockConfig::parse(std::string_view name) {
     c.vec = (*vec)[0];
     c.stages = (*stages)[0];
     c.group = (*group)[0];
-    c.splits = (*splits)[0];
+    c.splits = split_count;
     return c;
 }
 
