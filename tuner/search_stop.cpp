@@ -8,13 +8,13 @@ namespace jitgemm {
 
 namespace {
 
-// Measured milliseconds per estimated second, the most favourable of the calibrations of `family` (any family when
+// Measured milliseconds per estimated second, the most favourable of the calibrations of `group` (any group when
 // null); 0 when there is none.
-double favourable_ratio(const std::vector<Calibration>& passed, const std::string* family) {
+double favourable_ratio(const std::vector<Calibration>& passed, const std::string* group) {
     double ratio = 0.0;
     for (const Calibration& c : passed) {
         if (c.estimated_seconds <= 0.0 || c.measured_ms <= 0.0) continue;
-        if (family != nullptr && c.family != *family) continue;
+        if (group != nullptr && c.group != *group) continue;
         const double r = c.measured_ms / c.estimated_seconds;
         if (ratio == 0.0 || r < ratio) ratio = r;
     }
@@ -26,13 +26,13 @@ double favourable_ratio(const std::vector<Calibration>& passed, const std::strin
 std::optional<std::string> search_done(const std::vector<Calibration>& passed, double best_ms,
                                        const std::vector<BestLeft>& left, const StopRule& rule) {
     if (static_cast<int>(passed.size()) < rule.min_passed || best_ms <= 0.0 || left.empty()) return std::nullopt;
-    const double any_family = favourable_ratio(passed, nullptr);
-    if (any_family == 0.0) return std::nullopt;
+    const double any_group = favourable_ratio(passed, nullptr);
+    if (any_group == 0.0) return std::nullopt;
     double closest_ms = 0.0;  // the prediction nearest the winner, for the log
     for (const BestLeft& l : left) {
         if (l.estimated_seconds <= 0.0) return std::nullopt;
-        const double own = favourable_ratio(passed, &l.family);
-        const double ratio = own > 0.0 ? own : any_family / rule.unmeasured_family_margin;
+        const double own = favourable_ratio(passed, &l.group);
+        const double ratio = own > 0.0 ? own : any_group / rule.unmeasured_group_margin;
         const double predicted_ms = l.estimated_seconds * ratio;
         if (predicted_ms < best_ms * (1.0 + rule.noise)) return std::nullopt;
         if (closest_ms == 0.0 || predicted_ms < closest_ms) closest_ms = predicted_ms;

@@ -5,11 +5,11 @@
 // family, so the rule trusts only what the measurements say of it, and leans towards measuring on: where the model
 // sees the candidates left as no slower than the winner (flat estimates), the search goes on to its budget.
 //
-// Per family: each family's best candidate left is judged at its own family's most favourable ratio. A family none of
-// whose candidates has passed yet is judged at the most favourable ratio of any family divided by a margin (4): the
-// model's error between families is larger than within one (on TF32 4096^3 it ranked the wgmma family's candidates,
-// 2.8x faster when measured, behind every mma.sync candidate, and one ratio for all stopped the search before any was
-// measured).
+// Per calibration group (a family, its configurations that split K apart from the rest: tuner.cpp): each group's best
+// candidate left is judged at its own group's most favourable ratio. A group none of whose candidates has passed yet
+// is judged at the most favourable ratio of any group divided by a margin (4): the model's error between groups is
+// larger than within one (on TF32 4096^3 it ranked the wgmma family's candidates, 2.8x faster when measured, behind
+// every mma.sync candidate, and one ratio for all stopped the search before any was measured).
 #pragma once
 
 #include <optional>
@@ -21,26 +21,26 @@ namespace jitgemm {
 struct StopRule {
     int min_passed = 4;      // measured candidates that passed, before the rule may stop a search
     double noise = 0.03;     // the share of the best time within which a candidate left is still measured
-    double unmeasured_family_margin = 4.0;  // how much better than any measured family an unmeasured one may be
+    double unmeasured_group_margin = 4.0;  // how much better than any measured group an unmeasured one may be
 };
 
-// One candidate that passed: what the cost model estimated for it and what it measured, and its family.
+// One candidate that passed: what the cost model estimated for it and what it measured, and its calibration group.
 struct Calibration {
     double estimated_seconds = 0.0;
     double measured_ms = 0.0;
-    std::string family;
+    std::string group;
 };
 
-// The smallest estimate among a family's candidates not yet measured.
+// The smallest estimate among a group's candidates not yet measured.
 struct BestLeft {
-    std::string family;
+    std::string group;
     double estimated_seconds = 0.0;
 };
 
 // Why the search may stop now (a sentence for the log), or nullopt while a candidate left might still win.
 std::optional<std::string> search_done(const std::vector<Calibration>& passed, double best_ms,
                                        const std::vector<BestLeft>& left, const StopRule& rule = {});
-// One family's candidates left (the calibrations' family "" when they name none).
+// One group's candidates left (the calibrations' group "" when they name none).
 inline std::optional<std::string> search_done(const std::vector<Calibration>& passed, double best_ms,
                                               double best_left_seconds, const StopRule& rule = {}) {
     return search_done(passed, best_ms, std::vector<BestLeft>{{"", best_left_seconds}}, rule);

@@ -229,11 +229,13 @@ private:
             options_.compile_threads);
         // The estimates of the candidates not yet measured, for the stopping rule (search_stop.h).
         std::vector<double> estimates;
-        std::map<std::string, std::multiset<double>> left;  // by family
+        std::map<std::string, std::multiset<double>> left;  // by calibration group
         std::size_t left_count = configs.size();
+        std::vector<std::string> groups;
         for (const AnyConfig& config : configs) {
             estimates.push_back(estimate_cost(config, problem_, device_, ceilings_).seconds);
-            left[std::string(family_name(config))].insert(estimates.back());
+            groups.push_back(calibration_group(config, problem_));
+            left[groups.back()].insert(estimates.back());
         }
         bool done = false;
         while (auto item = pool.next()) {
@@ -248,13 +250,13 @@ private:
                 continue;
             }
             if (compiled.compiled_now) ++result_.compiles;
-            evaluate(configs[index], std::move(compiled), estimates[index]);
-            auto& family_left = left[std::string(family_name(configs[index]))];
-            family_left.erase(family_left.find(estimates[index]));
+            evaluate(configs[index], std::move(compiled), estimates[index], groups[index]);
+            auto& group_left = left[groups[index]];
+            group_left.erase(group_left.find(estimates[index]));
             if (--left_count == 0) continue;
             std::vector<BestLeft> best_left;
-            for (const auto& [family, family_estimates] : left)
-                if (!family_estimates.empty()) best_left.push_back({family, *family_estimates.begin()});
+            for (const auto& [group, group_estimates] : left)
+                if (!group_estimates.empty()) best_left.push_back({group, *group_estimates.begin()});
             if (const auto reason = search_done(calibration_, best_ms_.load(), best_left)) {
                 // The candidates left leave the search: it is complete without them, as if pruned.
                 log("stop: " + *reason + "; " + std::to_string(left_count) + " candidates ruled out");
@@ -267,7 +269,8 @@ private:
         }
     }
 
-    void evaluate(const AnyConfig& config, CompiledCandidate compiled, double estimated_seconds) {
+    void evaluate(const AnyConfig& config, CompiledCandidate compiled, double estimated_seconds,
+                  const std::string& group) {
         Candidate c{config, std::move(compiled.program), std::move(compiled.cubin), nullptr,
                     CandidateOutcome::Passed, 0.0, {}};
         if (!compiled.error.empty()) {
@@ -292,7 +295,7 @@ private:
         m.measured_at_unix = static_cast<std::int64_t>(std::time(nullptr));
         result_.measurements.push_back(m);
         if (c.outcome == CandidateOutcome::Passed) {
-            calibration_.push_back({estimated_seconds, c.median_ms, std::string(family_name(config))});
+            calibration_.push_back({estimated_seconds, c.median_ms, group});
             if (best_ms_.load() == 0 || c.median_ms < best_ms_.load()) {
                 best_ms_ = c.median_ms;
                 best_config_ = c.program.config_name;
@@ -487,6 +490,12 @@ private:
 std::atomic<std::uint64_t> tunings{0};
 
 }  // namespace
+
+std::string calibration_group(const AnyConfig& config, const Problem& problem) {
+    std::string group(family_name(config));
+    if (launch_description(config, problem).partial_sums_bytes > 0) group += " shared-k";
+    return group;
+}
 
 std::uint64_t tuning_count() { return tunings.load(); }
 

@@ -43,6 +43,11 @@ struct TuneResult {
     bool recorded = false;                       // stored in the writable cache
 };
 
+// The candidates the stopping rule calibrates together (search_stop.h): a family, with its configurations whose tiles'
+// partial sums meet through the workspace (split-K, stream-K) apart from the rest, since the model's error differs
+// between them as between families (their extra traffic and fuller waves are estimated, not measured).
+std::string calibration_group(const AnyConfig& config, const Problem& problem);
+
 // Searches this process has run.
 std::uint64_t tuning_count();
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "tuner/search_stop.h"
+#include "tuner/tuner.h"
 
 namespace jitgemm {
 namespace {
@@ -46,7 +47,7 @@ TEST(SearchStop, NeedsEnoughMeasurements) {
     EXPECT_FALSE(search_done(three, 0.002, 0.0, rule));  // nothing left to judge
 }
 
-TEST(SearchStop, JudgesEachFamilyAtItsOwnRatioAndAnUnmeasuredOneWithAMargin) {
+TEST(SearchStop, JudgesEachGroupAtItsOwnRatioAndAnUnmeasuredOneWithAMargin) {
     // mma_sync measured at 2000 ms per estimated second at best (0.002 ms for 1 us).
     const std::vector<Calibration> passed = {
         {1e-6, 0.002, "mma_sync"}, {2e-6, 0.005, "mma_sync"}, {3e-6, 0.006, "mma_sync"}, {4e-6, 0.010, "mma_sync"}};
@@ -62,6 +63,31 @@ TEST(SearchStop, JudgesEachFamilyAtItsOwnRatioAndAnUnmeasuredOneWithAMargin) {
     both.push_back({2e-6, 0.002, "wgmma"});  // 1000 ms per estimated second
     EXPECT_FALSE(search_done(both, 0.002, {{"wgmma", 2.05e-6}}));
     EXPECT_TRUE(search_done(both, 0.002, {{"wgmma", 2.2e-6}}));
+}
+
+// The groups the tuner calibrates by: a family, its configurations that split K apart, whatever their count.
+TEST(SearchStop, SplitKConfigurationsCalibrateApartFromTheirFamily) {
+    Problem p;
+    p.m = 64;
+    p.n = 4096;
+    p.k = 4096;
+    p.lda = p.m;
+    p.ldb = p.k;
+    p.ldc = p.m;
+    RegBlockConfig whole;
+    RegBlockConfig split = whole;
+    split.splits = 2;
+    RegBlockConfig more = whole;
+    more.splits = 6;
+    EXPECT_EQ(calibration_group(whole, p), "regblock");
+    EXPECT_EQ(calibration_group(split, p), "regblock shared-k");
+    EXPECT_EQ(calibration_group(more, p), calibration_group(split, p));
+    EXPECT_EQ(calibration_group(NaiveConfig{}, p), "naive");
+    const auto stream = MmaSyncConfig::parse("mma_sync_128x64x64_w2x2_s4_g8_sk264");
+    ASSERT_TRUE(stream.has_value());
+    p.a_type = p.b_type = p.c_type = DType::BF16;
+    EXPECT_EQ(calibration_group(*stream, p), "mma_sync shared-k");
+    EXPECT_EQ(calibration_group(MmaSyncConfig{}, p), "mma_sync");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include <map>
 #include <set>
 
 #include "support/device_profiles.h"
@@ -31,6 +32,7 @@ struct Expected {
     DeviceInfo (*profile)();
     std::int64_t size;
     std::uint8_t align;
+    int enumerated;  // regblock's split-K counts grow it where the tiles are fewer than the SMs
     std::map<PruneRule, int> removed;
     int survivors;
     const char* first;
@@ -43,7 +45,7 @@ TEST_P(PruningCounts, MatchTheRecordedCounts) {
     const DeviceInfo device = e.profile();
     const Problem p = column_major(e.size, e.size, e.size, e.align);
     const PrunedSpace space = prune_and_rank(enumerate_candidates(p, device), p, device, estimate_ceilings(device));
-    EXPECT_EQ(space.report.enumerated, 294);
+    EXPECT_EQ(space.report.enumerated, e.enumerated);
     EXPECT_EQ(space.report.removed, e.removed) << space.report.describe();
     EXPECT_EQ(space.report.survivors, e.survivors) << space.report.describe();
     ASSERT_FALSE(space.ranked.empty());
@@ -54,23 +56,23 @@ using R = PruneRule;
 INSTANTIATE_TEST_SUITE_P(
     Profiles, PruningCounts,
     ::testing::Values(
-        Expected{"h200", testing::h200_profile, 4096, 16, {{R::Knobs, 102}, {R::Registers, 34}, {R::Model, 25}}, 133,
-                 "regblock_128x128x8_t8x8_v4_s2_g8"},
-        Expected{"h200", testing::h200_profile, 4097, 4, {{R::Knobs, 102}, {R::Registers, 34}, {R::Model, 49}}, 109,
-                 "regblock_64x64x16_t4x8_v4_s2_g8"},
-        Expected{"h200", testing::h200_profile, 1024, 16,
-                 {{R::Knobs, 102}, {R::Registers, 34}, {R::Waves, 104}, {R::Model, 13}}, 41,
-                 "regblock_32x128x32_t4x4_v4_s2_g8"},
-        Expected{"a100", testing::a100_profile, 4096, 16, {{R::Knobs, 102}, {R::Registers, 34}, {R::Model, 30}}, 128,
-                 "regblock_128x128x8_t8x8_v4_s2_g8"},
-        Expected{"a100", testing::a100_profile, 1024, 16,
-                 {{R::Knobs, 102}, {R::Registers, 34}, {R::Waves, 88}, {R::Model, 18}}, 52,
-                 "regblock_32x128x32_t4x4_v4_s2_g8"},
-        Expected{"small", testing::small_gpu_profile, 4096, 16,
+        Expected{"h200", testing::h200_profile, 4096, 16, 294, {{R::Knobs, 102}, {R::Registers, 34}, {R::Model, 25}},
+                 133, "regblock_128x128x8_t8x8_v4_s2_g8"},
+        Expected{"h200", testing::h200_profile, 4097, 4, 294, {{R::Knobs, 102}, {R::Registers, 34}, {R::Model, 49}},
+                 109, "regblock_64x64x16_t4x8_v4_s2_g8"},
+        Expected{"h200", testing::h200_profile, 1024, 16, 762,
+                 {{R::Knobs, 306}, {R::Registers, 108}, {R::Waves, 108}, {R::Model, 123}}, 117,
+                 "regblock_64x128x32_t4x8_v4_s2_g8_k2"},
+        Expected{"a100", testing::a100_profile, 4096, 16, 294, {{R::Knobs, 102}, {R::Registers, 34}, {R::Model, 30}},
+                 128, "regblock_128x128x8_t8x8_v4_s2_g8"},
+        Expected{"a100", testing::a100_profile, 1024, 16, 612,
+                 {{R::Knobs, 248}, {R::Registers, 90}, {R::Waves, 88}, {R::Model, 83}}, 103,
+                 "regblock_128x128x8_t8x8_v4_s2_g8_k3"},
+        Expected{"small", testing::small_gpu_profile, 4096, 16, 294,
                  {{R::Knobs, 102}, {R::SharedMemory, 3}, {R::Registers, 31}, {R::Model, 68}}, 90,
                  "regblock_128x128x8_t8x8_v4_s2_g8"},
-        Expected{"small", testing::small_gpu_profile, 1024, 16,
-                 {{R::Knobs, 102}, {R::SharedMemory, 3}, {R::Registers, 31}, {R::Model, 69}}, 89,
+        Expected{"small", testing::small_gpu_profile, 1024, 16, 312,
+                 {{R::Knobs, 112}, {R::SharedMemory, 6}, {R::Registers, 36}, {R::Model, 69}}, 89,
                  "regblock_128x128x8_t8x8_v4_s2_g8"}),
     [](const auto& info) {
         return std::string(info.param.device) + "_" + std::to_string(info.param.size) + "_align" +
@@ -212,6 +214,67 @@ TEST(SearchSpace, SplitKIsTriedWhereTilesAreFewAndKIsLong) {
     }
     EXPECT_EQ(neighbours, (std::set<int>{3, 4, 5}));
     EXPECT_EQ(stream_blocks, (std::set<int>{2 * device.sm_count, device.sm_count}));
+}
+
+TEST(SearchSpace, RegblockSplitsKOnlyWhereItsTilesAreFewerThanTheSms) {
+    const DeviceInfo device = testing::h200_profile();  // 132 SMs
+    const auto splits_by_tile = [&](const Problem& p) {
+        std::map<std::pair<int, int>, std::set<int>> out;
+        for (const AnyConfig& c : enumerate_candidates(p, device))
+            if (const auto* r = std::get_if<RegBlockConfig>(&c)) out[{r->bm, r->bn}].insert(r->splits);
+        return out;
+    };
+    // 64 x 4096 x 4096 fp32: 64 tiles of 64 x 64 may split up to 4 ways (256 blocks, two per SM); 16 tiles of
+    // 256 x 256 up to 8 ways while K keeps each split 8 k tiles deep.
+    const auto skinny = splits_by_tile(column_major(64, 4096, 4096, 16));
+    EXPECT_EQ(skinny.at({64, 64}), (std::set<int>{1, 2, 3, 4}));
+    EXPECT_EQ(skinny.at({256, 256}), (std::set<int>{1, 2, 3, 4, 6, 8}));
+    EXPECT_EQ(skinny.at({32, 32}), (std::set<int>{1}));  // 256 tiles already fill the SMs
+    // K = 128 in tiles of 8 is 16 deep: two splits of 8 at most.
+    EXPECT_EQ(splits_by_tile(column_major(64, 4096, 128, 16)).at({256, 256}), (std::set<int>{1, 2}));
+    for (const auto& [tile, splits] : splits_by_tile(column_major(4096, 4096, 4096, 16)))
+        EXPECT_EQ(splits, (std::set<int>{1})) << tile.first << "x" << tile.second;
+    Problem batched = column_major(64, 4096, 4096, 16);
+    batched.batch = 4;
+    for (const auto& [tile, splits] : splits_by_tile(batched)) EXPECT_EQ(splits, (std::set<int>{1}));
+
+    // A split winner's refinements try its neighbouring counts; validate() keeps what K can feed.
+    RegBlockConfig split;
+    split.bm = split.bn = 64;
+    split.tm = 4;
+    split.tn = 8;
+    split.splits = 4;
+    std::set<int> neighbours;
+    for (const AnyConfig& v : refinements(split, column_major(64, 4096, 4096, 16), device))
+        neighbours.insert(std::get<RegBlockConfig>(v).splits);
+    EXPECT_EQ(neighbours, (std::set<int>{3, 4, 5}));
+}
+
+TEST(CostModel, RegblockSplitKShareOutItsTilesWorkAndPaysForThePartialSums) {
+    const DeviceInfo device = testing::h200_profile();
+    const DeviceCeilings ceilings = estimate_ceilings(device);
+    const Problem skinny = column_major(64, 4096, 4096, 16);  // 64 tiles of 64 x 64 for 132 SMs
+    RegBlockConfig whole;
+    whole.bm = whole.bn = 64;
+    whole.bk = 16;
+    whole.tm = 4;
+    whole.tn = 8;
+    RegBlockConfig halves = whole;
+    halves.splits = 2;
+    const CostEstimate one = estimate_cost(whole, skinny, device, ceilings);
+    const CostEstimate two = estimate_cost(halves, skinny, device, ceilings);
+    // Both fit one wave; each split block does half the k tiles.
+    EXPECT_NEAR(two.compute_seconds, one.compute_seconds / 2, one.compute_seconds * 0.01);
+    EXPECT_GT(two.wave_efficiency, one.wave_efficiency);
+    // The partial sums cross L2 twice: the split costs more than half, and less than the whole.
+    EXPECT_GT(two.seconds, std::max(two.compute_seconds, two.traffic_seconds) + cost::kLaunchSeconds);
+    EXPECT_LT(two.seconds, one.seconds);
+    // The tile's last block holds its accumulators and every split's float4 runs of one column at once.
+    RegBlockConfig eight = whole;
+    eight.tm = 8;
+    eight.splits = 8;
+    EXPECT_GE(eight.estimated_registers(), 8 * 8 + 8 * 8);
+    EXPECT_EQ(halves.estimated_registers(), whole.estimated_registers());  // the main loop needs more
 }
 
 TEST(SearchSpace, BothOperandsPackedTakeBulkCopiesOnHopperOnly) {

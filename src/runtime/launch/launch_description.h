@@ -38,6 +38,10 @@ struct Dim3 {
 // (from the stream's, src/runtime/workspace/stream_workspace.h) holds the kernel's partial sums — split-K's arrival
 // counters and sums: `partial_sums_bytes`, of which the first `partial_sums_zeroed_bytes` are zeroed before the
 // launch — and then each packed operand's copy.
+// The zeroed head of that workspace where a kernel's tiles meet through it (common/jg_split_k.cuh): a 4-byte arrival
+// counter per tile, padded to 256 bytes so that the partial sums after it stay aligned.
+inline std::int64_t arrival_counter_bytes(std::int64_t tiles) { return (tiles * 4 + 255) / 256 * 256; }
+
 struct LaunchDescription {
     Dim3 grid{0, 1, 1};
     Dim3 block{0, 1, 1};

@@ -37,6 +37,13 @@ inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1
 // The traffic term for tiles_m x tiles_n tiles of C.
 double traffic_seconds(const Problem& p, std::int64_t tiles_m, std::int64_t tiles_n, const DeviceCeilings& c);
 
+// Tiles of C shared by several blocks (split-K, stream-K): each of `blocks` blocks writes about one bm x bn tile of
+// fp32 partial sums to the workspace and the tile's last block reads them back, all through L2, after a memset of the
+// arrival counters.
+inline double shared_tiles_seconds(std::int64_t blocks, int bm, int bn, const DeviceCeilings& c) {
+    return 2.0 * double(blocks) * bm * bn * 4.0 / c.l2_bytes_per_s + kMemsetSeconds;
+}
+
 // Copying operands to aligned copies first (LaunchDescription::packs): each read and written at the DRAM ceiling, in
 // one launch; 0 when there are none.
 double pack_seconds(const std::vector<OperandPack>& packs, const DeviceCeilings& c);
@@ -49,11 +56,13 @@ struct SimtTileShape {
     int threads, registers, shared_bytes;
     double ffma_share;     // FFMAs over all issued instructions in the main loop
     double stage_penalty;  // > 1 where global loads are not overlapped with the math
+    int splits = 1;        // blocks per tile of C, each over its share of the k tiles (split-K)
 };
 
 // compute: the FLOPs of the padded tiles, in waves of (SMs x blocks per SM), at the fp32 peak scaled by the share
 // of issue slots that are FFMAs and by latency hiding (fewer than 16 resident warps per SM, or a lone block stalling
-// at its barriers, lose throughput).
+// at its barriers, lose throughput). Under split-K a tile's blocks each take their share of its k tiles, the waves
+// count all of them, and the partial sums' trip through L2 is added (shared_tiles_seconds).
 CostEstimate estimate_simt_cost(const SimtTileShape& shape, const Problem& problem, const DeviceInfo& device,
                                 const DeviceCeilings& ceilings);
 

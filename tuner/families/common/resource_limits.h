@@ -25,6 +25,11 @@ std::optional<Rejection> require_fp32_inputs_and_output(const Problem& problem);
 // searched on the Tensor Cores).
 bool is_simt_problem(const Problem& problem);
 
+// The bm x bn tiles that cover one GEMM's C, partial tiles at its edges included (a batch multiplies them).
+inline std::int64_t tiles_of_c(const Problem& problem, std::int64_t bm, std::int64_t bn) {
+    return ((problem.m + bm - 1) / bm) * ((problem.n + bn - 1) / bn);
+}
+
 // tiles_m * tiles_n blocks of `threads` (the Tensor Core family passes tiles and blocks per tile) along x, for each
 // GEMM of a batch along z; throws Error(Unsupported) when the block count exceeds a 1-D grid.
 LaunchDescription tile_grid(std::int64_t tiles_m, std::int64_t tiles_n, int threads, int dynamic_shared_bytes,

@@ -140,7 +140,7 @@ LaunchDescription DecodeConfig::launch(const Problem& p) const {
     } else if (splits > 1) {
         // One arrival counter per tile, then a slot of the block's padded sums per split of every tile.
         const std::int64_t tiles = row_tiles(p) * column_tiles(p);
-        g.partial_sums_zeroed_bytes = (tiles * 4 + 255) / 256 * 256;
+        g.partial_sums_zeroed_bytes = arrival_counter_bytes(tiles);
         g.partial_sums_bytes = g.partial_sums_zeroed_bytes + tiles * splits * sums_bytes(p);
     }
     return g;

@@ -120,7 +120,7 @@ std::int64_t MmaSyncConfig::k_tiles_per_split(const Problem& p) const {
     return (k_tiles(p) + splits - 1) / splits;
 }
 
-std::int64_t MmaSyncConfig::tiles(const Problem& p) const { return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn); }
+std::int64_t MmaSyncConfig::tiles(const Problem& p) const { return tiles_of_c(p, bm, bn); }
 
 std::int64_t MmaSyncConfig::blocks(const Problem& p) const {
     return stream_blocks > 0 ? stream_blocks : tiles(p) * splits;
@@ -157,7 +157,7 @@ LaunchDescription MmaSyncConfig::launch(const Problem& p) const {
         // As kernel_sources/mma_sync/mma_sync.cuh lays it out: a zeroed arrival counter per tile (padded to 256 bytes), then the
         // fp32 partial sums, a bm x bn tile of them per slot: one slot per split of every tile, or per tile that a
         // stream-K block's run reaches into (stream_segments of them per block).
-        g.partial_sums_zeroed_bytes = (tiles(p) * 4 + 255) / 256 * 256;
+        g.partial_sums_zeroed_bytes = arrival_counter_bytes(tiles(p));
         const std::int64_t slots = stream_blocks > 0 ? stream_blocks * stream_segments(p) : tiles(p) * splits;
         g.partial_sums_bytes = g.partial_sums_zeroed_bytes + slots * std::int64_t{bm} * bn * 4;
     }

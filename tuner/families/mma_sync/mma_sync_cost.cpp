@@ -58,8 +58,7 @@ CostEstimate MmaSyncConfig::estimate_cost(const Problem& problem, const DeviceIn
                         register_path;
     // Split-K and stream-K: every block's partial sums (about one tile's worth per block) go to the workspace and back
     // through L2, after a memset of the counters.
-    const double split_seconds =
-        c.shares_tiles() ? 2.0 * double(blocks) * c.bm * c.bn * 4.0 / ceilings.l2_bytes_per_s + cost::kMemsetSeconds : 0.0;
+    const double split_seconds = c.shares_tiles() ? cost::shared_tiles_seconds(blocks, c.bm, c.bn, ceilings) : 0.0;
     e.traffic_seconds = cost::traffic_seconds(p, tiles_m, tiles_n, ceilings);
     e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + cost::kLaunchSeconds + pack_seconds + split_seconds;
     return e;

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "runtime/device/occupancy.h"
+#include "tuner/families/common/resource_limits.h"
 #include "tuner/families/mma_sync/mma_sync_config.h"
 
 namespace jitgemm {
@@ -15,7 +16,7 @@ namespace {
 std::vector<int> split_counts(const Problem& problem, int bm, int bn) {
     std::vector<int> out{1};
     if (problem.batch > 1) return out;  // a batch's GEMMs fill the SMs by themselves (validate refuses splits)
-    const std::int64_t tiles = ((problem.m + bm - 1) / bm) * ((problem.n + bn - 1) / bn);
+    const std::int64_t tiles = tiles_of_c(problem, bm, bn);
     for (const int splits : {2, 3, 4, 6, 8})
         if (tiles * splits <= 4096 && problem.k >= std::int64_t{4} * 64 * splits) out.push_back(splits);
     return out;
@@ -125,7 +126,7 @@ std::optional<MmaSyncConfig> skinny_default(const Problem& p, const DeviceInfo& 
     c.bk = 64;
     c.stages = 4;
     if (c.validate(p, device)) return std::nullopt;
-    const std::int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+    const std::int64_t tiles = tiles_of_c(p, c.bm, c.bn);
     for (int s = 2; s <= 8 && tiles * (s - 1) * 10 < 19 * std::int64_t{device.sm_count}; ++s) {
         MmaSyncConfig split = c;
         split.splits = s;
@@ -146,7 +147,7 @@ std::optional<MmaSyncConfig> MmaSyncConfig::heuristic_default(const Problem& p, 
     for (const auto& c : ladder) {
         if (c.validate(p, device)) continue;
         fallback = &c;
-        const std::int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn) * p.batch;
+        const std::int64_t tiles = tiles_of_c(p, c.bm, c.bn) * p.batch;
         if (tiles >= device.sm_count) break;
     }
     if (fallback == nullptr) return std::nullopt;  // a device without these Tensor Core instructions
@@ -160,7 +161,7 @@ std::optional<MmaSyncConfig> MmaSyncConfig::heuristic_default(const Problem& p, 
     if (chosen.pack == 3 && prefers_bulk_copies(p, device) && !bulk_copies.validate(p, device)) chosen = bulk_copies;
     // Even the smallest tiles leave SMs idle: split K among several blocks per tile, as many as fill the SMs while
     // each split keeps at least 16 k tiles (validate() has the last word).
-    const std::int64_t tiles = ((p.m + chosen.bm - 1) / chosen.bm) * ((p.n + chosen.bn - 1) / chosen.bn) * p.batch;
+    const std::int64_t tiles = tiles_of_c(p, chosen.bm, chosen.bn) * p.batch;
     for (int s = 8; s > 1 && tiles < device.sm_count; --s) {
         MmaSyncConfig split = chosen;
         split.splits = s;

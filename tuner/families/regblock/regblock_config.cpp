@@ -15,7 +15,11 @@ bool valid_thread_tile(int t) { return t == 1 || t == 2 || (t % 4 == 0 && t <= 1
 
 int RegBlockConfig::estimated_registers() const {
     const int staged = threads() > 0 ? (bm * bk + bn * bk) / threads() : 0;
-    return tm * tn + tm + tn + staged + 24;
+    const int main_loop = tm * tn + tm + tn + staged + 24;
+    if (splits == 1) return main_loop;
+    // A split tile's last block adds up one column at a time: its accumulators stay live while every split's float4
+    // runs of that column (splits x tm / 4 of them) are loaded at once (common/jg_split_k.cuh, partials::sum_row).
+    return std::max(main_loop, tm * tn + splits * tm + 24);
 }
 
 std::optional<Rejection> RegBlockConfig::validate(const Problem& problem, const DeviceInfo& device) const {
@@ -54,13 +58,13 @@ KnobDefines RegBlockConfig::defines() const {
 }
 
 LaunchDescription RegBlockConfig::launch(const Problem& p) const {
-    const std::int64_t tiles = ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+    const std::int64_t tiles = tiles_of_c(p, bm, bn);
     // The splits of a tile are consecutive blocks.
     LaunchDescription g = tile_grid(tiles * splits, 1, threads(), shared_bytes(), p.batch);
     if (splits > 1) {
         // As kernel_sources/regblock.cuh lays it out (common/jg_split_k.cuh): a zeroed arrival counter per tile,
         // padded to 256 bytes, then one bm x bn slot of fp32 partial sums per split of every tile.
-        g.partial_sums_zeroed_bytes = (tiles * 4 + 255) / 256 * 256;
+        g.partial_sums_zeroed_bytes = arrival_counter_bytes(tiles);
         g.partial_sums_bytes = g.partial_sums_zeroed_bytes + tiles * splits * std::int64_t{bm} * bn * 4;
     }
     return g;

@@ -36,7 +36,8 @@ struct RegBlockConfig {
 
     int threads() const { return (bm / tm) * (bn / tn); }
     int shared_bytes() const { return stages * bk * ((bm + 4) + (bn + 4)) * 4; }
-    // Accumulators, the operand fragments, the staged next tile, and about 24 for addresses and loop state.
+    // Accumulators, the operand fragments, the staged next tile, and about 24 for addresses and loop state; under
+    // split-K at least the accumulators and one column of every split's partial sums, which the last block holds.
     int estimated_registers() const;
 
     std::string to_string() const;  // "regblock_128x128x8_t8x8_v4_s2_g8"
@@ -49,12 +50,14 @@ struct RegBlockConfig {
     // The vector width narrowed to what the operands' alignment allows, as the kernel narrows it.
     std::string kernel_identity(const Problem& problem) const;
 
-    // Block tiles, thread tiles, k depth (vector width 4, narrowed by the kernel; 2 stages; group 8).
+    // Block tiles, thread tiles, k depth (vector width 4, narrowed by the kernel; 2 stages; group 8), and split-K
+    // counts where the tiles are too few for the SMs.
     static std::vector<RegBlockConfig> enumerate(const Problem& problem, const DeviceInfo& device);
-    // Other groups, the other stage count, and a narrower vector width.
+    // Other groups, the other stage count, a narrower vector width, and a split winner's neighbouring counts.
     std::vector<RegBlockConfig> refinements(const Problem& problem, const DeviceInfo& device) const;
     // Issue slots per k step and thread: TM*TN FFMAs, the fragment loads (one per 4-wide run), the thread's share of
-    // the global loads and shared stores of the next tile, and about two of loop and address arithmetic.
+    // the global loads and shared stores of the next tile, and about two of loop and address arithmetic; split-K
+    // blocks each do their share of the k tiles, and the partial sums cross L2 twice.
     CostEstimate estimate_cost(const Problem& problem, const DeviceInfo& device,
                                const DeviceCeilings& ceilings) const;
     // Largest first: bigger tiles reuse more, as long as there are enough of them to occupy the GPU.

@@ -19,16 +19,34 @@ RegBlockConfig regblock(int bm, int bn, int bk, int tm, int tn) {
     return c;
 }
 
+// Split-K counts worth trying for a block tile: only where the tiles alone are fewer than the SMs, up to two blocks
+// per SM in all (more would multiply the search for little), each split keeping at least eight k tiles so that its
+// main loop outlasts its share of the partial sums' trip through L2. fp32 decode and small-M shapes are the ones:
+// 64 x 4096 x 4096 has 64 tiles of 64 x 64 for 132 SMs. Whether a split pays is the cost model's and the
+// measurement's call.
+std::vector<int> split_counts(const Problem& p, const DeviceInfo& device, int bm, int bn, int bk) {
+    std::vector<int> out{1};
+    if (p.batch > 1) return out;  // a batch's GEMMs fill the SMs by themselves (validate refuses splits)
+    const std::int64_t tiles = tiles_of_c(p, bm, bn), k_tiles = (p.k + bk - 1) / bk;
+    for (const int splits : {2, 3, 4, 6, 8})
+        if (tiles * splits <= 2 * std::int64_t{device.sm_count} && k_tiles >= 8 * splits) out.push_back(splits);
+    return out;
+}
+
 }  // namespace
 
-std::vector<RegBlockConfig> RegBlockConfig::enumerate(const Problem& p, const DeviceInfo& /*device*/) {
+std::vector<RegBlockConfig> RegBlockConfig::enumerate(const Problem& p, const DeviceInfo& device) {
     if (!is_simt_problem(p)) return {};
     std::vector<RegBlockConfig> out;
     for (const int bm : {32, 64, 128, 256})
         for (const int bn : {32, 64, 128, 256})
             for (const int bk : {8, 16, 32})
-                for (const auto& [tm, tn] : {std::pair{4, 4}, {4, 8}, {8, 4}, {8, 8}, {8, 16}, {16, 8}})
-                    out.push_back(regblock(bm, bn, bk, tm, tn));
+                for (const int splits : split_counts(p, device, bm, bn, bk))
+                    for (const auto& [tm, tn] : {std::pair{4, 4}, {4, 8}, {8, 4}, {8, 8}, {8, 16}, {16, 8}}) {
+                        RegBlockConfig c = regblock(bm, bn, bk, tm, tn);
+                        c.splits = splits;
+                        out.push_back(c);
+                    }
     return out;
 }
 
@@ -49,6 +67,13 @@ std::vector<RegBlockConfig> RegBlockConfig::refinements(const Problem& /*problem
         narrow.vec = 2;
         out.push_back(narrow);
     }
+    if (splits > 1) {  // the enumeration skips some counts (5, 7); a split winner tries its neighbours
+        for (const int s : {splits - 1, splits + 1}) {
+            RegBlockConfig c = *this;
+            c.splits = s;  // validate() drops counts K cannot feed
+            out.push_back(c);
+        }
+    }
     return out;
 }
 
@@ -62,7 +87,7 @@ CostEstimate RegBlockConfig::estimate_cost(const Problem& p, const DeviceInfo& d
     const double staging = (bm / (t * va) + bn / (t * vb)) * 2.0;  // load + store per run
     const double share = ffma / (ffma + fragments + staging + 2.0);
     return estimate_simt_cost({bm, bn, bk, threads(), estimated_registers(), shared_bytes(), share,
-                               stages == 1 ? 1.15 : 1.0},
+                               stages == 1 ? 1.15 : 1.0, splits},
                               p, device, ceilings);
 }
 
@@ -74,7 +99,7 @@ std::optional<RegBlockConfig> RegBlockConfig::heuristic_default(const Problem& p
     for (const auto& c : ladder) {
         if (c.validate(p, device)) continue;
         fallback = c;
-        const std::int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn) * p.batch;
+        const std::int64_t tiles = tiles_of_c(p, c.bm, c.bn) * p.batch;
         if (tiles >= device.sm_count) return c;
     }
     return fallback;

@@ -39,11 +39,11 @@ int WgmmaConfig::operands_to_pack(const Problem& p) {
 }
 
 std::int64_t WgmmaConfig::tiles(const Problem& p) const {
-    return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn) * p.batch;
+    return tiles_of_c(p, bm, bn) * p.batch;
 }
 
 std::int64_t WgmmaConfig::units(const Problem& p) const {
-    return ((p.m + bm - 1) / bm) * ((p.n + std::int64_t{bn} * cluster - 1) / (std::int64_t{bn} * cluster)) * p.batch;
+    return tiles_of_c(p, bm, std::int64_t{bn} * cluster) * p.batch;  // a cluster's blocks share one unit
 }
 
 std::int64_t WgmmaConfig::blocks(const Problem& p) const {
