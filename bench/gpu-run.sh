@@ -21,6 +21,9 @@
 #            cuBLAS, and the manifests named in $SETS_DECODE (default decode_targets) untuned and tuned ($BUDGET s)
 #     batched: every GPU test, compute-sanitizer on batched calls, the batched manifests ($SETS_BATCHED, default
 #            batched_targets) untuned and tuned against cublasGemmStridedBatchedEx
+#     newpaths: C through the TMA (wgmma _ts) and regblock split-K — SASS, correctness tests, sanitizers, fixed
+#            configurations with and without each ($FIXED_ROWS, default bench/shapes/store_split_fixed.txt), then the
+#            manifests of $SETS_NEW (default "batched_targets simt_split_targets") untuned and tuned
 #     runtime: run-time-shape variants — every GPU test and memcheck on variant sweeps ($PARTS tests), the M sweep
 #            of bench/shapes/m_sweep*.csv against cuBLAS and against exact tuning ($PARTS sweep)
 #     searchcmp: search time and quality — bench/shapes/$SEARCH_SET.csv searched with each budget of $SEARCH_BUDGETS
@@ -161,14 +164,14 @@ if [ "$MODE" = fixed ]; then
     stamp "done"; exit 0
 fi
 
-# Fixed configurations against cuBLAS in the same run: rows "m n k dtype transa transb config" (column-major), every
-# row $ROUNDS times (default 1).
+# Fixed configurations against cuBLAS in the same run: rows "m n k dtype transa transb config [batch]" (column-major),
+# every row $ROUNDS times (default 1).
 bench_fixed_rows() {  # bench_fixed_rows ROWS_FILE
     for round in $(seq "${ROUNDS:-1}"); do
-        while read -r m n k dtype ta tb config; do
+        while read -r m n k dtype ta tb config batch; do
             timeout 60 "$BUILD/jitgemm" bench --m "$m" --n "$n" --k "$k" --dtype "$dtype" --transa "$ta" --transb "$tb" \
-                --order col --config "$config" --iterations 20 2>&1 | grep -E "^ *[0-9]+x|rror" | \
-                sed "s/^/$round $ta$tb $config /" | tee -a "$log"
+                --batch "${batch:-1}" --order col --config "$config" --iterations 20 2>&1 | grep -E "^ *[0-9]+x|rror" | \
+                sed "s/^/$round $ta$tb $config x${batch:-1} /" | tee -a "$log"
         done < "$1"
     done
 }
@@ -238,6 +241,32 @@ if [ "$MODE" = hopper ]; then
     sanitize_rows "296 200 152 bf16 n n wgmma_128x128x64_c2_s4_g8_q3" "257 130 333 f16 t t wgmma_64x64x64_c1_s8_g8_q5_p3" \
         "513 255 129 bf16 t n wgmma_256x128x64_c2_s4_g8_p3" "704 392 200 f16 n t wgmma_128x128x64_c2_s6_g4_x2_q6"
     bench_manifests ${SETS_HOPPER:-}
+    stamp "done"; exit "$status"
+fi
+
+if [ "$MODE" = newpaths ]; then
+    # The paths session 19 added without a GPU: C stored through shared memory and the TMA (wgmma _ts) and regblock
+    # split-K (in the search). Their correctness tests (the family cases carry both), compute-sanitizer on them, fixed
+    # configurations with and without each against cuBLAS ($ROUNDS rounds of bench/shapes/store_split_fixed.txt, the
+    # pairs alternating), then the batched targets and bench/shapes/simt_split_targets.csv untuned and tuned.
+    stamp "SASS of C through the TMA"
+    "$BUILD/bench/dump_cubin" "$RES/ts.cubin" sm_90a 4096 4096 4096 t n wgmma_256x128x64_c2_s3_g8_q132_ts bf16 \
+        > /dev/null 2>&1 && { cuobjdump --dump-resource-usage "$RES/ts.cubin" 2>&1 | grep -E "jg_wgmma|REG" | head -2
+        cuobjdump --dump-sass --function jg_wgmma "$RES/ts.cubin" | \
+            grep -oE '\b(HGMMA|UTMALDG|UTMASTG|UTMACMDFLUSH|LDL|STL|STS|BAR)(\.[0-9A-Zx]+)*' | sort | uniq -c | tr '\n' ' '
+        echo; } 2>&1 | tee -a "$log"
+    stamp "correctness of the families (wgmma _ts and regblock split-K among the cases)"
+    ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-FamilyCorrectness|Batched|LaunchAbi}" -j "${GPU_JOBS:-4}" \
+        --output-on-failure --timeout 400 > "$RES/gpu-tests.log" 2>&1
+    judge_ctest $? "$RES/gpu-tests.log"
+    grep -E "Test +#|tests passed|Failure|failed|cases" "$RES/gpu-tests.log" | head -60 | tee -a "$log"
+    stamp "compute-sanitizer memcheck and racecheck on C through the TMA and regblock split-K"
+    sanitize_rows "296 200 152 bf16 n n wgmma_128x128x64_c2_s4_g8_q3_ts" "304 136 200 f16 t t wgmma_64x128x64_c1_s4_g8_q5_ts" \
+        "704 392 200 bf16 n t wgmma_128x256x64_c2_s3_g4_x2_q6_ts" "520 264 96 f32 t n regblock_64x64x16_t4x4_v4_s2_g8_k3" \
+        "200 136 1000 f32 n t regblock_128x64x8_t8x4_v2_s1_g1_k5"
+    stamp "fixed configurations with and without each path against cuBLAS"
+    bench_fixed_rows "${FIXED_ROWS:-bench/shapes/store_split_fixed.txt}"
+    bench_manifests ${SETS_NEW-batched_targets simt_split_targets}
     stamp "done"; exit "$status"
 fi
 

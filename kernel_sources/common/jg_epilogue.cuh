@@ -27,6 +27,18 @@ __device__ __forceinline__ float epilogue_value(float acc, float old_c, float al
     else return fmaf(beta, old_c, scaled);
 }
 
+// The V consecutive outputs of one column at C[offset], of which the first `valid` (at least one) exist, before their
+// conversion to C's type; C is read only for those, and only where beta needs it. C's alignment must allow a V-wide
+// load. epilogue_store's, and a kernel's that stores them another way (through shared memory and the TMA).
+template <int V>
+__device__ __forceinline__ void epilogue_values(const c_t* C, index_t offset, const float (&acc)[V], int valid,
+                                                float alpha, float beta, float (&out)[V]) {
+    float old_c[V];
+    if constexpr (BETA_MODE != 0) load_typed_run<V>(C + offset, valid, old_c);
+#pragma unroll
+    for (int i = 0; i < V; ++i) out[i] = epilogue_value(acc[i], BETA_MODE != 0 ? old_c[i] : 0.0f, alpha, beta);
+}
+
 // Writes the V consecutive outputs C[offset], ..., C[offset + V - 1] of one column, of which the first `valid`
 // exist, converted to C's type. The access is one vector instruction when C's alignment allows it and the run is
 // whole.
@@ -35,11 +47,8 @@ __device__ __forceinline__ void epilogue_store(c_t* C, index_t offset, const flo
                                                float beta) {
     constexpr int W = run_width(V, ALIGN_C_ELEMS) == V ? V : 1;
     if constexpr (W == V) {
-        float old_c[V];
-        if constexpr (BETA_MODE != 0) load_typed_run<V>(C + offset, valid, old_c);
         float out[V];
-#pragma unroll
-        for (int i = 0; i < V; ++i) out[i] = epilogue_value(acc[i], BETA_MODE != 0 ? old_c[i] : 0.0f, alpha, beta);
+        epilogue_values<V>(C, offset, acc, valid, alpha, beta, out);
         store_typed_run<V>(C + offset, valid, out);
     } else {
 #pragma unroll

@@ -79,6 +79,32 @@ __device__ __forceinline__ void load_3d_shared(unsigned dst, const tensor_map* m
     }
 }
 
+// Stores: the box at `src` in shared memory (laid out as a load of the same map would leave it) to (x, y) of `map`, or
+// (x, y, z) of a 3-D map. The parts of the box outside the tensor are not written. Asynchronous: committed as a bulk
+// group (store_commit), whose reads of shared memory store_wait_read waits for and whose writes store_wait_all does.
+// Shared memory written by threads reaches the copy engine (the async proxy) only after fence_shared_to_async.
+__device__ __forceinline__ void store_2d(const tensor_map* map, unsigned src, int x, int y) {
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%2, %3}], [%1];" ::"l"(map),
+                 "r"(src), "r"(x), "r"(y)
+                 : "memory");
+}
+__device__ __forceinline__ void store_3d(const tensor_map* map, unsigned src, int x, int y, int z) {
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [%0, {%2, %3, %4}], [%1];" ::"l"(map),
+                 "r"(src), "r"(x), "r"(y), "r"(z)
+                 : "memory");
+}
+__device__ __forceinline__ void store_commit() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+// Until at most PENDING committed groups of this thread still read their shared memory (which may then be rewritten).
+template <int PENDING>
+__device__ __forceinline__ void store_wait_read() {
+    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(PENDING) : "memory");
+}
+// Until every committed group of this thread has written global memory.
+__device__ __forceinline__ void store_wait_all() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
+__device__ __forceinline__ void fence_shared_to_async() {
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
 __device__ __forceinline__ unsigned cluster_rank() {
     unsigned rank;
     asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));

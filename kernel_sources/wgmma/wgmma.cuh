@@ -23,6 +23,12 @@
 // op(A) tile; each loads half of it and the TMA writes that half into both blocks (multicast), so op(A) crosses from
 // L2 once per pair. A 256 x 128 tile's stage is then 32 KB from L2 per block instead of 48.
 //
+// Storing C (WGMMA_STORE): 0 from the accumulators straight to global memory (store_tile); 1 through shared memory
+// and the TMA (store_tile_through_tma): each consumer writes its columns of the tile, converted, into a staging area
+// of its own laid out as 128-byte swizzled boxes of C's tensor map, and one of its threads hands the boxes to the TMA,
+// which writes them while the consumer goes on to its next tile's instructions (and clips what lies past M and N).
+// The staging area is rewritten only once the TMA has read the previous tile's.
+//
 // Orientation: the instruction's rows (its M, 64 per instruction) run along C's n and its columns (its N = BM) along
 // C's m, as in the mma.sync family: each thread's accumulator pairs are then consecutive in m, the contiguous dimension
 // of the column-major C, and the epilogue stores pairs. The instruction's A operand is op(B)^T (BN x BK of it per
@@ -72,6 +78,9 @@
 #ifndef WGMMA_GROUP
 #define WGMMA_GROUP 8     // tile rows per rasterization group (tile_of_block)
 #endif
+#ifndef WGMMA_STORE
+#define WGMMA_STORE 0     // C stored from registers (0) or through shared memory and the TMA (1)
+#endif
 
 namespace jg {
 namespace wgmma {
@@ -102,6 +111,15 @@ constexpr int RING_BYTES = STAGES * STAGE_BYTES;
 
 constexpr int K_BLOCKS = (int)ceil_div(K, BK);
 
+// C through the TMA: a consumer's staging area is C_BOXES boxes of C_BOX_ELEMS m (one 128-byte swizzle row) by its
+// CONSUMER_COLS columns n, each box CONSUMER_COLS rows of 128 bytes (a multiple of the swizzle's 1024-byte period).
+constexpr bool TMA_STORE = WGMMA_STORE != 0;
+constexpr int C_BYTES = (int)sizeof(c_t);
+constexpr int C_BOX_ELEMS = 128 / C_BYTES;
+constexpr int C_BOXES = BM / C_BOX_ELEMS;
+constexpr int C_BOX_BYTES = CONSUMER_COLS * 128;
+constexpr int STAGING_BYTES = TMA_STORE ? CONSUMERS * C_BOXES * C_BOX_BYTES : 0;
+
 // The units of work: a unit is one tile per block of a cluster, CLUSTER neighbouring tiles along n with the same
 // rows of C. Constants where m and n are; a run-time-shape variant counts them from the launch's sizes.
 struct unit_grid {
@@ -126,6 +144,9 @@ static_assert(STAGES >= 2 && STAGES <= 8, "2 to 8 stages");
 static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of one or two blocks");
 static_assert(!A_KMAJOR || BM % (8 * CLUSTER) == 0, "each block's share of a k-major op(A) tile is whole 8-row groups");
 static_assert(K >= 1, "the family computes k >= 1 (k = 0 is the reference family's scaling kernel)");
+static_assert(WGMMA_STORE == 0 || WGMMA_STORE == 1, "WGMMA_STORE is 0 (from registers) or 1 (through the TMA)");
+static_assert(!TMA_STORE || ALIGN_C_ELEMS * C_BYTES >= 16,
+              "the TMA writes C only where its pointer and leading dimension are 16-byte aligned");
 
 // Registers after setmaxnreg: the producer keeps few, the consumers share the rest (65536 per SM, one block per SM).
 constexpr int PRODUCER_REGISTERS = 40;
@@ -163,13 +184,15 @@ __device__ __forceinline__ void wait() {
     asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(PENDING) : "memory");
 }
 
-// The ring: stage s's op(A) tile, then its op(B)^T tile; after the ring, the full and empty barrier of every stage.
+// The ring: stage s's op(A) tile, then its op(B)^T tile; after the ring, the consumers' staging areas for C (with
+// WGMMA_STORE 1), then the full and empty barrier of every stage.
 struct ring {
     unsigned base;
     __device__ unsigned a_tile(int s) const { return base + s * STAGE_BYTES; }
     __device__ unsigned b_tile(int s) const { return base + s * STAGE_BYTES + A_TILE_BYTES; }
-    __device__ unsigned full(int s) const { return base + RING_BYTES + 8 * s; }
-    __device__ unsigned empty(int s) const { return base + RING_BYTES + 8 * (STAGES + s); }
+    __device__ unsigned staging(int consumer) const { return base + RING_BYTES + consumer * C_BOXES * C_BOX_BYTES; }
+    __device__ unsigned full(int s) const { return base + RING_BYTES + STAGING_BYTES + 8 * s; }
+    __device__ unsigned empty(int s) const { return base + RING_BYTES + STAGING_BYTES + 8 * (STAGES + s); }
 };
 
 // A position in the ring that advances stage by stage; the parity flips each time it wraps around.
@@ -338,8 +361,64 @@ __device__ __forceinline__ void store_tile(const dims& d, const float (&acc)[ATO
     }
 }
 
-// A consumer warpgroup: every tile of this block, its CONSUMER_COLS columns of each.
-__device__ __forceinline__ void consume(const ring& r, int consumer, int rank, const jg_args& args) {
+// The threads of one consumer warpgroup meet (named barrier 1 + consumer; 0 is __syncthreads').
+__device__ __forceinline__ void consumer_sync(int consumer) {
+    asm volatile("bar.sync %0, 128;" ::"r"(1 + consumer) : "memory");
+}
+
+// Stores one consumer's accumulators of the tile at (m0, n0) of GEMM z through its staging area and the TMA. Each
+// thread's pair (see store_tile) lands in its box's row n at its 16-byte chunk of m, the chunk's index XORed with
+// n % 8 as the 128-byte swizzle places it: the eight rows a warp's store touches then fall on different banks.
+// `staging` is the area's generic address, `staging_address` its shared one; C (the GEMM's) is read where beta asks.
+__device__ __forceinline__ void store_tile_through_tma(const dims& d, const float (&acc)[ATOMS][ACC], const c_t* C,
+                                                       const tma::tensor_map* map_c, unsigned char* staging,
+                                                       unsigned staging_address, index_t m0, index_t n0, int z,
+                                                       int consumer, float alpha, float beta) {
+    const int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
+    const bool issues = threadIdx.x % 128 == 0;
+    const int first_row = consumer * CONSUMER_COLS;
+    if (issues) tma::store_wait_read<0>();  // the previous tile's boxes have left the staging area
+    consumer_sync(consumer);
+    const index_t m_end = d.m(), n_end = d.n();
+#pragma unroll
+    for (int t = 0; t < ATOMS; ++t) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+            const int row = 64 * t + 16 * warp + lane / 4 + 8 * half;  // n within this consumer's columns
+            const index_t n = n0 + first_row + row;
+#pragma unroll
+            for (int j = 0; j < BM / 8; ++j) {
+                const int m_in_tile = 8 * j + 2 * (lane % 4);
+                const index_t m = m0 + m_in_tile;
+                float pair[2] = {acc[t][4 * j + 2 * half], acc[t][4 * j + 2 * half + 1]};
+                // Outside C the values are never written (the TMA clips them), so they need no epilogue.
+                if (n < n_end && m < m_end)
+                    epilogue_values<2>(C, d.c_offset(m, n), pair, m_end - m < 2 ? 1 : 2, alpha, beta, pair);
+                const int byte = (m_in_tile % C_BOX_ELEMS) * C_BYTES;
+                const int offset = (m_in_tile / C_BOX_ELEMS) * C_BOX_BYTES + row * 128 +
+                                   (((byte / 16) ^ (row % 8)) * 16) + byte % 16;
+                store_typed_run<2>(reinterpret_cast<c_t*>(staging + offset), 2, pair);
+            }
+        }
+    }
+    tma::fence_shared_to_async();  // this thread's writes, visible to the TMA's reads
+    consumer_sync(consumer);
+    if (issues) {
+#pragma unroll
+        for (int box = 0; box < C_BOXES; ++box) {
+            const unsigned src = staging_address + box * C_BOX_BYTES;
+            const int x = (int)m0 + box * C_BOX_ELEMS, y = (int)n0 + first_row;
+            if constexpr (BATCH == 1) tma::store_2d(map_c, src, x, y);
+            else tma::store_3d(map_c, src, x, y, z);
+        }
+        tma::store_commit();
+    }
+}
+
+// A consumer warpgroup: every tile of this block, its CONSUMER_COLS columns of each. `map_c` and `staging` (the
+// consumer's staging area, generic) serve WGMMA_STORE 1 only.
+__device__ __forceinline__ void consume(const ring& r, int consumer, int rank, const jg_args& args,
+                                        const tma::tensor_map* map_c, unsigned char* staging) {
     const dims d{args};
     const unit_grid units(d);
     c_t* const C = static_cast<c_t*>(args.c);
@@ -374,16 +453,30 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         }
         wait<0>();
         release(previous);
-        store_tile(d, acc, BATCH == 1 ? C : C + z * args.batch_stride_c, m0, n0, first_row, args.alpha, args.beta);
+        c_t* const gemm_c = BATCH == 1 ? C : C + z * args.batch_stride_c;
+        if constexpr (TMA_STORE)
+            store_tile_through_tma(d, acc, gemm_c, map_c, staging, r.staging(consumer), m0, n0, z, consumer,
+                                   args.alpha, args.beta);
+        else
+            store_tile(d, acc, gemm_c, m0, n0, first_row, args.alpha, args.beta);
     }
+    // The block's shared memory, and the staging area in it, must outlive the TMA's last reads; and its writes are
+    // the kernel's results.
+    if constexpr (TMA_STORE)
+        if (threadIdx.x % 128 == 0) tma::store_wait_all();
 }
 
 }  // namespace wgmma
 }  // namespace jg
 
+// C's tensor map follows A's and B's where C goes through the TMA (the host passes as many as the kernel takes).
 extern "C" __global__ void __launch_bounds__(jg::wgmma::THREADS, 1)
     jg_wgmma(const __grid_constant__ jg_args args, const __grid_constant__ jg::tma::tensor_map map_a,
-             const __grid_constant__ jg::tma::tensor_map map_b) {
+             const __grid_constant__ jg::tma::tensor_map map_b
+#if WGMMA_STORE
+             , const __grid_constant__ jg::tma::tensor_map map_c
+#endif
+    ) {
     using namespace jg;
     using namespace jg::wgmma;
     extern __shared__ unsigned char shared[];
@@ -402,6 +495,11 @@ extern "C" __global__ void __launch_bounds__(jg::wgmma::THREADS, 1)
         tma::prefetch_map(&map_a);
         tma::prefetch_map(&map_b);
     }
+#if WGMMA_STORE
+    const tma::tensor_map* const c_map = &map_c;
+#else
+    const tma::tensor_map* const c_map = nullptr;
+#endif
     // In a cluster, the other block's copies and arrivals may name this block's barriers only once they exist.
     if constexpr (CLUSTER > 1) tma::cluster_sync();
     else __syncthreads();
@@ -415,7 +513,9 @@ extern "C" __global__ void __launch_bounds__(jg::wgmma::THREADS, 1)
         }
     } else {
         tma::claim_registers<CONSUMER_REGISTERS>();
-        consume(r, warpgroup - 1, rank, args);
+        const int consumer = warpgroup - 1;
+        unsigned char* const staging = shared + (r.staging(consumer) - shared_address(shared));
+        consume(r, consumer, rank, args, c_map, staging);
     }
     // Neither block of a cluster leaves while the other may still arrive at its barriers.
     if constexpr (CLUSTER > 1) tma::cluster_sync();

@@ -49,6 +49,7 @@ AnyConfig random_config(std::mt19937_64& rng, std::string_view family) {
             c.cluster = pick(rng, {1, 2});
             c.grid = pick(rng, {0, 0, 132, 7});
             c.pack = pick(rng, {0, 0, 1, 2, 3});
+            c.tma_store = pick(rng, {0, 1}) != 0;
             return c;
         }
         if (family == MmaSyncConfig::kName) {
@@ -123,6 +124,15 @@ TEST(ConfigNames, WgmmaNamesWriteOptionalFieldsOnlyWhenSet) {
     const auto parsed = WgmmaConfig::parse("wgmma_256x128x64_c2_s4_g8_x2_q132_p3");
     ASSERT_TRUE(parsed.has_value());
     EXPECT_TRUE(*parsed == c);
+    c.tma_store = true;
+    EXPECT_EQ(c.to_string(), "wgmma_256x128x64_c2_s4_g8_x2_q132_p3_ts");  // C through the TMA last
+    const auto through_tma = WgmmaConfig::parse("wgmma_256x128x64_c2_s4_g8_x2_q132_p3_ts");
+    ASSERT_TRUE(through_tma.has_value());
+    EXPECT_TRUE(*through_tma == c);
+    const auto plain_ts = WgmmaConfig::parse("wgmma_128x128x64_c2_s3_g8_ts");
+    ASSERT_TRUE(plain_ts.has_value());
+    EXPECT_TRUE(plain_ts->tma_store);
+    EXPECT_EQ(plain_ts->pack, 0);
     EXPECT_EQ(family_name(*parse_config("wgmma_64x64x64_c1_s8_g1")), "wgmma");
 }
 
@@ -143,7 +153,8 @@ TEST(ConfigNames, MalformedNamesAreRefused) {
           "wgmma", "wgmma_256x128x64_c2_s4", "wgmma_256x128_c2_s4_g8", "wgmma_256x128x64_2_s4_g8",
           "wgmma_256x128x64_c2_s4_g8_q0", "wgmma_256x128x64_c2_s4_g8_p0", "wgmma_256x128x64_c2_s4_g8_p3_q132",
           "wgmma_256x128x64_c2_s4_g8_q132_q132", "wgmma_256x128x64_c2_s4_g8_q132_p3_x",
-          "wgmma_256x128x64_c2_s4_g8_x1", "wgmma_256x128x64_c2_s4_g8_q132_x2"}) {
+          "wgmma_256x128x64_c2_s4_g8_x1", "wgmma_256x128x64_c2_s4_g8_q132_x2", "wgmma_256x128x64_c2_s4_g8_ts_p3",
+          "wgmma_256x128x64_c2_s4_g8_ts_ts", "wgmma_256x128x64_c2_s4_g8_t", "wgmma_256x128x64_c2_s4_g8_tss"}) {
         EXPECT_FALSE(parse_config(name).has_value()) << '"' << name << '"';
     }
 }

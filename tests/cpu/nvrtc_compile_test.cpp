@@ -125,6 +125,7 @@ AnyConfig random_valid_config(std::mt19937_64& rng, std::string_view family, con
             // stored across k); others may be packed too.
             w.pack = WgmmaConfig::operands_to_pack(problem) |
                      (problem.batch > 1 || problem.runtime_dim != 0 ? 0 : pick(rng, {0, 0, 1, 2, 3}));
+            w.tma_store = pick(rng, {0, 1}) != 0;  // validate() keeps it where C is 16-byte aligned
             c = w;
         } else if (family == DecodeConfig::kName) {
             DecodeConfig d;

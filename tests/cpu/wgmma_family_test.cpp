@@ -284,6 +284,60 @@ TEST(WgmmaFamily, TensorMapsDescribeEachOperandAsTheKernelLoadsIt) {
     EXPECT_EQ(shared_b.batch_stride_bytes % 16, 0u);
 }
 
+// C through the TMA: its map takes C's own element type, m contiguous, in boxes of one 128-byte row of m by a
+// consumer's columns; its staging area (a tile of C) comes out of the shared memory; C must be 16-byte aligned.
+TEST(WgmmaFamily, TmaStoredCHasItsMapStagingAreaAndAlignment) {
+    Problem p = half(300, 200, 152);
+    p.c_type = DType::F32;
+    p.ldc = 304;
+    const TensorMapShape c = tensor_map_shape(p, TensorMapBoxes{128, 128, 64, 64}, 2, p.ldc);
+    EXPECT_EQ(c.dims[0], 300u);
+    EXPECT_EQ(c.dims[1], 200u);
+    EXPECT_EQ(c.stride_bytes, 304u * 4);
+    EXPECT_EQ(c.box[0], 32u);  // 128 bytes of fp32
+    EXPECT_EQ(c.box[1], 64u);
+    p.c_type = DType::BF16;
+    p.batch = 3;
+    const TensorMapShape batched = tensor_map_shape(p, TensorMapBoxes{128, 128, 64, 128}, 2, p.ldc, 304 * 200);
+    EXPECT_EQ(batched.box[0], 64u);
+    EXPECT_EQ(batched.box[1], 128u);
+    EXPECT_EQ(batched.rank, 3);
+    EXPECT_EQ(batched.dims[2], 3u);
+    EXPECT_EQ(batched.batch_stride_bytes, 304u * 200 * 2);
+
+    const Problem big = half(4096, 4096, 4096);
+    WgmmaConfig direct;  // 256 x 128, 4 stages: 196 KB of ring, no room for a 64 KB tile of bf16 C
+    direct.grid = 132;
+    WgmmaConfig staged = direct;
+    staged.tma_store = true;
+    EXPECT_EQ(staged.shared_bytes(big), direct.shared_bytes(big) + 256 * 128 * 2);
+    EXPECT_EQ(rule_of(staged, big), PruneRule::SharedMemory);
+    staged.stages = 3;
+    EXPECT_FALSE(rule_of(staged, big));
+    EXPECT_EQ(staged.defines().back().first, "WGMMA_STORE");
+    // The winner's refinements include its twin through the TMA, with as many stages as then fit, and back.
+    bool twin = false;
+    for (const AnyConfig& v : refinements(direct, big, h200_profile())) {
+        const auto& w = std::get<WgmmaConfig>(v);
+        if (!w.tma_store) continue;
+        twin = true;
+        EXPECT_EQ(w.stages, 3);
+        EXPECT_FALSE(rule_of(w, big)) << w.to_string();
+    }
+    EXPECT_TRUE(twin);
+    bool back = false;
+    for (const AnyConfig& v : refinements(staged, big, h200_profile()))
+        back = back || (!std::get<WgmmaConfig>(v).tma_store && std::get<WgmmaConfig>(v).stages == 3);
+    EXPECT_TRUE(back);
+    Problem odd_c = big;
+    odd_c.ldc = 4097;
+    odd_c.align_c = 2;
+    EXPECT_EQ(rule_of(staged, odd_c), PruneRule::Knobs);
+    EXPECT_FALSE(rule_of(direct, odd_c));
+    // Its launch carries the map of C as the third parameter.
+    EXPECT_NE(staged.launch(big).preparation, nullptr);
+}
+
 // A batch's units are all its GEMMs' tiles; its operands are never packed (the TMA reads them where they are).
 TEST(WgmmaFamily, BatchedProblemsCountEveryGemmsTilesAndReadOperandsInPlace) {
     Problem p = half(1024, 1024, 1024);

@@ -139,7 +139,11 @@ const std::vector<std::string> kWgmmaConfigs = {
     "wgmma_256x64x64_c1_s4_g8",       "wgmma_128x128x128_c2_s3_g8_q11",
     // Clusters of two sharing op(A) by multicast: one unit per tile pair, persistent or not, odd tile counts along n.
     "wgmma_256x128x64_c2_s4_g8_x2_q132", "wgmma_128x128x64_c2_s6_g4_x2",  "wgmma_64x64x64_c1_s8_g8_x2_q6",
-    "wgmma_192x128x64_c2_s4_g1_x2"};
+    "wgmma_192x128x64_c2_s4_g1_x2",
+    // C through shared memory and the TMA: persistent blocks reusing their staging area tile after tile, one and two
+    // consumers, a cluster, and fp32 C's 32-wide boxes (shapes where C is not 16-byte aligned fall back to others).
+    "wgmma_256x128x64_c2_s3_g8_q132_ts", "wgmma_128x128x64_c2_s4_g8_ts", "wgmma_64x128x64_c1_s4_g8_q5_ts",
+    "wgmma_128x256x64_c2_s3_g4_x2_q132_ts"};
 
 // The same for TF32, at the depths of fp32 rows (32 or 64 per stage).
 const std::vector<std::string> kWgmmaTf32Configs = {
@@ -147,7 +151,7 @@ const std::vector<std::string> kWgmmaTf32Configs = {
     "wgmma_64x64x32_c1_s8_g8_q5",     "wgmma_192x128x32_c2_s4_g4",      "wgmma_64x192x64_c1_s3_g16_q7",
     "wgmma_256x64x32_c1_s4_g8",       "wgmma_128x128x64_c2_s3_g8_q11",
     "wgmma_256x128x32_c2_s4_g8_x2_q132", "wgmma_128x128x32_c2_s6_g4_x2",  "wgmma_64x64x32_c1_s8_g8_x2_q6",
-    "wgmma_192x128x32_c2_s4_g1_x2"};
+    "wgmma_192x128x32_c2_s4_g1_x2", "wgmma_128x128x32_c2_s4_g8_q132_ts"};
 
 std::vector<FamilyCase> wgmma_cases() {
     std::vector<FamilyCase> out;
@@ -214,10 +218,16 @@ TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
         testing::maybe_misalign_pointers(rng, s);
         const int pack =
             (family.pack_across_k ? stored_across_k(s) : 0) | (family.transposes && !tma_aligned(s) ? 3 : 0);
-        if (pack != 0) chosen.back() += "_p" + std::to_string(pack);
-        // A split-K configuration needs a k tile per split: shapes with too short a k take the first configuration.
-        if (chosen.back().find("_k") != std::string::npos && !computes(chosen.back(), s))
-            chosen.back() = family.configs[0];
+        std::string& config = chosen.back();
+        if (pack != 0) {  // the pack field goes before "_ts", the last
+            const bool through_tma = config.size() > 3 && config.compare(config.size() - 3, 3, "_ts") == 0;
+            config.insert(through_tma ? config.size() - 3 : config.size(), "_p" + std::to_string(pack));
+        }
+        // A split-K configuration needs a k tile per split, and C through the TMA a 16-byte aligned C: other shapes
+        // take the first configuration.
+        const bool conditional = config.find("_k") != std::string::npos || config.find("_ts") != std::string::npos;
+        if (conditional && !computes(config, s))
+            config = family.configs[0] + (pack != 0 ? "_p" + std::to_string(pack) : "");
     }
 
     const std::vector<std::string> failures =

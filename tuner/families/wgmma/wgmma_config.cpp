@@ -93,6 +93,9 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
                                                        "-contiguous here, so it must be packed transposed first (_p" +
                                                        (operand == 0 ? "1" : "2") + ")"};
     const Problem p = kernel_problem(problem);
+    if (tma_store && p.align_c < 16)
+        return Rejection{PruneRule::Knobs, "the TMA writes C only where its pointer and leading dimension are 16-byte "
+                                           "aligned: store it from the registers (no _ts)"};
     for (const auto& [name, align] : {std::pair{'A', p.align_a}, {'B', p.align_b}})
         if (align < 16)
             return Rejection{PruneRule::Knobs, std::string("the TMA reads ") + name +
@@ -112,7 +115,7 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
 KnobDefines WgmmaConfig::defines() const {
     return {{"WGMMA_BM", bm},         {"WGMMA_BN", bn},         {"WGMMA_BK", bk},
             {"WGMMA_CONSUMERS", consumers}, {"WGMMA_STAGES", stages}, {"WGMMA_GROUP", group},
-            {"WGMMA_CLUSTER", cluster}};
+            {"WGMMA_CLUSTER", cluster}, {"WGMMA_STORE", tma_store ? 1 : 0}};
 }
 
 // TF32 copies are k-contiguous whatever the operand's layout (the instruction reads no other); 16-bit copies keep it.
@@ -132,7 +135,10 @@ LaunchDescription WgmmaConfig::launch(const Problem& problem) const {
     LaunchDescription g = tile_grid(blocks(problem), 1, threads(), shared_bytes(problem));
     g.packs = packs(problem);
     g.cluster = {static_cast<std::uint32_t>(cluster), 1, 1};
-    g.preparation = std::make_shared<WgmmaTensorMaps>(kernel_problem(problem), TensorMapBoxes{bm / cluster, bn, bk});
+    // C's boxes, where it goes through the TMA: one 128-byte row of m by a consumer's columns.
+    const int c_rows = tma_store ? bn / consumers : 0;
+    g.preparation =
+        std::make_shared<WgmmaTensorMaps>(kernel_problem(problem), TensorMapBoxes{bm / cluster, bn, bk, c_rows});
     return g;
 }
 
@@ -141,13 +147,14 @@ std::string WgmmaConfig::to_string() const {
     return "wgmma_" + format_numbers("", {bm, bn, bk}) + "_" + format_numbers("c", {consumers}) + "_" +
            format_numbers("s", {stages}) + "_" + format_numbers("g", {group}) +
            (cluster != 1 ? "_" + format_numbers("x", {cluster}) : "") +
-           (grid != 0 ? "_" + format_numbers("q", {grid}) : "") + (pack != 0 ? "_" + format_numbers("p", {pack}) : "");
+           (grid != 0 ? "_" + format_numbers("q", {grid}) : "") + (pack != 0 ? "_" + format_numbers("p", {pack}) : "") +
+           (tma_store ? "_ts" : "");
 }
 
 std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     using config_text::parse_numbers;
     const auto parsed = config_text::family_fields(name, kName);
-    if (!parsed || parsed->size() < 4 || parsed->size() > 7) return std::nullopt;
+    if (!parsed || parsed->size() < 4 || parsed->size() > 8) return std::nullopt;
     const std::vector<std::string_view>& fields = *parsed;
     const auto block = parse_numbers(fields[0], "", 3);
     const auto consumers = parse_numbers(fields[1], "c", 1);
@@ -162,7 +169,7 @@ std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     c.stages = (*stages)[0];
     c.group = (*group)[0];
     // Optional fields, in this order and only where they differ from the default (a default spelled out would give
-    // one kernel two names): "_x<cluster>" (not 1), "_q<grid>" (not 0), "_p<mask>" (not 0).
+    // one kernel two names): "_x<cluster>" (not 1), "_q<grid>" (not 0), "_p<mask>" (not 0), "_ts" (C through the TMA).
     std::size_t next = 4;
     if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'x') {
         const auto cluster = parse_numbers(fields[next++], "x", 1);
@@ -174,10 +181,14 @@ std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
         if (!grid) return std::nullopt;
         c.grid = (*grid)[0];
     }
-    if (next < fields.size()) {
+    if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'p') {
         const auto pack = parse_numbers(fields[next++], "p", 1);
         if (!pack) return std::nullopt;
         c.pack = (*pack)[0];
+    }
+    if (next < fields.size() && fields[next] == "ts") {
+        c.tma_store = true;
+        ++next;
     }
     if (next != fields.size()) return std::nullopt;
     return c;

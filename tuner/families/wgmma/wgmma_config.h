@@ -22,7 +22,7 @@ struct WgmmaConfig {
     static constexpr std::string_view kSourceHeader = "wgmma/wgmma.cuh";
     static constexpr std::string_view kKernelSymbol = "jg_wgmma";
     static constexpr std::string_view kNameFormat =
-        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_x<CLUSTER>][_q<GRID>][_p<PACK>]";
+        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_x<CLUSTER>][_q<GRID>][_p<PACK>][_ts]";
     static constexpr std::string_view kDescription =
         "Hopper Tensor Cores (wgmma.mma_async) fed by TMA, warp-specialized, for fp16 and bf16 inputs and fp32\n"
         "inputs with --compute tf32 (sm_90a).\n"
@@ -33,7 +33,8 @@ struct WgmmaConfig {
         "their tile of A, each block loading half of it for both through TMA multicast); GRID: a persistent grid\n"
         "of that many blocks, each looping over tiles (default: one block per tile); PACK: operands copied to an\n"
         "aligned workspace first, 1 A, 2 B, 3 both (the TMA needs 16-byte aligned pointers and leading\n"
-        "dimensions; TF32 needs both operands k-contiguous, so an operand stored otherwise is copied transposed)";
+        "dimensions; TF32 needs both operands k-contiguous, so an operand stored otherwise is copied transposed);\n"
+        "ts: C stored through shared memory and the TMA (C 16-byte aligned), not from the registers";
 
     int bm = 256;       // WGMMA_BM: rows of C per tile, the N of every wgmma instruction
     int bn = 128;       // WGMMA_BN: columns of C per tile
@@ -44,15 +45,18 @@ struct WgmmaConfig {
     int cluster = 1;    // WGMMA_CLUSTER: blocks per cluster, sharing op(A) through multicast
     int grid = 0;       // blocks of a persistent grid (0: one block per tile); the host's choice, not a macro
     int pack = 0;       // operands copied to an aligned workspace first (common/jg_pack*.cuh): bit 0 A, bit 1 B
+    bool tma_store = false;  // WGMMA_STORE: C through a staging area in shared memory and the TMA
 
     int threads() const { return 128 * (consumers + 1); }
     // Accumulators per consumer thread: (BN / CONSUMERS / 64) instruction row blocks of BM / 2.
     int accumulators() const { return (bn / consumers / 64) * bm / 2; }
     // The element size of the problem's inputs: 2 (fp16, bf16) or 4 (fp32 as TF32).
     static int element_bytes(const Problem& problem);
-    // The ring, a full and an empty barrier per stage, and 1024 bytes to align the ring to the swizzle's period.
+    // The ring, C's staging area (a BM x BN tile of C's type) where C goes through the TMA, a full and an empty
+    // barrier per stage, and 1024 bytes to align the ring to the swizzle's period.
     int shared_bytes(const Problem& problem) const {
-        return stages * (bm + bn) * bk * element_bytes(problem) + 16 * stages + 1024;
+        return stages * (bm + bn) * bk * element_bytes(problem) + (tma_store ? bm * bn * size_of(problem.c_type) : 0) +
+               16 * stages + 1024;
     }
     std::int64_t tiles(const Problem& problem) const;
     // Units of work: one tile per block of a cluster (a cluster of two takes neighbouring tiles along n).
@@ -74,8 +78,9 @@ struct WgmmaConfig {
     // Tiles, depths, the two deepest stage counts that fit, consumers and clusters of one and two, at group 8, one
     // block per tile and a persistent grid of one block per SM; misaligned problems packed first.
     static std::vector<WgmmaConfig> enumerate(const Problem& problem, const DeviceInfo& device);
-    // Other rasterization groups and stage counts, the other grid (persistent or one block per tile) and the other
-    // cluster size.
+    // Other rasterization groups and stage counts, the other grid (persistent or one block per tile), the other
+    // cluster size, and the other way of storing C (through the TMA with as many stages as then fit, or from the
+    // registers).
     std::vector<WgmmaConfig> refinements(const Problem& problem, const DeviceInfo& device) const;
     CostEstimate estimate_cost(const Problem& problem, const DeviceInfo& device,
                                const DeviceCeilings& ceilings) const;
@@ -91,7 +96,8 @@ struct WgmmaConfig {
 
     friend bool operator==(const WgmmaConfig& x, const WgmmaConfig& y) {
         return x.bm == y.bm && x.bn == y.bn && x.bk == y.bk && x.consumers == y.consumers && x.stages == y.stages &&
-               x.group == y.group && x.cluster == y.cluster && x.grid == y.grid && x.pack == y.pack;
+               x.group == y.group && x.cluster == y.cluster && x.grid == y.grid && x.pack == y.pack &&
+               x.tma_store == y.tma_store;
     }
 };
 

@@ -52,7 +52,6 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
 }
 
 std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const DeviceInfo& device) const {
-    (void)problem;
     std::vector<WgmmaConfig> out;
     for (const int g : {1, 4, 16}) {
         if (g == group) continue;
@@ -72,6 +71,12 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     other_cluster.cluster = cluster == 1 ? 2 : 1;
     other_cluster.grid = grid == 0 ? 0 : device.sm_count / other_cluster.cluster * other_cluster.cluster;
     out.push_back(other_cluster);
+    // C through the TMA: its staging area takes shared memory from the ring, so as many stages as then fit; or back
+    // from the registers, with the stages that frees.
+    WgmmaConfig other_store = *this;
+    other_store.tma_store = !tma_store;
+    other_store.stages = tma_store ? stages : std::min(stages, deepest_ring(other_store, problem, device));
+    out.push_back(other_store);
     return out;
 }
 
@@ -119,8 +124,11 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     const double epilogue_seconds = double(bm) * bn * c_bytes * (p.beta_mode == BetaMode::Zero ? 1.0 : 2.0) /
                                     (ceilings.dram_bytes_per_s / device.sm_count);
     const double fill_seconds = grid > 0 ? 0.2e-6 : 1.0e-6;
+    // Stored through the TMA, the consumers hand the tile over and go on; C's writes then overlap the next tile's
+    // instructions (expected, not yet measured: the share left is a guess).
+    const double epilogue_share = tma_store ? 0.25 : 0.5;
     e.compute_seconds = double(tiles_on_busiest_sm) *
-                        (tile_flops / per_sm_flops * pipeline + epilogue_seconds * 0.5 + fill_seconds);
+                        (tile_flops / per_sm_flops * pipeline + epilogue_seconds * epilogue_share + fill_seconds);
     e.traffic_seconds = cost::traffic_seconds(p, tiles_m, tiles_n, ceilings);
     e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + cost::kLaunchSeconds + pack_seconds;
     return e;
