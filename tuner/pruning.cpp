@@ -37,8 +37,15 @@ PrunedSpace prune_and_rank(const std::vector<AnyConfig>& candidates, const Probl
     }
     if (valid.empty()) return out;
 
-    double best_waves = 0.0;
-    for (const auto& r : valid) best_waves = std::max(best_waves, r.estimate.wave_efficiency);
+    // The yardstick is the best wave efficiency of a candidate whose blocks each own their tiles: split-K and stream-K
+    // fill the waves by design (that is what they are for), and measured against them every tile shape that does not
+    // share its tiles would be dropped before the measurements could say whether sharing pays.
+    double best_waves = 0.0, best_waves_shared = 0.0;
+    for (const auto& r : valid) {
+        double& best = launch_description(r.config, problem).partial_sums_bytes > 0 ? best_waves_shared : best_waves;
+        best = std::max(best, r.estimate.wave_efficiency);
+    }
+    if (best_waves == 0.0) best_waves = best_waves_shared;
     std::vector<RankedCandidate> filled;
     for (auto& r : valid) {
         if (r.estimate.wave_efficiency < kWaveEfficiencyFloor * best_waves) ++out.report.removed[PruneRule::Waves];

@@ -1,5 +1,6 @@
 // Pruning and ranking, before any compile: the Config rules against the device's limits, duplicates, wave
-// quantization, then the cost model's ranking with a cut-off. How many candidates each rule removed is reported.
+// quantization (against the best of the candidates that do not share tiles of C), then the cost model's ranking with a
+// cut-off. How many candidates each rule removed is reported.
 #pragma once
 
 #include <map>
