@@ -250,6 +250,24 @@ TEST(SearchSpace, RegblockSplitsKOnlyWhereItsTilesAreFewerThanTheSms) {
     EXPECT_EQ(neighbours, (std::set<int>{3, 4, 5}));
 }
 
+// Split-K fills the waves by design: an unsplit tile shape is judged against the best wave efficiency of the others
+// that own their tiles, or every one of them would leave before a measurement could say whether splitting pays.
+TEST(Pruning, WaveRuleDoesNotMeasureUnsplitTilesAgainstSplitOnes) {
+    const DeviceInfo device = testing::h200_profile();
+    const Problem deep = column_major(128, 128, 8192, 16);  // 4 tiles of 64 x 64
+    RegBlockConfig whole;
+    whole.bm = whole.bn = 64;
+    whole.bk = 32;
+    whole.tm = whole.tn = 4;
+    RegBlockConfig split = whole;
+    split.splits = 8;
+    const DeviceCeilings ceilings = estimate_ceilings(device);
+    ASSERT_LT(estimate_cost(whole, deep, device, ceilings).wave_efficiency,
+              0.5 * estimate_cost(split, deep, device, ceilings).wave_efficiency);
+    const PrunedSpace space = prune_and_rank({AnyConfig{whole}, AnyConfig{split}}, deep, device, ceilings);
+    EXPECT_EQ(space.report.removed.count(PruneRule::Waves), 0u) << space.report.describe();
+}
+
 TEST(CostModel, RegblockSplitKShareOutItsTilesWorkAndPaysForThePartialSums) {
     const DeviceInfo device = testing::h200_profile();
     const DeviceCeilings ceilings = estimate_ceilings(device);
