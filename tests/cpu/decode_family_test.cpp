@@ -157,8 +157,8 @@ TEST(DecodeFamily, CostPrefersEnoughBlocksToDrawOnDram) {
     EXPECT_LT(split, 1.3 * (dram + cost::kLaunchSeconds + cost::kMemsetSeconds));
 }
 
-// The default: this family for fp32 decode steps of up to 16 tokens and 16-bit ones of up to 2 (fewest splits that
-// fill every SM twice); the mma.sync family's skinny tile for more 16-bit tokens.
+// The default: this family for fp32 decode steps of up to 16 tokens and 16-bit ones of up to 2 whose weights run along
+// K (fewest splits that fill every SM twice); the mma.sync family's skinny tile for other 16-bit steps.
 TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
     const DeviceInfo device = h200_profile();
     for (const DType type : {DType::F32, DType::F16, DType::BF16})
@@ -171,7 +171,7 @@ TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
                 }
                 const AnyConfig chosen = heuristic_config(p, device);
                 EXPECT_FALSE(validate(chosen, p, device)) << to_string(chosen);
-                if (type != DType::F32 && tokens > 2) {
+                if (type != DType::F32 && (tokens > 2 || !along_k)) {
                     ASSERT_TRUE(std::holds_alternative<MmaSyncConfig>(chosen)) << to_string(chosen);
                     const auto& m = std::get<MmaSyncConfig>(chosen);
                     EXPECT_EQ(m.bm, 64);  // along the weights
@@ -198,6 +198,9 @@ TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
     const AnyConfig small = heuristic_config(decode_step(16, 4096, 4096, DType::BF16), device);
     ASSERT_TRUE(std::holds_alternative<MmaSyncConfig>(small)) << to_string(small);
     EXPECT_EQ(std::get<MmaSyncConfig>(small).splits, 4) << to_string(small);
+    // One 16-bit token with weights along n: the kernel the 3 s search found for that row (1.00x cuBLAS, session 16).
+    EXPECT_EQ(to_string(heuristic_config(decode_step(1, 4096, 4096, DType::BF16), device)),
+              "mma_sync_64x32x64_w2x2_s4_g8_k4");
 }
 
 }  // namespace

@@ -124,9 +124,9 @@ TEST_P(DecodeCorrectness, DefaultServesDecodeShapes) {
             s.c_type = type.ab_type;
             s.compute = type.compute;
             s = s.with_minimum_leading_dimensions();
-            // The decode family serves fp32 steps up to 16 tokens and 16-bit ones up to 2; wider 16-bit steps go to
-            // the mma.sync family's skinny default.
-            const bool decode_default = type.ab_type == DType::F32 || m <= 2;
+            // The decode family serves fp32 steps up to 16 tokens and 16-bit ones up to 2 whose weights run along K
+            // (B transposed, y = x W^T); other 16-bit steps go to the mma.sync family's skinny default.
+            const bool decode_default = type.ab_type == DType::F32 || (m <= 2 && tb == Transpose::Yes);
             const AnyConfig chosen = heuristic_config(canonical(s), device);
             EXPECT_EQ(std::holds_alternative<DecodeConfig>(chosen), decode_default)
                 << s.describe() << ": the default is " << to_string(chosen);

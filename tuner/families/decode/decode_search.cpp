@@ -167,6 +167,11 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
     // family's mma.sync paths reached 0.4-0.7x cuBLAS on 16-bit decode with 4 and 16 tokens, where the mma.sync
     // family's tuned kernels reach 0.94-1.0x: there its default serves.
     if (d.small > (p.a_type == DType::F32 ? kDefaultSmall : 2)) return std::nullopt;
+    // So does it for 16-bit steps whose weights run along m or n, not along K (a row-major activation times a K x N
+    // weight): with 1 token its tuned skinny kernels (64 x 32 x 64, K split four ways) ran at 0.98-1.03x cuBLAS where
+    // this family's default ran at 0.71-0.88x (bench/results/2026-12-04-h200-s16-decode-2-*.csv). Weights stored along
+    // K (y = x W^T) stay here: this default ran them at 0.92-0.94x, and the best tuned kernel was this family's.
+    if (p.a_type != DType::F32 && !d.w_k_contiguous) return std::nullopt;
     // Four warps, one row group, and the fewest splits whose blocks fill every SM twice (fewer splits: fewer sums to
     // add). Against the cost model's pick of the whole space (bench/results/2026-12-04-h200-s16-decode-*-default.csv)
     // this rule was ahead on 6 of the 11 fp32 rows of bench/shapes/decode_targets.csv, level on one and 2-16% behind on
