@@ -1,10 +1,11 @@
 // Writes the cubin jitgemm would build for a problem and configuration, without a GPU, for SASS inspection
 // (cuobjdump --dump-sass) and the compiler's resource use.
-//   dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG [DTYPE [COMPUTE]]
+//   dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG [DTYPE [COMPUTE [RUNTIME]]]
 //   e.g. dump_cubin rb.cubin sm_90a 4096 4096 4096 n n regblock_128x128x8_t8x8_v4_s2_g8
 //        dump_cubin mma.cubin sm_90a 4097 4097 4097 n n mma_sync_128x128x32_w2x4_s3_g8 bf16
-// DTYPE (f32, f16, bf16; default f32) is the type of A, B and C; COMPUTE is f32 or tf32. Leading dimensions are the
-// minimum, so odd sizes give 16-bit operands 2-byte alignment.
+// DTYPE (f32, f16, bf16; default f32) is the type of A, B and C; COMPUTE is f32 or tf32; RUNTIME (m or n) builds the
+// run-time-shape variant whose m or n is an argument. Leading dimensions are the minimum, so odd sizes give 16-bit
+// operands 2-byte alignment.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -17,8 +18,8 @@
 
 int main(int argc, char** argv) {
     using namespace jitgemm;
-    if (argc < 9 || argc > 11) {
-        std::fprintf(stderr, "usage: dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG [DTYPE [COMPUTE]]\n");
+    if (argc < 9 || argc > 12) {
+        std::fprintf(stderr, "usage: dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG [DTYPE [COMPUTE [RUNTIME]]]\n");
         return 2;
     }
     const auto dtype = parse_dtype(argc > 9 ? argv[9] : "f32");
@@ -43,6 +44,14 @@ int main(int argc, char** argv) {
     p.align_a = alignment_class(nullptr, p.lda, bytes);
     p.align_b = alignment_class(nullptr, p.ldb, bytes);
     p.align_c = alignment_class(nullptr, p.ldc, bytes);
+    if (argc > 11) {
+        const std::string runtime = argv[11];
+        if (runtime != "m" && runtime != "n") {
+            std::fprintf(stderr, "RUNTIME is m or n\n");
+            return 2;
+        }
+        p.runtime_dim = runtime == "m" ? 1 : 2;
+    }
     const auto config = parse_config(argv[8]);
     if (!config) {
         std::fprintf(stderr, "not a configuration: %s\n", argv[8]);
