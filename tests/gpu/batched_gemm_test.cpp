@@ -14,6 +14,7 @@
 #include "runtime/problem/gemm_call.h"
 #include "support/gpu_test_support.h"
 #include "support/parallel_gemm_cases.h"
+#include "support/random_candidate.h"
 #include "support/random_gemm_shape.h"
 #include "tools/verify/gemm_workload.h"
 #include "tuner/families/registry.h"
@@ -88,12 +89,9 @@ TEST_P(BatchedGemm, EveryCandidateFamilyAndTheDefaultMatchTheReferenceGemmByGemm
         random_strides(rng, s);
         const Problem p = canonical(s);
         // A random candidate of the search (every family whose rules take the batch), or the untuned default.
-        std::vector<AnyConfig> candidates;
-        for (const AnyConfig& candidate : enumerate_candidates(p, device))
-            if (!validate(candidate, p, device)) candidates.push_back(candidate);
+        const auto candidate = testing::random_search_candidate(rng, p, p, device);
         std::string config;
-        if (!candidates.empty() && shapes.size() % 4 != 3)
-            config = to_string(candidates[std::uniform_int_distribution<std::size_t>(0, candidates.size() - 1)(rng)]);
+        if (candidate && shapes.size() % 4 != 3) config = to_string(*candidate);
         ++families[config.empty() ? "default" : std::string(family_name(*parse_config(config)))];
         shapes.push_back(s);
         configs.push_back(config);

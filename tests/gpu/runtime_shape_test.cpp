@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <random>
 
 #include "cache/cache_stack.h"
@@ -21,6 +22,7 @@
 #include "runtime/launch/kernel_args.h"
 #include "runtime/problem/gemm_call.h"
 #include "support/gpu_test_support.h"
+#include "support/random_candidate.h"
 #include "support/random_gemm_shape.h"
 #include "tools/verify/gemm_workload.h"
 #include "tuner/families/registry.h"
@@ -95,13 +97,11 @@ TEST_P(RuntimeShapeVariant, OneBinaryComputesEverySizeOfTheLayerWithoutCompiling
         // A random configuration whose variant computes the layer: a search candidate, or the default.
         Problem variant = p;
         variant.runtime_dim = dim;
-        std::vector<AnyConfig> candidates;
-        for (const AnyConfig& candidate : enumerate_candidates(p, device))
-            if (!validate(candidate, variant, device)) candidates.push_back(candidate);
+        std::optional<AnyConfig> chosen = testing::random_search_candidate(rng, p, variant, device);
         const AnyConfig fallback = heuristic_config(p, device);
-        if (!validate(fallback, variant, device) && layers % 4 == 3) candidates = {fallback};
-        if (candidates.empty()) continue;
-        const AnyConfig config = candidates[std::uniform_int_distribution<std::size_t>(0, candidates.size() - 1)(rng)];
+        if (!validate(fallback, variant, device) && layers % 4 == 3) chosen = fallback;
+        if (!chosen) continue;
+        const AnyConfig config = *chosen;
         ++layers;
         ++families[std::string(family_name(config))];
         const cache::CacheStack& caches = cache::CacheStack::global();
@@ -190,10 +190,14 @@ TEST(RuntimeShapeDispatch, OtherSizesOfATunedLayerAreServedByTheNearestVariant) 
         testing::synchronize();
         const GemmWorkload::Result result = w.check(rng);
         EXPECT_TRUE(result.passed() && result.relative_error <= 1e-2) << "M = " << m << ": " << result.describe();
-        if (lends && m != 300) EXPECT_EQ(statistics().nvrtc_compiles, compiles) << "M = " << m;
+        if (lends && m != 300) {
+            EXPECT_EQ(statistics().nvrtc_compiles, compiles) << "M = " << m;
+        }
     }
     // The variant, and the reference it is checked against at its first size.
-    if (lends) EXPECT_LE(statistics().nvrtc_compiles - before, 2u);
+    if (lends) {
+        EXPECT_LE(statistics().nvrtc_compiles - before, 2u);
+    }
 }
 
 // A layer with no tuned size: the first size compiles the default for itself; a second size shows which of m and n
