@@ -284,16 +284,7 @@ private:
         }
         ++result_.candidates_measured;
         ++result_.outcomes[c.outcome];
-        cache::MeasurementRecord m;
-        m.device_fingerprint = fingerprint_;
-        m.problem_key = key_;
-        m.config = c.program.config_name;
-        m.outcome = c.outcome;
-        m.time_ms = c.median_ms;
-        m.detail = c.detail;
-        m.provenance = provenance_;
-        m.measured_at_unix = static_cast<std::int64_t>(std::time(nullptr));
-        result_.measurements.push_back(m);
+        result_.measurements.push_back(measurement_of(c));
         if (c.outcome == CandidateOutcome::Passed) {
             calibration_.push_back({estimated_seconds, c.median_ms, group});
             if (best_ms_.load() == 0 || c.median_ms < best_ms_.load()) {
@@ -311,6 +302,34 @@ private:
             p.elapsed_seconds = elapsed();
             p.budget_seconds = options_.budget_seconds;
             options_.on_progress(p);
+        }
+    }
+
+    cache::MeasurementRecord measurement_of(const Candidate& c) const {
+        cache::MeasurementRecord m;
+        m.device_fingerprint = fingerprint_;
+        m.problem_key = key_;
+        m.config = c.program.config_name;
+        m.outcome = c.outcome;
+        m.time_ms = c.median_ms;
+        m.detail = c.detail;
+        m.provenance = provenance_;
+        m.measured_at_unix = static_cast<std::int64_t>(std::time(nullptr));
+        return m;
+    }
+
+    // A kernel that faulted took the context with it, and the search ends with the error. Its failure goes on record
+    // first, with the measurements made so far, so that the next search of the problem resumes past it instead of
+    // faulting on it again.
+    void record_fault(const Candidate& c) {
+        cache::TuningCache* writable = caches_.writable();
+        if (writable == nullptr) return;
+        std::vector<cache::MeasurementRecord> measurements = result_.measurements;
+        measurements.push_back(measurement_of(c));
+        try {
+            writable->record_measurements(measurements);
+        } catch (const Error& e) {  // the fault is the error the caller hears of
+            log::warn("could not record the fault of " + c.program.config_name + ": " + e.what());
         }
     }
 
@@ -350,7 +369,11 @@ private:
             c.outcome = CandidateOutcome::LaunchFailed;
             c.detail += std::string(": ") + e.what();
             // A fault inside a kernel poisons the whole context; nothing after it could be trusted.
-            if (cu.cuCtxSynchronize() != CUDA_SUCCESS) throw;
+            if (cu.cuCtxSynchronize() != CUDA_SUCCESS) {
+                c.detail += " (the context was lost)";
+                record_fault(c);
+                throw;
+            }
             return;
         }
         const Tolerance tol = verification_tolerance(problem_);
