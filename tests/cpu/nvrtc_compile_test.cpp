@@ -212,6 +212,59 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
     }
 }
 
+// C through the TMA (`_ts`) in the wgmma family: each output type (boxes of 64 16-bit or 32 fp32 elements), C read for
+// beta, a batch (a 3-D map of C), a run-time m, TF32, one and two consumers, a cluster: it compiles for sm_90a, with
+// no serialized wgmma.
+TEST(NvrtcCompileWgmma, TmaStoredCCompilesForEveryOutputTypeBatchAndVariant) {
+    struct Case {
+        const char* config;
+        DType ab, c;
+        BetaMode beta;
+        std::int64_t batch;
+        std::uint8_t runtime_dim;
+    };
+    const Case cases[] = {
+        {"wgmma_256x128x64_c2_s3_g8_q132_ts", DType::BF16, DType::BF16, BetaMode::Zero, 1, 0},
+        {"wgmma_128x128x64_c2_s4_g8_ts", DType::F16, DType::F32, BetaMode::General, 1, 0},
+        {"wgmma_64x128x64_c1_s4_g8_q5_ts", DType::BF16, DType::F16, BetaMode::One, 7, 0},
+        {"wgmma_128x256x64_c2_s3_g4_x2_q132_ts", DType::F16, DType::F16, BetaMode::Zero, 1, 1},
+        {"wgmma_128x128x32_c2_s4_g8_q132_ts", DType::F32, DType::F32, BetaMode::General, 3, 0},
+    };
+    std::vector<KernelProgram> programs;
+    for (const Case& k : cases) {
+        Problem p;
+        p.m = 1000;
+        p.n = 776;
+        p.k = 520;
+        p.trans_a = Transpose::Yes;  // k-major operands: TF32 needs them so, and no case packs
+        p.lda = 520;
+        p.ldb = 520;
+        p.ldc = 1000;
+        p.a_type = p.b_type = k.ab;
+        p.c_type = k.c;
+        p.compute = k.ab == DType::F32 ? ComputeType::TF32 : ComputeType::F32;
+        p.beta_mode = k.beta;
+        p.batch = k.batch;
+        p.runtime_dim = k.runtime_dim;
+        const WgmmaConfig c = *WgmmaConfig::parse(k.config);
+        EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
+        programs.push_back(kernel_program(AnyConfig{c}, p, "sm_90a"));
+    }
+    std::vector<std::future<Cubin>> compiled;
+    for (const KernelProgram& program : programs)
+        compiled.push_back(std::async(std::launch::async, compile_to_cubin, program));
+    for (std::size_t i = 0; i < programs.size(); ++i) {
+        SCOPED_TRACE(programs[i].file_name);
+        try {
+            const Cubin cubin = compiled[i].get();
+            expect_cubin(cubin, programs[i], 90);
+            EXPECT_EQ(serialization_warning(cubin.log), std::nullopt) << cubin.log;
+        } catch (const Error& e) {
+            ADD_FAILURE() << e.what();
+        }
+    }
+}
+
 // TF32 in the wgmma family, every transpose (operands stored across k are copied transposed first, so every kernel
 // reads k-major tiles, but the problem's constants differ), wide and narrow instructions, one and two consumers, both
 // depths and clusters: no serialized wgmma, and the transposing pack in the module where an operand is transposed.
