@@ -6,6 +6,12 @@
 // it is compiled into the module of every kernel that packs, and one launch packs both operands.
 #pragma once
 
+#ifndef JG_PACKS
+// The copy kernel this module holds (kernel_program sets it from the launch: src/runtime/launch/launch_description.h's
+// PackKernel): 0 none, 1 jg_pack, 2 jg_pack_transpose, 3 jg_pack_tiles (mma_sync/bulk_pack.cuh).
+#define JG_PACKS 1
+#endif
+
 // One operand's copy: dst = src, `rows` elements of each of `cols` columns, as chunks_per_column 16-byte chunks per
 // column of dst (its leading dimension; past `rows` they are zero-filled), `chunks` of them in all (chunks = 0:
 // nothing to copy; mma_sync/bulk_pack.cuh lays the same chunks out tile by tile).
@@ -149,6 +155,7 @@ __device__ __forceinline__ void jg_pack_rounds(void* first_dst, long long first_
 // The host launches at most one wave of blocks (src/runtime/launch/loaded_kernel.cpp), which loop over the chunks: a last,
 // partial wave would leave most SMs idle while it ran. At most 40 registers, so that an SM holds six blocks of 256
 // threads and each thread makes few rounds.
+#if JG_PACKS == 1
 extern "C" __global__ void __launch_bounds__(256, 6)
     jg_pack(jg_pack_job first, jg_pack_job second, int element_bytes, unsigned* zero, int zero_words) {
     const bool two_byte = element_bytes == 2;
@@ -159,3 +166,4 @@ extern "C" __global__ void __launch_bounds__(256, 6)
                                      : jg_pack_read<long long>(first, second, q, two_byte);
                    });
 }
+#endif

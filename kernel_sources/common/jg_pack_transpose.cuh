@@ -11,6 +11,12 @@
 // fp32 operand is 64 MiB read and 64 MiB written, about 35 us at the H200's copy bandwidth.
 #pragma once
 
+#ifndef JG_PACKS
+// The copy kernel this module holds (kernel_program sets it from the launch: src/runtime/launch/launch_description.h's
+// PackKernel): 0 none, 1 jg_pack, 2 jg_pack_transpose, 3 jg_pack_tiles (mma_sync/bulk_pack.cuh).
+#define JG_PACKS 1
+#endif
+
 // One operand's copy: the source is `rows` (contiguous) x `cols` elements, ld_src apart; the copy's columns are
 // ld_dst elements long (a multiple of 32). transpose = 1: column i of the copy is row i of the source (rows columns of
 // `cols` elements, zeros from cols to ld_dst); transpose = 0: the copy is the source (cols columns, zeros from rows to
@@ -113,6 +119,7 @@ __device__ __forceinline__ void write_tile(const jg_pack_transpose_job& job, lon
 // 32-bit words at `zero` (a split-K kernel's arrival counters), as jg_pack does. On sm_90 the GEMM that follows may
 // start at once as this grid's programmatic dependent and waits (griddepcontrol.wait) for its copies (see jg_pack).
 // The host launches at most one wave of blocks (src/runtime/launch/loaded_kernel.cpp), which loop over the tiles.
+#if JG_PACKS == 2
 extern "C" __global__ void __launch_bounds__(jg_transpose::THREADS)
     jg_pack_transpose(jg_pack_transpose_job first, jg_pack_transpose_job second, unsigned* zero, int zero_words) {
 #if __CUDA_ARCH__ >= 900
@@ -139,3 +146,4 @@ extern "C" __global__ void __launch_bounds__(jg_transpose::THREADS)
         __syncthreads();  // the next tile overwrites the shared tile
     }
 }
+#endif

@@ -28,6 +28,27 @@ struct OperandPack {
     std::int64_t bytes() const { return cols_to * ld_to * element_bytes; }
 };
 
+// The kernel that makes a launch's copies, which its module holds: the numbering is the JG_PACKS macro's of
+// kernel_sources/common/jg_pack.cuh (a module holds no copy kernel it does not launch: compiled into every module,
+// they were most of a candidate's compile).
+enum class PackKernel { None = 0, Columns = 1, Transposing = 2, Tiles = 3 };
+// A launch with a transposed copy makes both copies through jg_pack_transpose; tiled copies go through jg_pack_tiles.
+inline PackKernel pack_kernel_of(const std::vector<OperandPack>& packs) {
+    if (packs.empty()) return PackKernel::None;
+    for (const OperandPack& op : packs)
+        if (op.transposed) return PackKernel::Transposing;
+    return packs.front().tiled ? PackKernel::Tiles : PackKernel::Columns;
+}
+inline const char* pack_kernel_symbol(PackKernel kernel) {
+    switch (kernel) {
+        case PackKernel::Columns: return "jg_pack";
+        case PackKernel::Transposing: return "jg_pack_transpose";
+        case PackKernel::Tiles: return "jg_pack_tiles";
+        case PackKernel::None: break;
+    }
+    return nullptr;
+}
+
 struct Dim3 {
     std::uint32_t x = 1, y = 1, z = 1;
     std::uint64_t count() const { return std::uint64_t{x} * y * z; }

@@ -12,13 +12,6 @@ namespace {
 
 constexpr unsigned kPackThreads = 256;  // per jg_pack (and jg_pack_transpose) block: its __launch_bounds__
 
-// Whether the launch's copies go through jg_pack_transpose: where one of them is transposed.
-bool transposing(const std::vector<OperandPack>& packs) {
-    for (const OperandPack& op : packs)
-        if (op.transposed) return true;
-    return false;
-}
-
 // The jg_pack blocks the device holds at once. A launch of more would run in waves, and a last, partial one leaves
 // most SMs idle while it runs (half a wave on 777 x 1111 x 3333 before the kernel's register cap: 791 blocks where
 // 528 fit); the kernel loops over its chunks instead (a grid-stride loop), so a grid of one wave copies everything.
@@ -43,10 +36,8 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const 
     JITGEMM_CU_CHECK(cu.cuCtxGetDevice(&device));
     JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->function, module, symbol.c_str()));
     if (!launch.packs.empty()) {
-        const char* pack = transposing(launch.packs)        ? "jg_pack_transpose"
-                           : launch.packs.front().tiled ? "jg_pack_tiles"
-                                                        : "jg_pack";
-        JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->pack_function, module, pack));
+        JITGEMM_CU_CHECK(cu.cuModuleGetFunction(&kernel->pack_function, module,
+                                                pack_kernel_symbol(pack_kernel_of(launch.packs))));
         // The pack and the GEMM after it ask for the same split of each SM's memory between L1 and shared memory
         // (all to shared memory, which the GEMM needs), so the SMs need not be reconfigured between the two.
         for (CUfunction f : {kernel->pack_function, kernel->function})
@@ -208,7 +199,7 @@ void launch_kernel(const LoadedKernel& kernel, CUstream stream, KernelArgs args)
             partial_sums, 0, static_cast<std::size_t>(d.partial_sums_zeroed_bytes / 4), stream));
     CUdeviceptr next = workspace.get() + static_cast<CUdeviceptr>(slot_bytes(d.partial_sums_bytes));
     if (!d.packs.empty()) {
-        const bool through_tiles = transposing(d.packs);
+        const bool through_tiles = pack_kernel_of(d.packs) == PackKernel::Transposing;  // 64 x 64 tiles of shared memory
         PackJob jobs[2];
         TransposeJob tile_jobs[2];
         for (std::size_t i = 0; i < d.packs.size() && i < 2; ++i) {
