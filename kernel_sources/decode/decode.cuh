@@ -13,6 +13,9 @@
 // then alone stores the tile. On Hopper the slices of a tile may instead form a cluster (DECODE_CLUSTER) whose first
 // block adds the others' sums from their shared memory: no workspace, no counters to zero before the launch.
 //
+// A batch (JG_BATCH > 1, common/jg_batch.cuh) puts its GEMMs in the grid's third dimension, each one of them as
+// above; its slices of K meet only within a cluster, since the workspace's sums are laid out for one GEMM.
+//
 // A run-time-shape variant (JG_RUNTIME_DIM, common/jg_problem.cuh) takes S and the leading dimensions from the
 // launch, so that one binary serves a weight matrix at every token count. What S decides (the column tiles, the
 // bytes of the split sums' counters, the bounds) is then worked out from the launch's sizes, as the host works out
@@ -37,6 +40,7 @@
 #pragma once
 
 #include "common/jg_args.cuh"
+#include "common/jg_batch.cuh"
 #include "common/jg_epilogue.cuh"
 #include "common/jg_problem.cuh"
 #include "common/jg_tma.cuh"
@@ -138,6 +142,7 @@ constexpr int X_STAGE_BYTES = BS * X_PITCH;
 // (A variant's S is each call's, checked by validate; nothing here depends on S being small, only the speed.)
 static_assert((SMALL_N ? N : M) <= 64, "the small side of C is at most 64");
 #endif
+static_assert(BATCH == 1 || SPLITS == 1 || CLUSTER, "a batch's slices of K meet within a cluster (the host refuses it)");
 static_assert(!MMA || (TWO_BYTE && BS % 8 == 0), "mma: 16-bit inputs, columns in eights");
 static_assert(W_K_CONTIGUOUS || RG == 1, "l-contiguous W: one row group");
 static_assert((SPLITS - 1) * SLICE < K, "every split has some k");
@@ -600,14 +605,16 @@ __device__ __forceinline__ void l_contiguous_mma_sums(const dims& d, const e_t* 
 
 // ---- the kernel ----
 
-extern "C" __global__ void __launch_bounds__(jg::decode::THREADS) jg_decode(const __grid_constant__ jg_args args) {
+// One GEMM (of a batch, the grid's third dimension) on its operands; the extern "C" entry below walks the batch.
+// `last_to_arrive` is a word of shared memory for the split sums' count.
+static __device__ __forceinline__ void jg_decode_gemm(const jg::dims& d, const jg::decode::e_t* A,
+                                                      const jg::decode::e_t* B, jg::c_t* C, const jg_args& args,
+                                                      unsigned& last_to_arrive) {
     using namespace jg;
     using namespace jg::decode;
-    const dims d{args};
     extern __shared__ float4 shared_words[];
     unsigned char* const stage = reinterpret_cast<unsigned char*>(shared_words);  // X's rows, then the block's sums
     float* const tile = reinterpret_cast<float*>(stage + X_STAGE_BYTES);
-    __shared__ unsigned last_to_arrive;
 
     const index_t row_tile = blockIdx.x / SPLITS;
     const int split = (int)(blockIdx.x % SPLITS);
@@ -615,8 +622,8 @@ extern "C" __global__ void __launch_bounds__(jg::decode::THREADS) jg_decode(cons
     const index_t row0 = row_tile * ROWS, s0 = column_tile * BS;
     const index_t k_begin = (index_t)split * SLICE;
     const index_t k_end = k_begin + SLICE < K ? k_begin + SLICE : K;
-    const e_t* const W = static_cast<const e_t*>(SMALL_N ? args.a : args.b);
-    const e_t* const X = static_cast<const e_t*>(SMALL_N ? args.b : args.a);
+    const e_t* const W = SMALL_N ? A : B;
+    const e_t* const X = SMALL_N ? B : A;
 
     if constexpr (W_K_CONTIGUOUS) k_contiguous_sums(d, W, X, stage, row0, s0, k_begin, k_end, tile);
     else if constexpr (MMA) l_contiguous_mma_sums(d, W, X, stage, row0, s0, k_begin, k_end, tile);
@@ -665,7 +672,6 @@ extern "C" __global__ void __launch_bounds__(jg::decode::THREADS) jg_decode(cons
     }
 
     // The epilogue, in the order C is stored (consecutive threads, consecutive addresses).
-    c_t* const C = static_cast<c_t*>(args.c);
     for (index_t e = threadIdx.x; e < ROWS * BS; e += THREADS) {
         const index_t r = SMALL_N ? e % ROWS : e / BS;
         const index_t c = SMALL_N ? e / ROWS : e % BS;
@@ -675,4 +681,14 @@ extern "C" __global__ void __launch_bounds__(jg::decode::THREADS) jg_decode(cons
             epilogue_store<1>(C, out_offset(d, l, s), acc, 1, args.alpha, args.beta);
         }
     }
+}
+
+extern "C" __global__ void __launch_bounds__(jg::decode::THREADS) jg_decode(const __grid_constant__ jg_args args) {
+    using namespace jg;
+    using jg::decode::e_t;
+    const dims d{args};
+    __shared__ unsigned last_to_arrive;
+    for_each_gemm<e_t, e_t, c_t>(args, [&](const e_t* a, const e_t* b, c_t* c) {
+        jg_decode_gemm(d, a, b, c, args, last_to_arrive);
+    });
 }

@@ -123,6 +123,33 @@ TEST(DecodeFamily, LaunchAndWorkspace) {
     EXPECT_EQ(config("decode_simt_w2_r1_c8_k1_u4").launch(rows).grid.y, 3u);
 }
 
+// A batch (batched GEMV: attention's decode steps) in the grid's third dimension; its slices of K meet only in a
+// cluster, since the workspace's sums are laid out for one GEMM. Searched, not yet a default.
+TEST(DecodeFamily, BatchesTakeTheGridsThirdDimensionAndSplitOnlyInClusters) {
+    const DeviceInfo device = h200_profile();
+    Problem p = decode_step(1, 4096, 128, DType::BF16);  // one head's scores q K^T: 4096 keys, 128 deep
+    p.batch = 256;                                        // heads x sequences
+    const DecodeConfig whole = config("decode_simt_w4_r1_c1_k1_u4");
+    EXPECT_FALSE(whole.validate(p, device));
+    const LaunchDescription g = whole.launch(p);
+    EXPECT_EQ(g.grid.z, 256u);
+    EXPECT_EQ(whole.blocks(p), std::int64_t{g.grid.x} * g.grid.y * 256);
+    const auto rule = config("decode_simt_w4_r1_c1_k2_u4").validate(p, device);
+    ASSERT_TRUE(rule.has_value());
+    EXPECT_EQ(rule->rule, PruneRule::Batch);
+    EXPECT_FALSE(config("decode_simt_w4_r1_c1_k2_u4_x").validate(p, device));
+    const auto space = DecodeConfig::enumerate(p, device);
+    ASSERT_FALSE(space.empty());
+    for (const DecodeConfig& c : space) EXPECT_TRUE(c.splits == 1 || c.cluster) << c.to_string();
+    EXPECT_FALSE(std::holds_alternative<DecodeConfig>(heuristic_config(p, device))) << "not yet measured";
+    // The cost counts every GEMM's bytes: twice the batch, about twice the time once the SMs are full.
+    Problem twice = p;
+    twice.batch = 512;
+    const DeviceCeilings ceilings = estimate_ceilings(device);
+    EXPECT_GT(whole.estimate_cost(twice, device, ceilings).seconds,
+              1.5 * whole.estimate_cost(p, device, ceilings).seconds);
+}
+
 TEST(DecodeFamily, SearchSpaceIsValidAndCoversBothMaths) {
     const DeviceInfo device = h200_profile();
     for (const DType type : {DType::F32, DType::F16, DType::BF16})

@@ -62,7 +62,7 @@ Problem random_problem(std::mt19937_64& rng, std::string_view family) {
     p.alpha_one = pick(rng, {0, 1});
     p.beta_mode = static_cast<BetaMode>(pick(rng, {0, 1, 2}));
     // Batches: in the grid's third dimension, and past its 65535 in turns (kernel_sources/common/jg_batch.cuh).
-    if (family != DecodeConfig::kName) p.batch = pick(rng, {1, 1, 1, 7, 70000});
+    p.batch = pick(rng, {1, 1, 1, 7, 70000});
     random_types(rng, family, p);
     // Run-time-shape variants: m or n (for decode, its small side) and the leading dimensions at run time.
     p.runtime_dim = static_cast<std::uint8_t>(family == DecodeConfig::kName ? pick(rng, {0, p.n <= p.m ? 2 : 1})
@@ -135,6 +135,7 @@ AnyConfig random_valid_config(std::mt19937_64& rng, std::string_view family, con
             d.columns = d.mma ? pick(rng, {8, 16, 32, 64}) : pick(rng, {1, 2, 3, 5, 8, 16});
             d.splits = pick(rng, {1, 2, 3, 8, 64});
             d.unroll = pick(rng, {1, 2, 4, 8});
+            d.cluster = hopper && pick(rng, {0, 1});  // the slices of a tile as a cluster (2 to 8 of them)
             c = d;
         } else {
             RegBlockConfig r;

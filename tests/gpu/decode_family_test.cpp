@@ -4,7 +4,7 @@
 // leading dimensions, pointers off their 16-byte boundaries, every output type, alpha and beta of every kind, and
 // random knobs: both kinds of math, 1 to 8 warps, row groups, column tiles, 1 to 64 splits of K (the partial sums
 // meeting in the workspace, or on Hopper in the cluster's shared memory), unroll depths 1 to 8. Also the untuned
-// default on decode steps of a layer in both weight layouts.
+// default on decode steps of a layer in both weight layouts, and batches of decode steps.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -98,6 +98,40 @@ TEST_P(DecodeCorrectness, MatchesFloat64ReferenceOnRandomDecodeShapes) {
         shapes.push_back(s);
     }
 
+    const std::vector<std::string> failures =
+        testing::run_gemm_cases_in_parallel(shapes, configs, type.max_relative_error, seed);
+    for (const auto& f : failures) ADD_FAILURE() << f;
+    EXPECT_TRUE(failures.empty()) << failures.size() << " of " << shapes.size() << " cases failed (seed " << seed
+                                  << ")";
+}
+
+// Batches of decode steps (batched GEMV, as attention's scores and values in a decoding step): the GEMMs in the grid's
+// third dimension, and past its 65535 in turns; K split only within a cluster (random_config retries the others).
+TEST_P(DecodeCorrectness, BatchedStepsMatchFloat64Reference) {
+    JITGEMM_REQUIRE_GPU();
+    const DecodeCase& type = GetParam();
+    const DeviceInfo& device = cached_device_info(driver::device_of(driver::current_context()));
+    const std::uint64_t seed = testing::fresh_seed();
+    std::mt19937_64 rng(seed);
+    std::vector<GemmShape> shapes;
+    std::vector<std::string> configs;
+    const std::int64_t batches[] = {2, 5, 40, 70000};
+    while (shapes.size() < 40) {
+        const std::int64_t batch = batches[std::uniform_int_distribution<int>(0, 3)(rng)];
+        const bool many = batch > 65535;  // small GEMMs, so that the host reference stays quick
+        const std::int64_t small = many ? 1 : std::uniform_int_distribution<std::int64_t>(1, 16)(rng);
+        const std::int64_t large = std::uniform_int_distribution<std::int64_t>(1, many ? 24 : 700)(rng);
+        const std::int64_t k = std::uniform_int_distribution<std::int64_t>(1, many ? 40 : 300)(rng);
+        const bool small_m = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+        GemmShape s = testing::random_gemm_shape(rng, small_m ? small : large, small_m ? large : small, k);
+        s.a_type = s.b_type = type.ab_type;
+        s.c_type = type.ab_type;
+        s.compute = type.compute;
+        s.batch = batch;
+        testing::maybe_misalign_pointers(rng, s);
+        configs.push_back(random_config(rng, canonical(s), device).to_string());
+        shapes.push_back(s);
+    }
     const std::vector<std::string> failures =
         testing::run_gemm_cases_in_parallel(shapes, configs, type.max_relative_error, seed);
     for (const auto& f : failures) ADD_FAILURE() << f;

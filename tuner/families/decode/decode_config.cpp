@@ -57,7 +57,9 @@ std::int64_t DecodeConfig::row_tiles(const Problem& p) const {
 std::int64_t DecodeConfig::column_tiles(const Problem& p) const {
     return (decode_shape(p).small + columns - 1) / columns;
 }
-std::int64_t DecodeConfig::blocks(const Problem& p) const { return row_tiles(p) * splits * column_tiles(p); }
+std::int64_t DecodeConfig::blocks(const Problem& p) const {
+    return row_tiles(p) * splits * column_tiles(p) * p.batch;  // a batch's GEMMs are the grid's third dimension
+}
 
 std::int64_t DecodeConfig::sums_bytes(const Problem& p) const {
     return rows(p) * (columns + 1) * 4;  // the block's sums, rows padded to an odd length
@@ -80,7 +82,6 @@ int DecodeConfig::estimated_registers(const Problem& p) const {
 
 std::optional<Rejection> DecodeConfig::validate(const Problem& p, const DeviceInfo& device) const {
     if (p.a_type != p.b_type) return Rejection{PruneRule::Dtype, "the decode family needs A and B of one type"};
-    if (p.batch > 1) return Rejection{PruneRule::Batch, "the decode family computes one GEMM per call"};
     const DecodeShape d = decode_shape(p);
     // A run-time-shape variant's kernel takes its run-time dimension for the small side (decode.cuh: SMALL_N), so it
     // computes only the calls whose small side that is; launch() orients the grid by this call's sizes.
@@ -120,6 +121,9 @@ std::optional<Rejection> DecodeConfig::validate(const Problem& p, const DeviceIn
     if (cluster && (splits < 2 || splits > 8))
         return Rejection{PruneRule::Knobs, "a cluster of the splits takes 2 to 8 of them"};
     if (cluster && device.cc_major < 9) return Rejection{PruneRule::Knobs, "clusters need sm_90 or newer"};
+    if (p.batch > 1 && splits > 1 && !cluster)
+        return Rejection{PruneRule::Batch, "a batch's slices of K meet only within a cluster (_x): the workspace's "
+                                           "sums are laid out for one GEMM"};
     if ((splits - 1) * slice(*this, p) >= p.k)
         return Rejection{PruneRule::Knobs, "K = " + std::to_string(p.k) + " leaves a split of the " +
                                                std::to_string(splits) + " with no k"};
@@ -133,7 +137,7 @@ KnobDefines DecodeConfig::defines() const {
 }
 
 LaunchDescription DecodeConfig::launch(const Problem& p) const {
-    LaunchDescription g = tile_grid(row_tiles(p) * splits, 1, threads(), shared_bytes(p));
+    LaunchDescription g = tile_grid(row_tiles(p) * splits, 1, threads(), shared_bytes(p), p.batch);
     g.grid.y = static_cast<std::uint32_t>(column_tiles(p));
     if (cluster) {
         g.cluster.x = static_cast<std::uint32_t>(splits);  // blockIdx.x = row tile x splits + split

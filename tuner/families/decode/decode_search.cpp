@@ -106,9 +106,11 @@ CostEstimate DecodeConfig::estimate_cost(const Problem& p, const DeviceInfo& dev
                                          const DeviceCeilings& ceilings) const {
     const DecodeShape d = decode_shape(p);
     const double element = size_of(p.a_type);
-    const double w_bytes = double(d.large) * p.k * element;
-    const double x_bytes = double(d.small) * p.k * element;
-    const double c_bytes = double(d.large) * d.small * size_of(p.c_type) * (p.beta_mode == BetaMode::Zero ? 1 : 2);
+    // All GEMMs of a batch (an operand the batch shares counted each time: L2 may not keep it).
+    const double w_bytes = double(d.large) * p.k * element * p.batch;
+    const double x_bytes = double(d.small) * p.k * element * p.batch;
+    const double c_bytes =
+        double(d.large) * d.small * size_of(p.c_type) * (p.beta_mode == BetaMode::Zero ? 1 : 2) * p.batch;
 
     CostEstimate e;
     e.blocks_per_sm = std::max(1, blocks_per_sm(device, threads(), estimated_registers(p), shared_bytes(p)).blocks);
@@ -135,7 +137,7 @@ CostEstimate DecodeConfig::estimate_cost(const Problem& p, const DeviceInfo& dev
     e.traffic_seconds = std::max(e.traffic_seconds, ((column_tiles(p) - 1) * w_bytes +
                                                      double(row_tiles(p)) * x_bytes) / ceilings.l2_bytes_per_s);
 
-    const double padded = double(row_tiles(p) * rows(p)) * double(column_tiles(p) * columns) * p.k * 2.0;
+    const double padded = double(row_tiles(p) * rows(p)) * double(column_tiles(p) * columns) * p.k * 2.0 * p.batch;
     if (mma) {
         e.compute_seconds = padded / (0.5 * ceilings.matrix_flops(p.a_type, ComputeType::F32));
     } else {
@@ -161,7 +163,8 @@ CostEstimate DecodeConfig::estimate_cost(const Problem& p, const DeviceInfo& dev
 }
 
 std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, const DeviceInfo& device) {
-    if (!is_decode_problem(p)) return std::nullopt;
+    // Batches (batched GEMV, as in attention's decode steps) are searched but not yet a default: not yet measured.
+    if (!is_decode_problem(p) || p.batch > 1) return std::nullopt;
     const DecodeShape d = decode_shape(p);
     // fp32 up to 16 columns; 16-bit inputs up to 2, where the FMAs keep up. Measured on the H200 (session 16), this
     // family's mma.sync paths reached 0.4-0.7x cuBLAS on 16-bit decode with 4 and 16 tokens, where the mma.sync
