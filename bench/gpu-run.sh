@@ -23,7 +23,7 @@
 #            batched_targets) untuned and tuned against cublasGemmStridedBatchedEx
 #     newpaths: C through the TMA (wgmma _ts) and regblock split-K — SASS, correctness tests, sanitizers, fixed
 #            configurations with and without each ($FIXED_ROWS, default bench/shapes/store_split_fixed.txt), then the
-#            manifests of $SETS_NEW (default "batched_targets simt_split_targets") untuned and tuned
+#            manifests of $SETS_NEW (default "batched_targets batched_decode simt_split_targets") untuned and tuned
 #     runtime: run-time-shape variants — every GPU test and memcheck on variant sweeps ($PARTS tests), the M sweep
 #            of bench/shapes/m_sweep*.csv against cuBLAS and against exact tuning ($PARTS sweep)
 #     searchcmp: search time and quality — bench/shapes/$SEARCH_SET.csv searched with each budget of $SEARCH_BUDGETS
@@ -266,7 +266,7 @@ if [ "$MODE" = newpaths ]; then
         "200 136 1000 f32 n t regblock_128x64x8_t8x4_v2_s1_g1_k5"
     stamp "fixed configurations with and without each path against cuBLAS"
     bench_fixed_rows "${FIXED_ROWS:-bench/shapes/store_split_fixed.txt}"
-    bench_manifests ${SETS_NEW-batched_targets simt_split_targets}
+    bench_manifests ${SETS_NEW-batched_targets batched_decode simt_split_targets}
     stamp "done"; exit "$status"
 fi
 

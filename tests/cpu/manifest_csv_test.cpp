@@ -2,6 +2,7 @@
 // names in any case and order, the `layout` and `dtype` shorthands, quoting, comments, blank lines and empty cells.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -197,6 +198,22 @@ TEST(ManifestCsv, FormatFollowsTheNameThenTheFirstCharacter) {
     EXPECT_EQ(parse_manifest("M,N,K\n1,2,3\n", "stdin").size(), 1u);
     EXPECT_EQ(parse_manifest("  \n [{\"M\":1,\"N\":2,\"K\":3}]", "stdin").size(), 1u);
     EXPECT_EQ(parse_manifest("M,N,K\n1,2,3\n", "SHAPES.CSV").size(), 1u);
+}
+
+// Every manifest the benchmark batches read (bench/shapes/*.csv, *.json) parses: a typo there would cost a GPU call.
+TEST(ManifestCsv, EveryCommittedBenchmarkManifestParses) {
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(JITGEMM_SOURCE_DIR) + "/bench/shapes")) {
+        const std::string ext = entry.path().extension().string();
+        if (ext != ".csv" && ext != ".json") continue;
+        ++files;
+        try {
+            EXPECT_FALSE(read_manifest(entry.path().string()).empty()) << entry.path();
+        } catch (const std::exception& e) {
+            ADD_FAILURE() << entry.path() << ": " << e.what();
+        }
+    }
+    EXPECT_GE(files, 10);
 }
 
 }  // namespace
