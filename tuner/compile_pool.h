@@ -1,6 +1,8 @@
 // CompilePool: NVRTC compiles of a ranked candidate list on a pool of threads sized to the machine. Candidates are
-// started in rank order (likely winners first) and handed back in the order they finish, so the GPU can measure
-// one while others compile. cancel() stops starting new compiles; those under way finish and are still returned.
+// started in rank order (likely winners first), or in the order a chooser picks from those not yet started (the
+// tuner's: what the measurements so far make most promising), and handed back in the order they finish, so the GPU
+// can measure one while others compile. cancel() stops starting new compiles; those under way finish and are still
+// returned.
 #pragma once
 
 #include <algorithm>
@@ -18,9 +20,16 @@ template <typename Result>
 class CompilePool {
 public:
     using Job = std::function<Result(std::size_t index)>;
+    // Given the indices not yet started (never empty, in index order), the position in it of the one to start next.
+    // Called under the pool's lock, by the thread about to start it.
+    using Choose = std::function<std::size_t(const std::vector<std::size_t>& pending)>;
 
-    // Runs job(0), job(1), ... job(count - 1) on `threads` threads (0: one per hardware thread).
-    CompilePool(std::size_t count, Job job, unsigned threads = 0) : count_(count), job_(std::move(job)) {
+    // Runs job(0), job(1), ... job(count - 1) on `threads` threads (0: one per hardware thread), in that order, or in
+    // the order `choose` picks.
+    CompilePool(std::size_t count, Job job, unsigned threads = 0, Choose choose = nullptr)
+        : count_(count), job_(std::move(job)), choose_(std::move(choose)) {
+        pending_.reserve(count);
+        for (std::size_t i = 0; i < count; ++i) pending_.push_back(i);
         if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
         threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(count, 1)));
         for (unsigned t = 0; t < threads; ++t) workers_.emplace_back([this] { work(); });
@@ -54,19 +63,21 @@ public:
     // Jobs started so far.
     std::size_t started() const {
         std::lock_guard lock(mutex_);
-        return next_index_;
+        return count_ - pending_.size();
     }
 
 private:
-    bool drained() const { return running_ == 0 && (cancelled_ || next_index_ >= count_); }
+    bool drained() const { return running_ == 0 && (cancelled_ || pending_.empty()); }
 
     void work() {
         while (true) {
             std::size_t index;
             {
                 std::lock_guard lock(mutex_);
-                if (cancelled_ || next_index_ >= count_) break;
-                index = next_index_++;
+                if (cancelled_ || pending_.empty()) break;
+                const std::size_t at = choose_ ? std::min(choose_(pending_), pending_.size() - 1) : 0;
+                index = pending_[at];
+                pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(at));
                 ++running_;
             }
             Result result = job_(index);
@@ -82,10 +93,12 @@ private:
 
     const std::size_t count_;
     Job job_;
+    Choose choose_;
     mutable std::mutex mutex_;
     std::condition_variable changed_;
     bool cancelled_ = false;
-    std::size_t next_index_ = 0, running_ = 0;
+    std::vector<std::size_t> pending_;  // not started, in index order
+    std::size_t running_ = 0;
     std::deque<std::pair<std::size_t, Result>> finished_;
     std::vector<std::thread> workers_;
 };

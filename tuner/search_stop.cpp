@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace jitgemm {
 
@@ -22,6 +23,32 @@ double favourable_ratio(const std::vector<Calibration>& passed, const std::strin
 }
 
 }  // namespace
+
+std::size_t most_promising(const std::vector<std::size_t>& pending, const std::vector<double>& estimates,
+                           const std::vector<std::string>& groups, const std::vector<Calibration>& passed,
+                           const StopRule& rule) {
+    std::map<std::string, double> own;  // each group's most favourable ratio
+    for (const Calibration& c : passed) {
+        if (c.estimated_seconds <= 0.0 || c.measured_ms <= 0.0) continue;
+        const double r = c.measured_ms / c.estimated_seconds;
+        auto [it, fresh] = own.emplace(c.group, r);
+        if (!fresh) it->second = std::min(it->second, r);
+    }
+    const double any_group = favourable_ratio(passed, nullptr);
+    const double unmeasured = any_group > 0.0 ? any_group / rule.unmeasured_group_margin : 1.0;
+    std::size_t best = 0;
+    double best_score = 0.0;
+    for (std::size_t at = 0; at < pending.size(); ++at) {
+        const std::size_t i = pending[at];
+        const auto found = own.find(groups[i]);
+        const double score = estimates[i] * (found != own.end() ? found->second : unmeasured);
+        if (at == 0 || score < best_score) {
+            best = at;
+            best_score = score;
+        }
+    }
+    return best;
+}
 
 std::optional<std::string> search_done(const std::vector<Calibration>& passed, double best_ms,
                                        const std::vector<BestLeft>& left, const StopRule& rule) {

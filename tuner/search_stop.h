@@ -1,3 +1,5 @@
+// The measurements' say in a search: which candidate to measure next (most_promising) and when the search is done.
+//
 // When a search is done before its budget: the cost model's estimate of the best candidate left, taken at the most
 // favourable ratio of measured to estimated time any measured candidate has shown, is slower than the best measured
 // time by more than the timing noise — to win, that candidate would have to beat its estimate by more than any
@@ -36,6 +38,16 @@ struct BestLeft {
     std::string group;
     double estimated_seconds = 0.0;
 };
+
+// Which of the candidates not yet started to compile and measure next: the position in `pending` (indices into
+// `estimates` and `groups`, in rank order) of the one the measurements so far make fastest — its estimate scaled by
+// its group's most favourable ratio of measured to estimated time, or, for a group none of whose candidates has
+// passed, by the most favourable ratio of any group divided by the rule's margin, as search_done() judges them. Before
+// any measurement that is the model's own ranking; ties go to the earlier. So a group the model ranks too low (or too
+// high) is measured early and then ordered by what it showed, instead of waiting behind the other groups' candidates.
+std::size_t most_promising(const std::vector<std::size_t>& pending, const std::vector<double>& estimates,
+                           const std::vector<std::string>& groups, const std::vector<Calibration>& passed,
+                           const StopRule& rule = {});
 
 // Why the search may stop now (a sentence for the log), or nullopt while a candidate left might still win.
 std::optional<std::string> search_done(const std::vector<Calibration>& passed, double best_ms,

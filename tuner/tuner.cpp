@@ -8,6 +8,7 @@
 #include <chrono>
 #include <deque>
 #include <map>
+#include <mutex>
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
@@ -202,10 +203,27 @@ private:
         return ranked;
     }
 
-    // Stages 4-6: compile on the pool, in rank order; verify and time each as it arrives.
+    // Stages 4-6: compile on the pool, likely winners first (the ranking, recalibrated by each measurement:
+    // search_stop.h's most_promising); verify and time each as it arrives.
     void evaluate_all(const std::vector<AnyConfig>& configs) {
         if (configs.empty()) return;
         result_.candidates_total += static_cast<int>(configs.size());
+        // The estimates and calibration groups of the candidates, for the order and the stopping rule.
+        std::vector<double> estimates;
+        std::map<std::string, std::multiset<double>> left;  // not yet measured, by calibration group
+        std::size_t left_count = configs.size();
+        std::vector<std::string> groups;
+        for (const AnyConfig& config : configs) {
+            estimates.push_back(estimate_cost(config, problem_, device_, ceilings_).seconds);
+            groups.push_back(calibration_group(config, problem_));
+            left[groups.back()].insert(estimates.back());
+        }
+        // The first candidate (the heuristic default, in the main stage) always starts first.
+        const auto choose = [&](const std::vector<std::size_t>& pending) -> std::size_t {
+            if (pending.front() == 0) return 0;
+            std::lock_guard lock(calibration_mutex_);
+            return most_promising(pending, estimates, groups, calibration_);
+        };
         CompilePool<CompiledCandidate> pool(
             configs.size(),
             [&](std::size_t i) {
@@ -226,17 +244,7 @@ private:
                 }
                 return c;
             },
-            options_.compile_threads);
-        // The estimates of the candidates not yet measured, for the stopping rule (search_stop.h).
-        std::vector<double> estimates;
-        std::map<std::string, std::multiset<double>> left;  // by calibration group
-        std::size_t left_count = configs.size();
-        std::vector<std::string> groups;
-        for (const AnyConfig& config : configs) {
-            estimates.push_back(estimate_cost(config, problem_, device_, ceilings_).seconds);
-            groups.push_back(calibration_group(config, problem_));
-            left[groups.back()].insert(estimates.back());
-        }
+            options_.compile_threads, choose);
         bool done = false;
         while (auto item = pool.next()) {
             if (done) continue;  // compiles under way still arrive after the stop; the rule ruled them out
@@ -286,7 +294,10 @@ private:
         ++result_.outcomes[c.outcome];
         result_.measurements.push_back(measurement_of(c));
         if (c.outcome == CandidateOutcome::Passed) {
-            calibration_.push_back({estimated_seconds, c.median_ms, group});
+            {
+                std::lock_guard lock(calibration_mutex_);  // the compile threads' order reads it
+                calibration_.push_back({estimated_seconds, c.median_ms, group});
+            }
             if (best_ms_.load() == 0 || c.median_ms < best_ms_.load()) {
                 best_ms_ = c.median_ms;
                 best_config_ = c.program.config_name;
@@ -498,6 +509,7 @@ private:
     L2Flusher flusher_;
     const DeviceCeilings ceilings_;  // the cost model's: the ranking's and the stopping rule's
     std::vector<Calibration> calibration_;  // estimate and measurement of every candidate that passed
+    std::mutex calibration_mutex_;           // written on the tuning thread, read by the compile threads
     EventTimer timer_;
     std::unique_ptr<VerificationKernels> verification_kernels_;
     std::unique_ptr<TuningOperands> operands_;

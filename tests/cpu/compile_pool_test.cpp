@@ -2,10 +2,13 @@
 // returns the ones under way, and next() ends.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <set>
 #include <thread>
+#include <vector>
 
 #include "tuner/compile_pool.h"
 
@@ -39,6 +42,33 @@ TEST(CompilePool, StartsJobsInRankOrder) {
     }
     ASSERT_EQ(order.size(), 20u);
     for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(order[i], i);
+}
+
+// A chooser picks each next job among those not yet started: here always the last, so one thread runs them backwards.
+TEST(CompilePool, AChooserPicksEachNextJobFromThoseNotStarted) {
+    std::mutex mutex;
+    std::vector<std::size_t> order;
+    std::size_t smallest_pending = 100;
+    CompilePool<int> pool(
+        10,
+        [&](std::size_t i) {
+            std::lock_guard lock(mutex);
+            order.push_back(i);
+            return 0;
+        },
+        1,
+        [&](const std::vector<std::size_t>& pending) {
+            EXPECT_TRUE(std::is_sorted(pending.begin(), pending.end()));
+            smallest_pending = std::min(smallest_pending, pending.front());
+            return pending.size() - 1;
+        });
+    int returned = 0;
+    while (pool.next()) ++returned;
+    EXPECT_EQ(returned, 10);
+    ASSERT_EQ(order.size(), 10u);
+    for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(order[i], 9 - i);
+    EXPECT_EQ(smallest_pending, 0u);
+    EXPECT_EQ(pool.started(), 10u);
 }
 
 TEST(CompilePool, CancelStopsNewJobsAndReturnsTheRunningOnes) {

@@ -90,5 +90,27 @@ TEST(SearchStop, SplitKConfigurationsCalibrateApartFromTheirFamily) {
     EXPECT_EQ(calibration_group(MmaSyncConfig{}, p), "mma_sync");
 }
 
+// The order of the candidates left follows the measurements: the model's ranking until one passes, then each
+// estimate scaled by its group's best ratio (a group not yet measured by a quarter of the best of any).
+TEST(SearchOrder, RecalibratesTheRankingByWhatEachGroupMeasured) {
+    // Ranked by the model: three mma_sync candidates, then two wgmma ones estimated slower.
+    const std::vector<double> estimates = {1e-6, 1.1e-6, 1.2e-6, 2e-6, 2.1e-6};
+    const std::vector<std::string> groups = {"mma_sync", "mma_sync", "mma_sync", "wgmma", "wgmma"};
+    // Nothing measured: the ranking itself.
+    EXPECT_EQ(most_promising({1, 2, 3, 4}, estimates, groups, {}), 0u);
+    // mma_sync measured at 2 ms per estimated second: its next candidate would take 0.0022 ms; wgmma, unmeasured, is
+    // judged at a quarter of that ratio, 0.001 ms: it goes next, ahead of its rank.
+    const std::vector<Calibration> one = {{1e-6, 0.002, "mma_sync"}};
+    EXPECT_EQ(most_promising({1, 2, 3, 4}, estimates, groups, one), 2u);  // position of index 3
+    // wgmma measured slower than it was estimated (0.008 ms for 2 us: 4 ms per second): mma_sync's next is first.
+    const std::vector<Calibration> both = {{1e-6, 0.002, "mma_sync"}, {2e-6, 0.008, "wgmma"}};
+    EXPECT_EQ(most_promising({1, 2, 4}, estimates, groups, both), 0u);
+    // And faster (0.0016 ms for 2 us, below mma_sync's 0.0022): wgmma's next is first.
+    const std::vector<Calibration> faster = {{1e-6, 0.002, "mma_sync"}, {2e-6, 0.0016, "wgmma"}};
+    EXPECT_EQ(most_promising({1, 2, 4}, estimates, groups, faster), 2u);
+    // Ties go to the earlier in rank.
+    EXPECT_EQ(most_promising({3, 4}, {0, 0, 0, 1e-6, 1e-6}, groups, {}), 0u);
+}
+
 }  // namespace
 }  // namespace jitgemm
