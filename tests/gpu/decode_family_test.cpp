@@ -52,6 +52,16 @@ Problem canonical(const GemmShape& s) {
     return make_canonical_call(s.call(p, p, const_cast<unsigned char*>(storage))).problem;
 }
 
+// Every shape, each by its configuration, against the float64 reference.
+void expect_all_pass(const std::vector<GemmShape>& shapes, const std::vector<std::string>& configs,
+                     const DecodeCase& type, std::uint64_t seed) {
+    const std::vector<std::string> failures =
+        testing::run_gemm_cases_in_parallel(shapes, configs, type.max_relative_error, seed);
+    for (const auto& f : failures) ADD_FAILURE() << f;
+    EXPECT_TRUE(failures.empty()) << failures.size() << " of " << shapes.size() << " cases failed (seed " << seed
+                                  << ")";
+}
+
 // Random knobs until a configuration the family accepts for the problem.
 DecodeConfig random_config(std::mt19937_64& rng, const Problem& p, const DeviceInfo& device) {
     auto pick = [&](std::initializer_list<int> values) {
@@ -98,11 +108,7 @@ TEST_P(DecodeCorrectness, MatchesFloat64ReferenceOnRandomDecodeShapes) {
         shapes.push_back(s);
     }
 
-    const std::vector<std::string> failures =
-        testing::run_gemm_cases_in_parallel(shapes, configs, type.max_relative_error, seed);
-    for (const auto& f : failures) ADD_FAILURE() << f;
-    EXPECT_TRUE(failures.empty()) << failures.size() << " of " << shapes.size() << " cases failed (seed " << seed
-                                  << ")";
+    expect_all_pass(shapes, configs, type, seed);
 }
 
 // Batches of decode steps (batched GEMV, as attention's scores and values in a decoding step): the GEMMs in the grid's
@@ -132,11 +138,7 @@ TEST_P(DecodeCorrectness, BatchedStepsMatchFloat64Reference) {
         configs.push_back(random_config(rng, canonical(s), device).to_string());
         shapes.push_back(s);
     }
-    const std::vector<std::string> failures =
-        testing::run_gemm_cases_in_parallel(shapes, configs, type.max_relative_error, seed);
-    for (const auto& f : failures) ADD_FAILURE() << f;
-    EXPECT_TRUE(failures.empty()) << failures.size() << " of " << shapes.size() << " cases failed (seed " << seed
-                                  << ")";
+    expect_all_pass(shapes, configs, type, seed);
 }
 
 // The untuned default serves decode shapes (a row-major layer, y = x W, and the transposed weight of y = x W^T)
