@@ -52,6 +52,23 @@ Problem canonical(const GemmShape& s) {
     return make_canonical_call(s.call(p, p, const_cast<unsigned char*>(storage))).problem;
 }
 
+// A decode step (or a batch of them) of the case's type: the small side m or n at random, the rest of the shape
+// random as any GPU test's (order, transposes, leading dimensions, alpha and beta, pointers off 16 bytes); C of any
+// output type where `any_output`, else of the inputs' type.
+GemmShape random_step(std::mt19937_64& rng, const DecodeCase& type, std::int64_t small, std::int64_t large,
+                      std::int64_t k, std::int64_t batch, bool any_output) {
+    const bool small_m = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+    GemmShape s = testing::random_gemm_shape(rng, small_m ? small : large, small_m ? large : small, k);
+    s.a_type = s.b_type = type.ab_type;
+    const DType outputs[] = {DType::F32, DType::F16, DType::BF16};
+    s.c_type = !any_output || type.ab_type == DType::F32 ? type.ab_type
+                                                          : outputs[std::uniform_int_distribution<int>(0, 2)(rng)];
+    s.compute = type.compute;
+    s.batch = batch;
+    testing::maybe_misalign_pointers(rng, s);
+    return s;
+}
+
 // Every shape, each by its configuration, against the float64 reference.
 void expect_all_pass(const std::vector<GemmShape>& shapes, const std::vector<std::string>& configs,
                      const DecodeCase& type, std::uint64_t seed) {
@@ -97,13 +114,7 @@ TEST_P(DecodeCorrectness, MatchesFloat64ReferenceOnRandomDecodeShapes) {
         const std::int64_t k = std::uniform_int_distribution<int>(0, 3)(rng) == 0
                                    ? std::uniform_int_distribution<std::int64_t>(1, 40)(rng)
                                    : large_size(rng);
-        const bool small_m = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
-        GemmShape s = testing::random_gemm_shape(rng, small_m ? small : large, small_m ? large : small, k);
-        s.a_type = s.b_type = type.ab_type;
-        const DType outputs[] = {DType::F32, DType::F16, DType::BF16};
-        s.c_type = type.ab_type == DType::F32 ? DType::F32 : outputs[std::uniform_int_distribution<int>(0, 2)(rng)];
-        s.compute = type.compute;
-        testing::maybe_misalign_pointers(rng, s);
+        const GemmShape s = random_step(rng, type, small, large, k, 1, true);
         configs.push_back(random_config(rng, canonical(s), device).to_string());
         shapes.push_back(s);
     }
@@ -128,13 +139,7 @@ TEST_P(DecodeCorrectness, BatchedStepsMatchFloat64Reference) {
         const std::int64_t small = many ? 1 : std::uniform_int_distribution<std::int64_t>(1, 16)(rng);
         const std::int64_t large = std::uniform_int_distribution<std::int64_t>(1, many ? 24 : 700)(rng);
         const std::int64_t k = std::uniform_int_distribution<std::int64_t>(1, many ? 40 : 300)(rng);
-        const bool small_m = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
-        GemmShape s = testing::random_gemm_shape(rng, small_m ? small : large, small_m ? large : small, k);
-        s.a_type = s.b_type = type.ab_type;
-        s.c_type = type.ab_type;
-        s.compute = type.compute;
-        s.batch = batch;
-        testing::maybe_misalign_pointers(rng, s);
+        const GemmShape s = random_step(rng, type, small, large, k, batch, false);
         configs.push_back(random_config(rng, canonical(s), device).to_string());
         shapes.push_back(s);
     }
