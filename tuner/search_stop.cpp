@@ -26,7 +26,7 @@ double favourable_ratio(const std::vector<Calibration>& passed, const std::strin
 
 std::size_t most_promising(const std::vector<std::size_t>& pending, const std::vector<double>& estimates,
                            const std::vector<std::string>& groups, const std::vector<Calibration>& passed,
-                           const StopRule& rule) {
+                           const std::map<std::string, int>& failures, const StopRule& rule) {
     std::map<std::string, double> own;  // each group's most favourable ratio
     for (const Calibration& c : passed) {
         if (c.estimated_seconds <= 0.0 || c.measured_ms <= 0.0) continue;
@@ -41,7 +41,10 @@ std::size_t most_promising(const std::vector<std::size_t>& pending, const std::v
     for (std::size_t at = 0; at < pending.size(); ++at) {
         const std::size_t i = pending[at];
         const auto found = own.find(groups[i]);
-        const double score = estimates[i] * (found != own.end() ? found->second : unmeasured);
+        const auto failed = failures.find(groups[i]);
+        const bool failing = failed != failures.end() && failed->second >= 2 && any_group > 0.0;
+        const double score =
+            estimates[i] * (found != own.end() ? found->second : failing ? any_group : unmeasured);
         if (at == 0 || score < best_score) {
             best = at;
             best_score = score;

@@ -14,6 +14,7 @@
 // every mma.sync candidate, and one ratio for all stopped the search before any was measured).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,9 +46,11 @@ struct BestLeft {
 // passed, by the most favourable ratio of any group divided by the rule's margin, as search_done() judges them. Before
 // any measurement that is the model's own ranking; ties go to the earlier. So a group the model ranks too low (or too
 // high) is measured early and then ordered by what it showed, instead of waiting behind the other groups' candidates.
+// A group whose candidates have failed twice or more (`failures`: spilled, incorrect, ...) with none passed loses that
+// head start: it is judged at the best ratio of any group, so a family that cannot run here is not tried first.
 std::size_t most_promising(const std::vector<std::size_t>& pending, const std::vector<double>& estimates,
                            const std::vector<std::string>& groups, const std::vector<Calibration>& passed,
-                           const StopRule& rule = {});
+                           const std::map<std::string, int>& failures = {}, const StopRule& rule = {});
 
 // Why the search may stop now (a sentence for the log), or nullopt while a candidate left might still win.
 std::optional<std::string> search_done(const std::vector<Calibration>& passed, double best_ms,

@@ -222,7 +222,7 @@ private:
         const auto choose = [&](const std::vector<std::size_t>& pending) -> std::size_t {
             if (pending.front() == 0) return 0;
             std::lock_guard lock(calibration_mutex_);
-            return most_promising(pending, estimates, groups, calibration_);
+            return most_promising(pending, estimates, groups, calibration_, failed_groups_);
         };
         CompilePool<CompiledCandidate> pool(
             configs.size(),
@@ -259,6 +259,10 @@ private:
             }
             if (compiled.compiled_now) ++result_.compiles;
             evaluate(configs[index], std::move(compiled), estimates[index], groups[index]);
+            if (result_.measurements.back().outcome != CandidateOutcome::Passed) {
+                std::lock_guard lock(calibration_mutex_);
+                ++failed_groups_[groups[index]];
+            }
             auto& group_left = left[groups[index]];
             group_left.erase(group_left.find(estimates[index]));
             if (--left_count == 0) continue;
@@ -509,7 +513,8 @@ private:
     L2Flusher flusher_;
     const DeviceCeilings ceilings_;  // the cost model's: the ranking's and the stopping rule's
     std::vector<Calibration> calibration_;  // estimate and measurement of every candidate that passed
-    std::mutex calibration_mutex_;           // written on the tuning thread, read by the compile threads
+    std::map<std::string, int> failed_groups_;  // candidates that failed, by calibration group (the order's)
+    std::mutex calibration_mutex_;  // over both: written on the tuning thread, read by the compile threads
     EventTimer timer_;
     std::unique_ptr<VerificationKernels> verification_kernels_;
     std::unique_ptr<TuningOperands> operands_;

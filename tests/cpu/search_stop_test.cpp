@@ -108,6 +108,9 @@ TEST(SearchOrder, RecalibratesTheRankingByWhatEachGroupMeasured) {
     // And faster (0.0016 ms for 2 us, below mma_sync's 0.0022): wgmma's next is first.
     const std::vector<Calibration> faster = {{1e-6, 0.002, "mma_sync"}, {2e-6, 0.0016, "wgmma"}};
     EXPECT_EQ(most_promising({1, 2, 4}, estimates, groups, faster), 2u);
+    // A group that has only failed (twice or more) gets no head start: mma_sync's next is first again.
+    EXPECT_EQ(most_promising({1, 2, 3, 4}, estimates, groups, one, {{"wgmma", 2}}), 0u);
+    EXPECT_EQ(most_promising({1, 2, 3, 4}, estimates, groups, one, {{"wgmma", 1}}), 2u);  // once may be bad luck
     // Ties go to the earlier in rank.
     EXPECT_EQ(most_promising({3, 4}, {0, 0, 0, 1e-6, 1e-6}, groups, {}), 0u);
 }
