@@ -19,7 +19,8 @@
 int main(int argc, char** argv) {
     using namespace jitgemm;
     if (argc < 9 || argc > 12) {
-        std::fprintf(stderr, "usage: dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG [DTYPE [COMPUTE [RUNTIME]]]\n");
+        std::fprintf(stderr,
+                     "usage: dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG [DTYPE [COMPUTE [RUNTIME]]]\n");
         return 2;
     }
     const auto dtype = parse_dtype(argc > 9 ? argv[9] : "f32");

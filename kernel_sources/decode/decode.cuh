@@ -142,7 +142,8 @@ constexpr int X_STAGE_BYTES = BS * X_PITCH;
 // (A variant's S is each call's, checked by validate; nothing here depends on S being small, only the speed.)
 static_assert((SMALL_N ? N : M) <= 64, "the small side of C is at most 64");
 #endif
-static_assert(BATCH == 1 || SPLITS == 1 || CLUSTER, "a batch's slices of K meet within a cluster (the host refuses it)");
+static_assert(BATCH == 1 || SPLITS == 1 || CLUSTER,
+              "a batch's slices of K meet within a cluster (the host refuses the others)");
 static_assert(!MMA || (TWO_BYTE && BS % 8 == 0), "mma: 16-bit inputs, columns in eights");
 static_assert(W_K_CONTIGUOUS || RG == 1, "l-contiguous W: one row group");
 static_assert((SPLITS - 1) * SLICE < K, "every split has some k");
