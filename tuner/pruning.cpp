@@ -42,7 +42,7 @@ PrunedSpace prune_and_rank(const std::vector<AnyConfig>& candidates, const Probl
     // share its tiles would be dropped before the measurements could say whether sharing pays.
     double best_waves = 0.0, best_waves_shared = 0.0;
     for (const auto& r : valid) {
-        double& best = launch_description(r.config, problem).partial_sums_bytes > 0 ? best_waves_shared : best_waves;
+        double& best = shares_tiles(r.config, problem) ? best_waves_shared : best_waves;
         best = std::max(best, r.estimate.wave_efficiency);
     }
     if (best_waves == 0.0) best_waves = best_waves_shared;

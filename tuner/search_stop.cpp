@@ -1,4 +1,4 @@
-// The stopping rule of a search.
+// The order and the stopping rule of a search.
 #include "tuner/search_stop.h"
 
 #include <algorithm>
@@ -9,42 +9,43 @@ namespace jitgemm {
 
 namespace {
 
-// Measured milliseconds per estimated second, the most favourable of the calibrations of `group` (any group when
-// null); 0 when there is none.
-double favourable_ratio(const std::vector<Calibration>& passed, const std::string* group) {
-    double ratio = 0.0;
-    for (const Calibration& c : passed) {
-        if (c.estimated_seconds <= 0.0 || c.measured_ms <= 0.0) continue;
-        if (group != nullptr && c.group != *group) continue;
-        const double r = c.measured_ms / c.estimated_seconds;
-        if (ratio == 0.0 || r < ratio) ratio = r;
+// Measured milliseconds per estimated second: the most favourable of each group's calibrations, and of all of them.
+struct Ratios {
+    std::map<std::string, double> own;
+    double any = 0.0;  // 0 while nothing has passed
+
+    explicit Ratios(const std::vector<Calibration>& passed) {
+        for (const Calibration& c : passed) {
+            if (c.estimated_seconds <= 0.0 || c.measured_ms <= 0.0) continue;
+            const double r = c.measured_ms / c.estimated_seconds;
+            auto [it, fresh] = own.emplace(c.group, r);
+            if (!fresh) it->second = std::min(it->second, r);
+            if (any == 0.0 || r < any) any = r;
+        }
     }
-    return ratio;
-}
+    // The ratio a group's candidates are judged at: its own, or for a group none of whose candidates has passed, the
+    // best of any group divided by the rule's margin.
+    double judged(const std::string& group, const StopRule& rule) const {
+        const auto found = own.find(group);
+        return found != own.end() ? found->second : any / rule.unmeasured_group_margin;
+    }
+};
 
 }  // namespace
 
 std::size_t most_promising(const std::vector<std::size_t>& pending, const std::vector<double>& estimates,
                            const std::vector<std::string>& groups, const std::vector<Calibration>& passed,
                            const std::map<std::string, int>& failures, const StopRule& rule) {
-    std::map<std::string, double> own;  // each group's most favourable ratio
-    for (const Calibration& c : passed) {
-        if (c.estimated_seconds <= 0.0 || c.measured_ms <= 0.0) continue;
-        const double r = c.measured_ms / c.estimated_seconds;
-        auto [it, fresh] = own.emplace(c.group, r);
-        if (!fresh) it->second = std::min(it->second, r);
-    }
-    const double any_group = favourable_ratio(passed, nullptr);
-    const double unmeasured = any_group > 0.0 ? any_group / rule.unmeasured_group_margin : 1.0;
+    const Ratios ratios(passed);
     std::size_t best = 0;
     double best_score = 0.0;
     for (std::size_t at = 0; at < pending.size(); ++at) {
-        const std::size_t i = pending[at];
-        const auto found = own.find(groups[i]);
-        const auto failed = failures.find(groups[i]);
-        const bool failing = failed != failures.end() && failed->second >= 2 && any_group > 0.0;
-        const double score =
-            estimates[i] * (found != own.end() ? found->second : failing ? any_group : unmeasured);
+        const std::string& group = groups[pending[at]];
+        // Nothing passed yet: the model's own ranking. A group that has only failed (twice or more) gets no margin.
+        const auto failed = failures.find(group);
+        const bool failing = failed != failures.end() && failed->second >= 2 && !ratios.own.count(group);
+        const double ratio = ratios.any == 0.0 ? 1.0 : failing ? ratios.any : ratios.judged(group, rule);
+        const double score = estimates[pending[at]] * ratio;
         if (at == 0 || score < best_score) {
             best = at;
             best_score = score;
@@ -56,14 +57,12 @@ std::size_t most_promising(const std::vector<std::size_t>& pending, const std::v
 std::optional<std::string> search_done(const std::vector<Calibration>& passed, double best_ms,
                                        const std::vector<BestLeft>& left, const StopRule& rule) {
     if (static_cast<int>(passed.size()) < rule.min_passed || best_ms <= 0.0 || left.empty()) return std::nullopt;
-    const double any_group = favourable_ratio(passed, nullptr);
-    if (any_group == 0.0) return std::nullopt;
+    const Ratios ratios(passed);
+    if (ratios.any == 0.0) return std::nullopt;
     double closest_ms = 0.0;  // the prediction nearest the winner, for the log
     for (const BestLeft& l : left) {
         if (l.estimated_seconds <= 0.0) return std::nullopt;
-        const double own = favourable_ratio(passed, &l.group);
-        const double ratio = own > 0.0 ? own : any_group / rule.unmeasured_group_margin;
-        const double predicted_ms = l.estimated_seconds * ratio;
+        const double predicted_ms = l.estimated_seconds * ratios.judged(l.group, rule);
         if (predicted_ms < best_ms * (1.0 + rule.noise)) return std::nullopt;
         if (closest_ms == 0.0 || predicted_ms < closest_ms) closest_ms = predicted_ms;
     }

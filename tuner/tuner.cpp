@@ -533,7 +533,7 @@ std::atomic<std::uint64_t> tunings{0};
 
 std::string calibration_group(const AnyConfig& config, const Problem& problem) {
     std::string group(family_name(config));
-    if (launch_description(config, problem).partial_sums_bytes > 0) group += " shared-k";
+    if (shares_tiles(config, problem)) group += " shared-k";
     return group;
 }
 

@@ -65,6 +65,10 @@ KernelProgram kernel_program(const AnyConfig& config, const Problem& problem, co
         config);
 }
 
+bool shares_tiles(const AnyConfig& config, const Problem& problem) {
+    return launch_description(config, problem).partial_sums_bytes > 0;
+}
+
 std::string kernel_identity(const AnyConfig& config, const Problem& problem) {
     return std::visit([&](const auto& c) { return c.kernel_identity(problem); }, config);
 }

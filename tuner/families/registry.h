@@ -64,6 +64,9 @@ std::optional<AnyConfig> parse_config(std::string_view name);
 std::optional<Rejection> validate(const AnyConfig& config, const Problem& problem, const DeviceInfo& device);
 KnobDefines knob_defines(const AnyConfig& config);
 LaunchDescription launch_description(const AnyConfig& config, const Problem& problem);
+// Whether the configuration's blocks share tiles of C, their partial sums meeting in the workspace (split-K,
+// stream-K): the candidates that pruning and the search's calibration treat apart.
+bool shares_tiles(const AnyConfig& config, const Problem& problem);
 // The problem the kernel is specialized for: `problem` itself, except where the config packs operands to an aligned
 // copy first (their leading dimension and alignment are the copy's).
 Problem kernel_problem(const AnyConfig& config, const Problem& problem);
