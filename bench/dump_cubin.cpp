@@ -68,6 +68,8 @@ int main(int argc, char** argv) {
         std::printf("options:");
         for (const std::string& option : program.options) std::printf(" %s", option.c_str());
         std::printf("\n");
+        // The compiler's warnings (ptxas's C7510, a serialized wgmma pipeline, among them).
+        if (!cubin.log.empty()) std::printf("log:\n%s\n", cubin.log.c_str());
     } catch (const Error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 1;

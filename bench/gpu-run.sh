@@ -164,13 +164,15 @@ if [ "$MODE" = fixed ]; then
     stamp "done"; exit 0
 fi
 
-# Fixed configurations against cuBLAS in the same run: rows "m n k dtype transa transb config [batch]" (column-major),
-# every row $ROUNDS times (default 1).
+# Fixed configurations against cuBLAS in the same run: rows "m n k dtype transa transb config [batch [compute]]"
+# (column-major), every row $ROUNDS times (default 1).
 bench_fixed_rows() {  # bench_fixed_rows ROWS_FILE
     for round in $(seq "${ROUNDS:-1}"); do
-        while read -r m n k dtype ta tb config batch; do
+        while read -r m n k dtype ta tb config batch compute; do
             timeout 60 "$BUILD/jitgemm" bench --m "$m" --n "$n" --k "$k" --dtype "$dtype" --transa "$ta" --transb "$tb" \
-                --batch "${batch:-1}" --order col --config "$config" --iterations 20 2>&1 | grep -E "^ *[0-9]+x|rror" | \
+                --batch "${batch:-1}" --compute "${compute:-f32}" --order col --config "$config" --iterations 20 \
+                2>&1 | \
+                grep -E "^ *[0-9]+x|rror" | \
                 sed "s/^/$round $ta$tb $config x${batch:-1} /" | tee -a "$log"
         done < "$1"
     done
@@ -185,16 +187,16 @@ all_gpu_tests() {
     grep -E "tests passed|\*\*\*Failed|Failure|Expected|Which is|: .*wrong|unknown file|C\+\+ exception" \
         "$RES/gpu-tests.log" | head -80 | tee -a "$log"
 }
-# compute-sanitizer memcheck and racecheck on `jitgemm run` of each row "m n k dtype transa transb config"
+# compute-sanitizer memcheck and racecheck on `jitgemm run` of each row "m n k dtype transa transb config [compute]"
 # (column-major), unless SANITIZE is empty or the tool is missing.
 sanitize_rows() {  # sanitize_rows ROW...
     [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null || return 0
-    local rows=("$@") tool row m n k dtype ta tb config
+    local rows=("$@") tool row m n k dtype ta tb config compute
     for tool in memcheck racecheck; do
         for row in "${rows[@]}"; do
-            read -r m n k dtype ta tb config <<< "$row"
+            read -r m n k dtype ta tb config compute <<< "$row"
             timeout 300 compute-sanitizer --tool "$tool" "$BUILD/jitgemm" run --m "$m" --n "$n" --k "$k" --dtype "$dtype" \
-                --transa "$ta" --transb "$tb" --order col --config "$config" 2>&1 | \
+                --compute "${compute:-f32}" --transa "$ta" --transb "$tb" --order col --config "$config" 2>&1 | \
                 grep -E "ERROR SUMMARY|RACECHECK SUMMARY|rror" | head -3 | sed "s/^/$tool $row: /" | tee -a "$log"
         done
     done
@@ -219,9 +221,9 @@ if [ "$MODE" = hopper ]; then
     # $ROUNDS times (default 1). Then, where $SETS_HOPPER names manifests of bench/shapes/ (e.g. "wgmma_targets"), those
     # rows tuned with $BUDGET s each and benched against cuBLAS, with the untuned default before.
     stamp "SASS of the wgmma family"
-    while read -r m n k dtype ta tb config; do
+    while read -r m n k dtype ta tb config batch compute; do
         "$BUILD/bench/dump_cubin" "$RES/w.cubin" sm_90a "$m" "$n" "$k" "$ta" "$tb" "$config" "$dtype" \
-            > /dev/null 2>&1 &&
+            "${compute:-f32}" > /dev/null 2>&1 &&
         { echo "--- $m x $n x $k $dtype $ta$tb $config"
           cuobjdump --dump-resource-usage "$RES/w.cubin" 2>&1 | grep -E "jg_wgmma|REG" | head -2
           cuobjdump --dump-sass --function jg_wgmma "$RES/w.cubin" | \
@@ -238,8 +240,11 @@ if [ "$MODE" = hopper ]; then
     bench_fixed_rows "${HOPPER_ROWS:-bench/shapes/wgmma_fixed.txt}"
     stamp "compute-sanitizer memcheck and racecheck on wgmma kernels"
     # Column-major: the rows without _p3 have 16-byte aligned leading dimensions, which the TMA reads directly.
+    # TF32 with an operand read through registers: op(A) (the rows along m) and op(B)^T, then op(A) packed beside.
     sanitize_rows "296 200 152 bf16 n n wgmma_128x128x64_c2_s4_g8_q3" "257 130 333 f16 t t wgmma_64x64x64_c1_s8_g8_q5_p3" \
-        "513 255 129 bf16 t n wgmma_256x128x64_c2_s4_g8_p3" "704 392 200 f16 n t wgmma_128x128x64_c2_s6_g4_x2_q6"
+        "513 255 129 bf16 t n wgmma_256x128x64_c2_s4_g8_p3" "704 392 200 f16 n t wgmma_128x128x64_c2_s6_g4_x2_q6" \
+        "328 264 200 f32 n n wgmma_256x128x32_c2_s4_g8_x2_q3 tf32" \
+        "300 200 136 f32 t t wgmma_128x256x32_c2_s4_g8_q5 tf32" "264 300 96 f32 n t wgmma_128x128x32_c2_s4_g8_p1 tf32"
     bench_manifests ${SETS_HOPPER:-}
     stamp "done"; exit "$status"
 fi

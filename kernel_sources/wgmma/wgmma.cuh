@@ -32,18 +32,23 @@
 // Orientation: the instruction's rows (its M, 64 per instruction) run along C's n and its columns (its N = BM) along
 // C's m, as in the mma.sync family: each thread's accumulator pairs are then consecutive in m, the contiguous dimension
 // of the column-major C, and the epilogue stores pairs. The instruction's A operand is op(B)^T (BN x BK of it per
-// stage), its B operand is op(A) (BM x BK).
+// stage), its B operand is op(A) (BM x BK). TF32 with op(A) stored m-contiguous turns this round (below).
 //
 // Shared tiles: both are stored as the TMA writes them with 128-byte swizzle, in 128-byte rows of ROW_ELEMS elements
 // (64 16-bit ones, 32 fp32 ones). An operand stored k-contiguous in global memory (k-major) keeps k along the rows:
 // BK / ROW_ELEMS boxes of (ROW_ELEMS k) x (rows), one after the other. An operand stored m- or n-contiguous (m/n-major;
-// the instruction reads it transposed) keeps m or n along the rows: (rows) / 64 boxes of (64 m or n) x (BK k). The
-// matrix descriptors below describe exactly these layouts.
+// the instruction reads it transposed, or, in TF32, loads it into registers) keeps m or n along the rows: (rows) /
+// ROW_ELEMS boxes of (ROW_ELEMS m or n) x (BK k). The matrix descriptors below describe exactly these layouts.
 //
-// TF32 (fp32 inputs): the instruction is m64nNk8 and has no transpose, so both tiles must be k-major; the host packs
-// an operand stored m- or n-contiguous into a k-major copy first (common/jg_pack_transpose.cuh). A k step of 8 fp32 is
-// 32 bytes of a row, as a k step of 16 16-bit elements is: in bytes the k-major tiles and their descriptors are the
-// same for every input type, and only the elements per row, per box and per k step change.
+// TF32 (fp32 inputs): the instruction is m64nNk8 and has no transpose: its B operand's tile must be k-major, and an A
+// operand stored m- or n-contiguous is read from registers, which each consumer fills from the shared tile in the
+// instruction's fragment order (load_fragments). Where op(A) is the operand stored m-contiguous, the instruction's
+// roles turn (ROWS_ALONG_M): its rows run along C's m, its A operand is op(A) and its B operand op(B)^T, the consumers
+// split the tile's m, and C is stored one value at a time (pairs of the accumulators are consecutive in n). Where both
+// operands are stored m- or n-contiguous the host packs one into a k-major copy first (common/jg_pack_transpose.cuh),
+// and it may pack both, which the search measures. A k step of 8 fp32 is 32 bytes of a row, as a k step of 16 16-bit
+// elements is: in bytes the k-major tiles and their descriptors are the same for every input type, and only the
+// elements per row, per box and per k step change.
 #pragma once
 
 #include "common/jg_args.cuh"
@@ -91,13 +96,23 @@ constexpr int ES = (int)sizeof(a_t);              // element bytes: 2, or 4 for 
 constexpr int BM = WGMMA_BM, BN = WGMMA_BN, BK = WGMMA_BK, STAGES = WGMMA_STAGES, CONSUMERS = WGMMA_CONSUMERS;
 constexpr int CLUSTER = WGMMA_CLUSTER;
 constexpr int THREADS = 128 * (CONSUMERS + 1);
-constexpr int CONSUMER_COLS = BN / CONSUMERS;  // columns of C per consumer warpgroup
-constexpr int ATOMS = CONSUMER_COLS / 64;      // 64-row instruction blocks per consumer (along n)
-constexpr int ACC = BM / 2;                    // accumulators per thread of one instruction
-
 // How each operand sits in global memory (jg_problem.cuh): op(A)(m, k) is at k + m * LDA when A is transposed.
 constexpr bool A_KMAJOR = TRANS_A;
 constexpr bool B_KMAJOR = !TRANS_B;
+
+// The instruction's operands: its A operand P, 64 rows per instruction, split among the consumers; its B operand Q,
+// the instruction's width. P is op(B)^T and Q op(A) (rows along C's n), or the other way round (ROWS_ALONG_M: TF32
+// with op(A) stored m-contiguous, which only an A operand from registers can read).
+constexpr bool ROWS_ALONG_M = TF32 && !A_KMAJOR;
+constexpr int P_ROWS = ROWS_ALONG_M ? BM : BN;
+constexpr int WIDTH = ROWS_ALONG_M ? BN : BM;     // the N of every instruction
+constexpr bool P_KMAJOR = ROWS_ALONG_M ? A_KMAJOR : B_KMAJOR;
+constexpr bool Q_KMAJOR = ROWS_ALONG_M ? B_KMAJOR : A_KMAJOR;
+constexpr bool P_IN_REGISTERS = TF32 && !P_KMAJOR;
+constexpr int CONSUMER_ROWS = P_ROWS / CONSUMERS;  // rows of P per consumer warpgroup: columns of C, or rows
+constexpr int CONSUMER_COLS = BN / CONSUMERS;      // columns of C per consumer (rows along n)
+constexpr int ATOMS = CONSUMER_ROWS / 64;          // 64-row instruction blocks per consumer
+constexpr int ACC = WIDTH / 2;                     // accumulators per thread of one instruction
 
 constexpr int ROW_BYTES = 128;                   // one swizzled row
 constexpr int ROW_ELEMS = ROW_BYTES / ES;        // elements of one row: a k-major box's depth (64, or 32 for TF32)
@@ -133,18 +148,22 @@ struct unit_grid {
 
 static_assert(JG_A_TYPE == JG_B_TYPE, "the wgmma family takes fp16, bf16 or (as TF32) fp32 inputs, both the same");
 static_assert(!TF32 || JG_COMPUTE_TF32, "fp32 inputs reach the Tensor Cores only when the caller allows TF32");
-static_assert(!TF32 || (A_KMAJOR && B_KMAJOR), "TF32 wgmma reads both tiles k-major: the host packs others first");
+static_assert(!TF32 || Q_KMAJOR, "TF32 wgmma reads its B operand's tile k-major: the host packs one operand first "
+                                 "where both are stored m- or n-contiguous");
 static_assert(KSTEP_BYTES == 32 && KSTEPS_PER_ROW == 4, "a k step is 32 bytes of a 128-byte row");
-static_assert(BM == 64 || BM == 128 || BM == 192 || BM == 256, "BM is an instruction width: 64, 128, 192 or 256");
+static_assert(WIDTH == 64 || WIDTH == 128 || WIDTH == 192 || WIDTH == 256,
+              "BM (BN where the rows run along m) is an instruction width: 64, 128, 192 or 256");
 static_assert(BK * ES == 128 || BK * ES == 256, "BK is one or two 128-byte rows: 64 or 128 (32 or 64 for TF32)");
 static_assert(CONSUMERS == 1 || CONSUMERS == 2, "one or two consumer warpgroups");
-static_assert(BN % (64 * CONSUMERS) == 0 && ATOMS >= 1, "BN is a multiple of 64 per consumer");
+static_assert(P_ROWS % (64 * CONSUMERS) == 0 && ATOMS >= 1,
+              "BN (BM where the rows run along m) is a multiple of 64 per consumer");
 static_assert(ATOMS * ACC <= 128, "at most 128 accumulators per consumer thread");
 static_assert(STAGES >= 2 && STAGES <= 8, "2 to 8 stages");
 static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of one or two blocks");
 static_assert(!A_KMAJOR || BM % (8 * CLUSTER) == 0, "each block's share of a k-major op(A) tile is whole 8-row groups");
 static_assert(K >= 1, "the family computes k >= 1 (k = 0 is the reference family's scaling kernel)");
 static_assert(WGMMA_STORE == 0 || WGMMA_STORE == 1, "WGMMA_STORE is 0 (from registers) or 1 (through the TMA)");
+static_assert(!TMA_STORE || !ROWS_ALONG_M, "C goes through the TMA only where the rows run along n");
 static_assert(!TMA_STORE || ALIGN_C_ELEMS * C_BYTES >= 16,
               "the TMA writes C only where its pointer and leading dimension are 16-byte aligned");
 
@@ -260,9 +279,9 @@ __device__ __forceinline__ void produce(const ring& r, const tma::tensor_map* ma
                                       k0 + ROW_ELEMS * box, (int)m0 + rank * SHARE, za, full);
             } else {
 #pragma unroll
-                for (int box = 0; box < BM / 64; ++box)
+                for (int box = 0; box < BM / ROW_ELEMS; ++box)
                     if (box % CLUSTER == rank)
-                        load_box<CLUSTER>(a + box * BK * ROW_BYTES, map_a, (int)m0 + 64 * box, k0, za, full);
+                        load_box<CLUSTER>(a + box * BK * ROW_BYTES, map_a, (int)m0 + ROW_ELEMS * box, k0, za, full);
             }
             if constexpr (B_KMAJOR) {
 #pragma unroll
@@ -270,30 +289,59 @@ __device__ __forceinline__ void produce(const ring& r, const tma::tensor_map* ma
                     load_box<1>(b + box * BN * ROW_BYTES, map_b, k0 + ROW_ELEMS * box, (int)n0, zb, full);
             } else {
 #pragma unroll
-                for (int box = 0; box < BN / 64; ++box)
-                    load_box<1>(b + box * BK * ROW_BYTES, map_b, (int)n0 + 64 * box, k0, zb, full);
+                for (int box = 0; box < BN / ROW_ELEMS; ++box)
+                    load_box<1>(b + box * BK * ROW_BYTES, map_b, (int)n0 + ROW_ELEMS * box, k0, zb, full);
             }
             at.advance();
         }
     }
 }
 
-// One stage of one consumer: every k step of the stage, each instruction row block against the whole op(A) tile.
-__device__ __forceinline__ void multiply_stage(float (&acc)[ATOMS][ACC], const ring& r, int stage, int first_row,
-                                               bool first) {
-    const unsigned a = r.a_tile(stage), b = r.b_tile(stage);
+// The P fragments of one consumer's stage (TF32 with P stored m- or n-contiguous): for each instruction row block and
+// k step, the four values mma_tf32_k8_register_a takes. P's shared tile is (P_ROWS / 32) boxes of (32 rows of P) x
+// (BK k), each k a 128-byte row whose 16-byte chunks the TMA's swizzle moved to (chunk ^ k % 8). Eight rows of P
+// span two chunks, and the four k of one load are two pairs whose XOR leaves the pair in place: two-way bank
+// conflicts, which the layout of the fragments leaves no way around.
+constexpr int FRAGMENT_ATOMS = P_IN_REGISTERS ? ATOMS : 1;
+constexpr int FRAGMENT_STEPS = P_IN_REGISTERS ? BK / KSTEP : 1;
+using fragments = unsigned[FRAGMENT_ATOMS][FRAGMENT_STEPS][4];
+
+__device__ __forceinline__ void load_fragments(fragments& a, unsigned p_tile, int first_row) {
+    const int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4, g = lane / 4, q = lane % 4;
+#pragma unroll
+    for (int t = 0; t < FRAGMENT_ATOMS; ++t)
+#pragma unroll
+        for (int s = 0; s < FRAGMENT_STEPS; ++s)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int row = first_row + 64 * t + 16 * warp + g + 8 * (i % 2);
+                const int k = KSTEP * s + q + 4 * (i / 2);
+                const int byte = (row % ROW_ELEMS) * ES;
+                a[t][s][i] = load_shared_u32(p_tile + (row / ROW_ELEMS) * BK * ROW_BYTES + k * ROW_BYTES +
+                                             (((byte / 16) ^ (k % 8)) * 16) + byte % 16);
+            }
+}
+
+// One stage of one consumer: every k step of the stage, each instruction row block of P against the whole Q tile.
+__device__ __forceinline__ void multiply_stage(float (&acc)[ATOMS][ACC], const fragments& p_values, const ring& r,
+                                               int stage, int first_row, bool first) {
+    const unsigned p = ROWS_ALONG_M ? r.a_tile(stage) : r.b_tile(stage);
+    const unsigned q = ROWS_ALONG_M ? r.b_tile(stage) : r.a_tile(stage);
 #pragma unroll
     for (int s = 0; s < BK / KSTEP; ++s) {
-        const unsigned long long desc_a_op =
-            A_KMAJOR ? kmajor_descriptor<BM>(a, 0, s) : mnmajor_descriptor(a, 0, s);
+        const unsigned long long desc_q = Q_KMAJOR ? kmajor_descriptor<WIDTH>(q, 0, s) : mnmajor_descriptor(q, 0, s);
 #pragma unroll
         for (int t = 0; t < ATOMS; ++t) {
-            const int row = first_row + 64 * t;
-            const unsigned long long desc_b_op =
-                B_KMAJOR ? kmajor_descriptor<BN>(b, row, s) : mnmajor_descriptor(b, row, s);
             const int scale_d = (first && s == 0) ? 0 : 1;
-            if constexpr (TF32) mma_tf32_k8<BM>(acc[t], desc_b_op, desc_a_op, scale_d);
-            else mma_k16<BM, BF16, B_KMAJOR ? 0 : 1, A_KMAJOR ? 0 : 1>(acc[t], desc_b_op, desc_a_op, scale_d);
+            if constexpr (P_IN_REGISTERS) {
+                mma_tf32_k8_register_a<WIDTH>(acc[t], p_values[t][s], desc_q, scale_d);
+            } else {
+                const int row = first_row + 64 * t;
+                const unsigned long long desc_p =
+                    P_KMAJOR ? kmajor_descriptor<P_ROWS>(p, row, s) : mnmajor_descriptor(p, row, s);
+                if constexpr (TF32) mma_tf32_k8<WIDTH>(acc[t], desc_p, desc_q, scale_d);
+                else mma_k16<WIDTH, BF16, P_KMAJOR ? 0 : 1, Q_KMAJOR ? 0 : 1>(acc[t], desc_p, desc_q, scale_d);
+            }
         }
     }
 }
@@ -361,6 +409,31 @@ __device__ __forceinline__ void store_tile(const dims& d, const float (&acc)[ATO
     }
 }
 
+// As store_tile where the instruction's rows run along m (TF32 with op(A) stored m-contiguous): a thread's accumulator
+// pairs are consecutive in n, so each value is stored alone. A warp's store then writes 8 consecutive m (32 bytes of
+// fp32, TF32's output type) in each of 4 columns: whole sectors.
+__device__ __forceinline__ void store_tile_rows_along_m(const dims& d, const float (&acc)[ATOMS][ACC], c_t* C,
+                                                        index_t m0, index_t n0, int first_row, float alpha,
+                                                        float beta) {
+    const int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
+#pragma unroll
+    for (int t = 0; t < ATOMS; ++t) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+            const index_t m = m0 + first_row + 64 * t + 16 * warp + lane / 4 + 8 * half;
+            if (m >= d.m()) continue;
+#pragma unroll
+            for (int j = 0; j < WIDTH / 8; ++j)
+#pragma unroll
+                for (int e = 0; e < 2; ++e) {
+                    const index_t n = n0 + 8 * j + 2 * (lane % 4) + e;
+                    const float value[1] = {acc[t][4 * j + 2 * half + e]};
+                    if (n < d.n()) epilogue_store<1>(C, d.c_offset(m, n), value, 1, alpha, beta);
+                }
+        }
+    }
+}
+
 // The threads of one consumer warpgroup meet (named barrier 1 + consumer; 0 is __syncthreads').
 __device__ __forceinline__ void consumer_sync(int consumer) {
     asm volatile("bar.sync %0, 128;" ::"r"(1 + consumer) : "memory");
@@ -415,15 +488,16 @@ __device__ __forceinline__ void store_tile_through_tma(const dims& d, const floa
     }
 }
 
-// A consumer warpgroup: every tile of this block, its CONSUMER_COLS columns of each. `map_c` and `staging` (the
-// consumer's staging area, generic) serve WGMMA_STORE 1 only.
+// A consumer warpgroup: every tile of this block, its CONSUMER_ROWS rows of P of each (columns of C, or rows where the
+// rows run along m). `map_c` and `staging` (the consumer's staging area, generic) serve WGMMA_STORE 1 only.
 __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, const jg_args& args,
                                         const tma::tensor_map* map_c, unsigned char* staging) {
     const dims d{args};
     const unit_grid units(d);
     c_t* const C = static_cast<c_t*>(args.c);
     float acc[ATOMS][ACC];
-    const int first_row = consumer * CONSUMER_COLS;
+    fragments p_values;  // P's values of the stage, where P is read from registers
+    const int first_row = consumer * CONSUMER_ROWS;
     const bool releases = threadIdx.x % 32 == 0;  // one arrival per warp frees a stage
     ring_position at;
     // Frees a stage in this block (one arrival per warp) and, in a cluster of two, in the other, whose producer writes
@@ -441,8 +515,10 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         int previous = -1;
         for (int kb = 0; kb < K_BLOCKS; ++kb) {
             bulk::wait(r.full(at.stage), at.parity);
-            fence_operands();
-            multiply_stage(acc, r, at.stage, first_row, kb == 0);
+            if constexpr (P_IN_REGISTERS)
+                load_fragments(p_values, ROWS_ALONG_M ? r.a_tile(at.stage) : r.b_tile(at.stage), first_row);
+            fence_operands();  // also orders the fragments' loads before the instructions that read them
+            multiply_stage(acc, p_values, r, at.stage, first_row, kb == 0);
             commit();
             if (previous >= 0) {
                 wait<1>();  // the stage before has been read: free it
@@ -457,6 +533,8 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         if constexpr (TMA_STORE)
             store_tile_through_tma(d, acc, gemm_c, map_c, staging, r.staging(consumer), m0, n0, z, consumer,
                                    args.alpha, args.beta);
+        else if constexpr (ROWS_ALONG_M)
+            store_tile_rows_along_m(d, acc, gemm_c, m0, n0, first_row, args.alpha, args.beta);
         else
             store_tile(d, acc, gemm_c, m0, n0, first_row, args.alpha, args.beta);
     }

@@ -266,11 +266,13 @@ TEST(NvrtcCompileWgmma, TmaStoredCCompilesForEveryOutputTypeBatchAndVariant) {
     }
 }
 
-// TF32 in the wgmma family, every transpose (operands stored across k are copied transposed first, so every kernel
-// reads k-major tiles, but the problem's constants differ), wide and narrow instructions, one and two consumers, both
-// depths and clusters: no serialized wgmma, and the transposing pack in the module where an operand is transposed.
+// TF32 in the wgmma family, every transpose, each operand stored across k either copied transposed first or read
+// through registers (with the instruction's rows along m where that operand is A), wide and narrow instructions, one
+// and two consumers, both depths and clusters: no serialized wgmma, and the transposing pack in the module exactly
+// where an operand is transposed.
 TEST(NvrtcCompileWgmma, Tf32EveryTransposeCompilesForSm90aWithoutSerialization) {
-    const char* configs[] = {"wgmma_256x128x32_c2_s4_g8_x2_q132", "wgmma_64x128x64_c1_s2_g1"};
+    const char* configs[] = {"wgmma_256x128x32_c2_s4_g8_x2_q132", "wgmma_64x128x64_c1_s2_g1",
+                             "wgmma_128x256x32_c2_s4_g8"};
     struct Job {
         KernelProgram program;
         bool transposing;
@@ -278,23 +280,25 @@ TEST(NvrtcCompileWgmma, Tf32EveryTransposeCompilesForSm90aWithoutSerialization) 
     std::vector<Job> jobs;
     for (const Transpose ta : {Transpose::No, Transpose::Yes})
         for (const Transpose tb : {Transpose::No, Transpose::Yes})
-            for (const char* name : configs) {
-                Problem p;
-                p.m = 1000;
-                p.n = 777;
-                p.k = 515;
-                p.trans_a = ta;
-                p.trans_b = tb;
-                p.lda = ta == Transpose::Yes ? 516 : 1000;
-                p.ldb = tb == Transpose::Yes ? 780 : 516;
-                p.ldc = 1000;
-                p.compute = ComputeType::TF32;
-                p.beta_mode = BetaMode::General;
-                WgmmaConfig c = *WgmmaConfig::parse(name);
-                c.pack = WgmmaConfig::operands_to_pack(p);
-                EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
-                jobs.push_back({kernel_program(AnyConfig{c}, p, "sm_90a"), c.pack != 0});
-            }
+            for (const char* name : configs)
+                for (const bool through_registers : {false, true}) {
+                    Problem p;
+                    p.m = 1000;
+                    p.n = 777;
+                    p.k = 515;
+                    p.trans_a = ta;
+                    p.trans_b = tb;
+                    p.lda = ta == Transpose::Yes ? 516 : 1000;
+                    p.ldb = tb == Transpose::Yes ? 780 : 516;
+                    p.ldc = 1000;
+                    p.compute = ComputeType::TF32;
+                    p.beta_mode = BetaMode::General;
+                    WgmmaConfig c = *WgmmaConfig::parse(name);
+                    c.pack = WgmmaConfig::operands_to_pack(p) |
+                             (through_registers ? 0 : WgmmaConfig::transposable_operands(p));
+                    EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
+                    jobs.push_back({kernel_program(AnyConfig{c}, p, "sm_90a"), c.pack != 0});
+                }
     std::vector<std::future<Cubin>> compiled;
     for (const Job& job : jobs) compiled.push_back(std::async(std::launch::async, compile_to_cubin, job.program));
     for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -303,9 +307,7 @@ TEST(NvrtcCompileWgmma, Tf32EveryTransposeCompilesForSm90aWithoutSerialization) 
             const Cubin cubin = compiled[i].get();
             expect_cubin(cubin, jobs[i].program, 90);
             EXPECT_EQ(serialization_warning(cubin.log), std::nullopt) << cubin.log;
-            if (jobs[i].transposing) {
-                EXPECT_NE(cubin.image.find("jg_pack_transpose"), std::string::npos);
-            }
+            EXPECT_EQ(cubin.image.find("jg_pack_transpose") != std::string::npos, jobs[i].transposing);
         } catch (const Error& e) {
             ADD_FAILURE() << e.what();
         }

@@ -11,7 +11,8 @@ namespace {
 TEST(SearchStop, StopsWhenNoCandidateLeftCanWinByMoreThanTheNoise) {
     // The model estimated 1, 2, 3 and 4 us; they measured 0.002, 0.005, 0.006, 0.010 ms: 2 ms per estimated second
     // at best. A candidate left estimated at 5 us would take 0.010 ms at that ratio: no threat to 0.002 ms.
-    const std::vector<Calibration> passed = {{1e-6, 0.002}, {2e-6, 0.005}, {3e-6, 0.006}, {4e-6, 0.010}};
+    const std::vector<Calibration> passed = {
+        {1e-6, 0.002, ""}, {2e-6, 0.005, ""}, {3e-6, 0.006, ""}, {4e-6, 0.010, ""}};
     const auto reason = search_done(passed, 0.002, 5e-6);
     ASSERT_TRUE(reason.has_value());
     EXPECT_NE(reason->find("0.0100 ms"), std::string::npos) << *reason;
@@ -19,7 +20,8 @@ TEST(SearchStop, StopsWhenNoCandidateLeftCanWinByMoreThanTheNoise) {
 }
 
 TEST(SearchStop, GoesOnWhileACandidateLeftMightWin) {
-    const std::vector<Calibration> passed = {{1e-6, 0.002}, {2e-6, 0.005}, {3e-6, 0.006}, {4e-6, 0.010}};
+    const std::vector<Calibration> passed = {
+        {1e-6, 0.002, ""}, {2e-6, 0.005, ""}, {3e-6, 0.006, ""}, {4e-6, 0.010, ""}};
     // Estimated like the winner: at the winner's own ratio it would tie, and ties are measured (flat estimates).
     EXPECT_FALSE(search_done(passed, 0.002, 1e-6));
     // 2% behind the winner: within the noise, measured.
@@ -32,13 +34,14 @@ TEST(SearchStop, TrustsTheMostFavourableRatioNotTheWinners) {
     // The winner measured 4000 ms per estimated second, another candidate 1500: a candidate left estimated at 2 us
     // might run at 1500, 0.003 ms, ahead of the winner's 0.004 ms; one estimated at 3 us would take 0.0045 ms at
     // best, 12% behind.
-    const std::vector<Calibration> passed = {{1e-6, 0.004}, {3e-6, 0.0045}, {4e-6, 0.008}, {5e-6, 0.009}};
+    const std::vector<Calibration> passed = {
+        {1e-6, 0.004, ""}, {3e-6, 0.0045, ""}, {4e-6, 0.008, ""}, {5e-6, 0.009, ""}};
     EXPECT_FALSE(search_done(passed, 0.004, 2e-6));
     EXPECT_TRUE(search_done(passed, 0.004, 3e-6));
 }
 
 TEST(SearchStop, NeedsEnoughMeasurements) {
-    const std::vector<Calibration> three = {{1e-6, 0.002}, {2e-6, 0.005}, {3e-6, 0.006}};
+    const std::vector<Calibration> three = {{1e-6, 0.002, ""}, {2e-6, 0.005, ""}, {3e-6, 0.006, ""}};
     EXPECT_FALSE(search_done(three, 0.002, 1e-3));  // fewer than min_passed
     StopRule rule;
     rule.min_passed = 3;

@@ -96,40 +96,45 @@ TEST(WgmmaFamily, Tf32DepthsAreWholeRowsOfFp32) {
     EXPECT_EQ(rule_of(c, half(4096, 4096, 4096)), PruneRule::Knobs);
 }
 
-// TF32's instruction has no transpose: an operand stored m- or n-contiguous must be copied k-contiguous first, and the
-// kernel then computes the problem with that operand transposed, on the copy.
-TEST(WgmmaFamily, Tf32OperandsStoredAcrossKArePackedTransposed) {
+// TF32's instruction has no transpose: an operand stored m- or n-contiguous is read through registers, or copied
+// k-contiguous first, and the kernel then computes the problem with that operand transposed, on the copy. One of the
+// two must be read k-contiguous from shared memory: where both are stored across k, one is packed at least. Where the
+// operand read through registers is A, the instruction's rows run along m.
+TEST(WgmmaFamily, Tf32OperandsStoredAcrossKAreReadThroughRegistersOrPackedTransposed) {
     const DeviceInfo d = h200_profile();
     struct Layout {
         Transpose a, b;
-        int required;  // operands stored m- or n-contiguous
+        int across;  // operands stored m- or n-contiguous
     };
     for (const Layout& l : {Layout{Transpose::Yes, Transpose::No, 0}, {Transpose::No, Transpose::No, 1},
                             {Transpose::Yes, Transpose::Yes, 2}, {Transpose::No, Transpose::Yes, 3}}) {
         const Problem p = tf32(1000, 600, 300, l.a, l.b);
         SCOPED_TRACE(p.key());
-        EXPECT_EQ(WgmmaConfig::operands_to_pack(p), l.required);
+        EXPECT_EQ(WgmmaConfig::transposable_operands(p), l.across);
+        EXPECT_EQ(WgmmaConfig::operands_to_pack(p), l.across == 3 ? 1 : 0);
         for (int pack = 0; pack < 4; ++pack) {
             const auto refusal = tf32_config(pack).validate(p, d);
-            if ((pack & l.required) != l.required) {
+            const int left_across = l.across & ~pack;
+            if (left_across == 3) {
                 ASSERT_TRUE(refusal.has_value()) << pack;
                 EXPECT_EQ(refusal->rule, PruneRule::Knobs);
                 EXPECT_NE(refusal->reason.find("transpose"), std::string::npos) << refusal->reason;
-                const char* needed = (l.required & ~pack & 1) ? "_p1" : "_p2";
-                EXPECT_NE(refusal->reason.find(needed), std::string::npos) << refusal->reason;
+                EXPECT_NE(refusal->reason.find("_p1 or _p2"), std::string::npos) << refusal->reason;
                 continue;
             }
             EXPECT_FALSE(refusal) << pack << ": " << refusal->reason;
             const Problem seen = tf32_config(pack).kernel_problem(p);
             EXPECT_EQ(seen.trans_a, (pack & 1) ? Transpose::Yes : p.trans_a);
             EXPECT_EQ(seen.trans_b, (pack & 2) ? Transpose::No : p.trans_b);
+            EXPECT_EQ(WgmmaConfig::transposable_operands(seen), left_across);
+            EXPECT_EQ(WgmmaConfig::rows_along_m(seen), (left_across & 1) != 0);
             // The copies' columns: k rounded up to 32 fp32 (128 bytes).
             EXPECT_EQ(seen.lda, (pack & 1) ? 320 : p.lda);
             EXPECT_EQ(seen.ldb, (pack & 2) ? 320 : p.ldb);
             const LaunchDescription launch = tf32_config(pack).launch(p);
             ASSERT_EQ(launch.packs.size(), static_cast<std::size_t>((pack & 1) + (pack >> 1)));
             for (const OperandPack& op : launch.packs) {
-                const bool across = (l.required >> op.operand) & 1;
+                const bool across = (l.across >> op.operand) & 1;
                 EXPECT_EQ(op.transposed, across) << op.operand;
                 EXPECT_EQ(op.element_bytes, 4);
                 EXPECT_EQ(op.ld_to, 320);
@@ -142,14 +147,52 @@ TEST(WgmmaFamily, Tf32OperandsStoredAcrossKArePackedTransposed) {
     }
 }
 
-// A k-contiguous operand that the TMA cannot read (misaligned) is copied as it is, beside a transposed copy of the
-// other: both through the transposing kernel's launch, each job saying whether it transposes.
+// Where op(A) is read through registers the instruction's width is BN and the consumers split BM: the tile rules turn
+// with it, and C is stored from the registers.
+TEST(WgmmaFamily, Tf32RowsAlongMTurnTheTileRules) {
+    const Problem nn = tf32(4096, 4096, 4096, Transpose::No, Transpose::No);
+    const Problem tt = tf32(4096, 4096, 4096, Transpose::Yes, Transpose::Yes);
+    ASSERT_TRUE(WgmmaConfig::rows_along_m(nn));
+    ASSERT_FALSE(WgmmaConfig::rows_along_m(tt));
+    WgmmaConfig c = tf32_config();
+    c.bm = 128;
+    c.bn = 256;
+    EXPECT_EQ(c.instruction_width(nn), 256);
+    EXPECT_EQ(c.consumer_rows(nn), 64);
+    EXPECT_EQ(c.accumulators(nn), 128);
+    EXPECT_FALSE(rule_of(c, nn));
+    EXPECT_EQ(c.instruction_width(tt), 128);
+    EXPECT_EQ(c.consumer_rows(tt), 128);
+    EXPECT_EQ(c.accumulators(tt), 128);
+    EXPECT_FALSE(rule_of(c, tt));
+    c.bm = 192;  // 96 rows per consumer: not whole 64-row instruction blocks along m
+    c.bn = 128;
+    const auto refusal = c.validate(nn, h200_profile());
+    ASSERT_TRUE(refusal.has_value());
+    EXPECT_EQ(refusal->rule, PruneRule::Knobs);
+    EXPECT_NE(refusal->reason.find("split bm"), std::string::npos) << refusal->reason;
+    EXPECT_FALSE(rule_of(c, tt));  // 64 columns per consumer, 192 wide
+    c = tf32_config();
+    c.bm = 128;
+    c.tma_store = true;
+    c.stages = 3;
+    EXPECT_EQ(rule_of(c, nn), PruneRule::Knobs);
+    EXPECT_FALSE(rule_of(c, tt));
+    c.pack = 1;  // op(A) copied k-contiguous: the rows run along n again
+    EXPECT_FALSE(rule_of(c, nn));
+}
+
+// A k-contiguous operand that the TMA cannot read (misaligned) is copied as it is, alone (the other read through
+// registers) or beside a transposed copy of the other: both through the transposing kernel's launch, each job saying
+// whether it transposes.
 TEST(WgmmaFamily, Tf32MisalignedOperandIsPackedBesideATransposedOne) {
     Problem p = tf32(1000, 600, 301, Transpose::No, Transpose::No);  // A m-contiguous, B k-contiguous with ld 301
     p.ldb = 301;
     p.align_b = 4;
-    EXPECT_EQ(WgmmaConfig::operands_to_pack(p), 3);
+    EXPECT_EQ(WgmmaConfig::operands_to_pack(p), 2);            // A may be read through registers
     EXPECT_EQ(rule_of(tf32_config(1), p), PruneRule::Knobs);  // B still misaligned
+    EXPECT_FALSE(rule_of(tf32_config(2), p));
+    EXPECT_FALSE(tf32_config(2).launch(p).packs[0].transposed);
     EXPECT_FALSE(rule_of(tf32_config(3), p));
     const LaunchDescription launch = tf32_config(3).launch(p);
     ASSERT_EQ(launch.packs.size(), 2u);
@@ -173,7 +216,7 @@ TEST(WgmmaFamily, KnobRules) {
     EXPECT_EQ(rule_of(c, p), PruneRule::Knobs);
     c = WgmmaConfig{};
     c.bn = 256;  // two instruction blocks of 128 accumulators per consumer thread
-    EXPECT_EQ(c.accumulators(), 256);
+    EXPECT_EQ(c.accumulators(p), 256);
     EXPECT_EQ(rule_of(c, p), PruneRule::Registers);
     c = WgmmaConfig{};
     c.stages = 5;  // 5 x 48 KiB: past the 227 KiB a block may opt in to
@@ -396,23 +439,33 @@ TEST(WgmmaFamily, SearchSpaceIsValidForTheDeviceAndPacksMisalignedOperands) {
     EXPECT_TRUE(WgmmaConfig::enumerate(half(4096, 4096, 4096, DType::F32), d).empty());
 }
 
-TEST(WgmmaFamily, Tf32SearchSpaceTakesFp32RowsAndPacksOperandsAcrossK) {
+// The search starts from the fewest packs (operands across k read through registers where the kernel can), and a
+// candidate's refinements try the other way of reading each such operand: packed transposed first.
+TEST(WgmmaFamily, Tf32SearchSpaceTakesFp32RowsAndTriesBothWaysOfReadingOperandsAcrossK) {
     const DeviceInfo d = h200_profile();
-    for (const auto& [ta, tb] : {std::pair{Transpose::Yes, Transpose::No}, {Transpose::No, Transpose::Yes}}) {
-        const Problem p = tf32(4096, 4096, 4096, ta, tb);
-        const std::vector<WgmmaConfig> all = WgmmaConfig::enumerate(p, d);
-        int valid = 0;
-        std::set<int> depths;
-        for (const WgmmaConfig& c : all) {
-            EXPECT_EQ(c.pack, WgmmaConfig::operands_to_pack(p)) << c.to_string();
-            depths.insert(c.bk);
-            if (c.validate(p, d)) continue;
-            ++valid;
-            for (const WgmmaConfig& r : c.refinements(p, d)) EXPECT_EQ(r.pack, c.pack) << r.to_string();
+    for (const Transpose ta : {Transpose::No, Transpose::Yes})
+        for (const Transpose tb : {Transpose::No, Transpose::Yes}) {
+            const Problem p = tf32(4096, 4096, 4096, ta, tb);
+            SCOPED_TRACE(p.key());
+            const int transposable = WgmmaConfig::transposable_operands(p);
+            const std::vector<WgmmaConfig> all = WgmmaConfig::enumerate(p, d);
+            int valid = 0;
+            std::set<int> depths, refined_packs;
+            for (const WgmmaConfig& c : all) {
+                EXPECT_EQ(c.pack, WgmmaConfig::operands_to_pack(p)) << c.to_string();
+                depths.insert(c.bk);
+                if (c.validate(p, d)) continue;
+                ++valid;
+                for (const WgmmaConfig& r : c.refinements(p, d)) {
+                    EXPECT_EQ(r.pack & ~transposable, c.pack & ~transposable) << r.to_string();
+                    refined_packs.insert(r.pack);
+                }
+            }
+            EXPECT_GE(valid, 20);
+            EXPECT_EQ(depths, (std::set<int>{32, 64}));
+            // Every operand across k is also tried packed (both, where both are).
+            EXPECT_EQ(refined_packs.count(transposable), 1u);
         }
-        EXPECT_GE(valid, 20);
-        EXPECT_EQ(depths, (std::set<int>{32, 64}));
-    }
 }
 
 // TF32's instruction rate is half the 16-bit one (the ceilings' TF32 rate), and copies made first cost their time.
@@ -437,6 +490,13 @@ TEST(WgmmaFamily, Tf32CostIsTheSlowerRatePlusItsPacks) {
     // Each 64 MiB operand read and written once at the DRAM ceiling, in one launch.
     const double copies = 2.0 * 2 * 4096.0 * 4096 * 4 / ceilings.dram_bytes_per_s;
     EXPECT_NEAR(packed.seconds - aligned.seconds, copies, 0.1 * copies + 5e-6);
+    // Read through registers instead: no copy, but the fragments' loads (two-way bank conflicts) take shared memory
+    // bandwidth from the instructions.
+    c.pack = 0;
+    const Problem nn = tf32(4096, 4096, 4096, Transpose::No, Transpose::No);
+    const CostEstimate registers = c.estimate_cost(nn, d, ceilings);
+    EXPECT_GE(registers.compute_seconds, aligned.compute_seconds);
+    EXPECT_LT(registers.seconds, aligned.seconds + 0.5 * copies) << registers.seconds << " " << aligned.seconds;
 }
 
 TEST(WgmmaFamily, UntunedDefaultTakesLargeHalfPrecisionProblemsOnHopper) {
@@ -473,7 +533,8 @@ TEST(WgmmaFamily, UntunedDefaultTakesLargeTf32ProblemsOnHopperInEveryLayout) {
                 EXPECT_EQ(w->bk, 32);
                 EXPECT_EQ(w->bm, 256);
                 EXPECT_EQ(w->grid, d.sm_count);
-                EXPECT_EQ(w->pack, WgmmaConfig::operands_to_pack(p));
+                // Operands stored across k are copied transposed first, the measured way (not yet through registers).
+                EXPECT_EQ(w->pack, WgmmaConfig::operands_to_pack(p) | WgmmaConfig::transposable_operands(p));
             }
     EXPECT_NE(family_name(heuristic_config(tf32(4096, 4096, 4096, Transpose::Yes, Transpose::No), a100_profile())),
               "wgmma");

@@ -35,8 +35,9 @@ struct FamilyCase {
     // transposes every shape takes, larger sizes so that tiles repeat and persistent blocks loop, and "_p3" added to
     // the configuration of a shape whose operands the family cannot read unpacked (not 16-byte aligned).
     std::optional<std::pair<Transpose, Transpose>> transposes{};
-    // TF32 in the wgmma family: the operands a shape's canonical problem stores across k (m- or n-contiguous) are
-    // packed too, copied transposed first ("_p<mask>" with the misaligned ones).
+    // TF32 in the wgmma family: of the operands a shape's canonical problem stores across k (m- or n-contiguous), at
+    // random either all are packed, copied transposed first ("_p<mask>" with the misaligned ones), or as few as the
+    // kernel needs (one where both are; the other then read through registers).
     bool pack_across_k = false;
     int cc_major = 0;  // the compute capability the family needs (0: any)
     friend void PrintTo(const FamilyCase& c, std::ostream* os) { *os << c.name; }
@@ -216,18 +217,18 @@ TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
         s.c_type = family.c_types[std::uniform_int_distribution<std::size_t>(0, family.c_types.size() - 1)(rng)];
         s.compute = family.compute;
         testing::maybe_misalign_pointers(rng, s);
-        const int pack =
-            (family.pack_across_k ? stored_across_k(s) : 0) | (family.transposes && !tma_aligned(s) ? 3 : 0);
+        const int across_k = family.pack_across_k ? stored_across_k(s) : 0;
+        const int fewest = across_k == 3 ? 1 + (int)(rng() % 2) : 0;  // A or B where both are; else none
+        const int pack = (rng() % 2 == 0 ? across_k : fewest) | (family.transposes && !tma_aligned(s) ? 3 : 0);
         std::string& config = chosen.back();
         if (pack != 0) {  // the pack field goes before "_ts", the last
             const bool through_tma = config.size() > 3 && config.compare(config.size() - 3, 3, "_ts") == 0;
             config.insert(through_tma ? config.size() - 3 : config.size(), "_p" + std::to_string(pack));
         }
-        // A split-K configuration needs a k tile per split, and C through the TMA a 16-byte aligned C: other shapes
-        // take the first configuration.
-        const bool conditional = config.find("_k") != std::string::npos || config.find("_ts") != std::string::npos;
-        if (conditional && !computes(config, s))
-            config = family.configs[0] + (pack != 0 ? "_p" + std::to_string(pack) : "");
+        // A split-K configuration needs a k tile per split, C through the TMA a 16-byte aligned C, and a TF32 wgmma
+        // tile whose instructions run along m (op(A) read through registers) consumers of whole 64-row blocks of BM
+        // and C from the registers: other shapes take the first configuration.
+        if (!computes(config, s)) config = family.configs[0] + (pack != 0 ? "_p" + std::to_string(pack) : "");
     }
 
     const std::vector<std::string> failures =

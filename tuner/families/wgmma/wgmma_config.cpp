@@ -32,10 +32,17 @@ bool is_wgmma_problem(const Problem& p, const DeviceInfo& device) {
 
 int WgmmaConfig::element_bytes(const Problem& p) { return is_tf32(p) ? 4 : 2; }
 
+int WgmmaConfig::transposable_operands(const Problem& p) {
+    return is_tf32(p) ? (k_contiguous(p, 0) ? 0 : 1) | (k_contiguous(p, 1) ? 0 : 2) : 0;
+}
+
 int WgmmaConfig::operands_to_pack(const Problem& p) {
-    int mask = (p.align_a < 16 ? 1 : 0) | (p.align_b < 16 ? 2 : 0);
-    if (is_tf32(p)) mask |= (k_contiguous(p, 0) ? 0 : 1) | (k_contiguous(p, 1) ? 0 : 2);
-    return mask;
+    const int mask = (p.align_a < 16 ? 1 : 0) | (p.align_b < 16 ? 2 : 0);
+    return transposable_operands(p) == 3 ? mask | 1 : mask;
+}
+
+bool WgmmaConfig::rows_along_m(const Problem& kernel_problem) {
+    return is_tf32(kernel_problem) && !k_contiguous(kernel_problem, 0);
 }
 
 std::int64_t WgmmaConfig::tiles(const Problem& p) const {
@@ -59,18 +66,13 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
         return Rejection{PruneRule::Dtype, std::string(is_tf32(problem) ? "TF32 " : "") +
                                                "wgmma, TMA and setmaxnreg need the sm_90a target (compute capability "
                                                "9.0)"};
-    if (bm != 64 && bm != 128 && bm != 192 && bm != 256)
-        return Rejection{PruneRule::Knobs, "bm is an instruction width: 64, 128, 192 or 256"};
     if (bk * element_bytes(problem) != 128 && bk * element_bytes(problem) != 256)
         return Rejection{PruneRule::Knobs, is_tf32(problem) ? "bk must be 32 or 64 for TF32 (rows of 128 or 256 bytes)"
                                                             : "bk must be 64 or 128 (rows of 128 or 256 bytes)"};
     if (consumers != 1 && consumers != 2) return Rejection{PruneRule::Knobs, "consumers must be 1 or 2"};
-    if (bn < 64 || bn > 256 || bn % (64 * consumers) != 0)
-        return Rejection{PruneRule::Knobs, "bn must be a multiple of 64 per consumer warpgroup, at most 256"};
-    if (accumulators() > 128)
-        return Rejection{PruneRule::Registers, std::to_string(accumulators()) +
-                                                   " accumulators per consumer thread; at most 128 leave room for "
-                                                   "addresses within the 232 registers a consumer gets"};
+    for (const int extent : {bm, bn})
+        if (extent != 64 && extent != 128 && extent != 192 && extent != 256)
+            return Rejection{PruneRule::Knobs, "bm and bn must be 64, 128, 192 or 256"};
     if (stages < 2 || stages > 8) return Rejection{PruneRule::Knobs, "stages must be 2 to 8"};
     if (group < 1 || group > 64) return Rejection{PruneRule::Knobs, "group must be 1..64"};
     if (cluster != 1 && cluster != 2) return Rejection{PruneRule::Knobs, "cluster must be 1 or 2"};
@@ -80,19 +82,28 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
     if (pack < 0 || pack > 3) return Rejection{PruneRule::Knobs, "pack is 0 (none), 1 (A), 2 (B) or 3 (both)"};
     if (problem.batch > 1 && pack != 0)
         return Rejection{PruneRule::Batch, "a batched problem's operands are read where they are (pack 0): the TMA "
-                                           "needs them 16-byte aligned, and TF32 needs them stored along k"};
+                                           "needs them 16-byte aligned, and in TF32 one of them stored along k"};
     if (problem.runtime_dim != 0 && pack != 0)
         return Rejection{PruneRule::RuntimeShape, "a run-time-shape variant reads its operands where they are "
                                                   "(pack 0): a packed copy is sized by the problem"};
-    if (is_tf32(problem))
-        for (const auto& [operand, name, extent] : {std::tuple{0, 'A', 'm'}, {1, 'B', 'n'}})
-            if (!k_contiguous(problem, operand) && !(pack & (1 << operand)))
-                return Rejection{PruneRule::Knobs, std::string("TF32 wgmma reads both operands k-contiguous (PTX has "
-                                                               "no transpose for .tf32): ") +
-                                                       name + " is stored " + extent +
-                                                       "-contiguous here, so it must be packed transposed first (_p" +
-                                                       (operand == 0 ? "1" : "2") + ")"};
     const Problem p = kernel_problem(problem);
+    if (is_tf32(p) && !k_contiguous(p, 0) && !k_contiguous(p, 1))
+        return Rejection{PruneRule::Knobs, "TF32 wgmma reads one operand from registers and the other k-contiguous "
+                                           "from shared memory (PTX has no transpose for .tf32): A and B are both "
+                                           "stored m- or n-contiguous here, so one must be packed first (_p1 or _p2)"};
+    // The consumers split the instruction's rows: BN's (BM's where they run along m) 64 per instruction.
+    if (consumer_rows(p) % 64 != 0)
+        return Rejection{PruneRule::Knobs, rows_along_m(p) ? "with op(A) read through registers (TF32, A stored "
+                                                             "m-contiguous) the consumers split bm: a multiple of 64 "
+                                                             "per consumer warpgroup"
+                                                           : "bn must be a multiple of 64 per consumer warpgroup"};
+    if (rows_along_m(p) && tma_store)
+        return Rejection{PruneRule::Knobs, "with op(A) read through registers (TF32, A stored m-contiguous) C is "
+                                           "stored from the registers (no _ts)"};
+    if (accumulators(p) > 128)
+        return Rejection{PruneRule::Registers, std::to_string(accumulators(p)) +
+                                                   " accumulators per consumer thread; at most 128 leave room for "
+                                                   "addresses within the 232 registers a consumer gets"};
     if (tma_store && p.align_c < 16)
         return Rejection{PruneRule::Knobs, "the TMA writes C only where its pointer and leading dimension are 16-byte "
                                            "aligned: store it from the registers (no _ts)"};

@@ -2,9 +2,10 @@
 // copies into a ring of shared-memory stages, a producer warpgroup and one or two consumer warpgroups, over a
 // persistent grid; fp16 and bf16 inputs to any output type, and fp32 inputs multiplied in TF32 to fp32; every
 // transpose. WgmmaConfig holds its knobs and is the one place their constraints live. The TMA needs 16-byte aligned
-// operands (pointer and leading dimension), and TF32's instruction reads both operands only k-contiguous: other
-// problems are computed on packed copies (pack; transposed ones for TF32 operands stored m- or n-contiguous), which
-// the search measures like any other knob.
+// operands (pointer and leading dimension): misaligned ones are computed on packed copies. TF32's instruction reads
+// an operand stored m- or n-contiguous only from registers, and one of the two must be k-contiguous: where neither is,
+// one is packed into a k-contiguous copy first. Packing an operand that could be read where it is (transposed for
+// TF32) is a knob the search measures like any other.
 #pragma once
 
 #include <cstdint>
@@ -48,8 +49,19 @@ struct WgmmaConfig {
     bool tma_store = false;  // WGMMA_STORE: C through a staging area in shared memory and the TMA
 
     int threads() const { return 128 * (consumers + 1); }
-    // Accumulators per consumer thread: (BN / CONSUMERS / 64) instruction row blocks of BM / 2.
-    int accumulators() const { return (bn / consumers / 64) * bm / 2; }
+    // Whether the kernel's instructions run their rows along C's m (TF32 with op(A) stored m-contiguous, read from
+    // registers) rather than along n; `problem` as the kernel computes it (kernel_problem()).
+    static bool rows_along_m(const Problem& kernel_problem);
+    // The instruction's width (its N, BM or, with rows along m, BN) and its rows per consumer (BN or BM over the
+    // consumers) for `problem` as the kernel computes it.
+    int instruction_width(const Problem& kernel_problem) const { return rows_along_m(kernel_problem) ? bn : bm; }
+    int consumer_rows(const Problem& kernel_problem) const {
+        return (rows_along_m(kernel_problem) ? bm : bn) / consumers;
+    }
+    // Accumulators per consumer thread: (rows per consumer / 64) instruction row blocks of width / 2.
+    int accumulators(const Problem& kernel_problem) const {
+        return consumer_rows(kernel_problem) / 64 * instruction_width(kernel_problem) / 2;
+    }
     // The element size of the problem's inputs: 2 (fp16, bf16) or 4 (fp32 as TF32).
     static int element_bytes(const Problem& problem);
     // The ring, C's staging area (a BM x BN tile of C's type) where C goes through the TMA, a full and an empty
@@ -69,9 +81,12 @@ struct WgmmaConfig {
     // The operands copied to aligned copies first (launch()'s packs), without building the launch's tensor maps.
     std::vector<OperandPack> packs(const Problem& problem) const;
     // The mask of operands (bit 0 A, bit 1 B) the kernel cannot read where they are, which pack must include: those
-    // whose pointer or leading dimension the TMA cannot take (not 16-byte aligned) and, in TF32, those stored m- or
-    // n-contiguous.
+    // whose pointer or leading dimension the TMA cannot take (not 16-byte aligned) and, in TF32 where neither operand
+    // is stored k-contiguous, A (copied k-contiguous; B is then read through registers).
     static int operands_to_pack(const Problem& problem);
+    // The TF32 operands stored m- or n-contiguous (bit 0 A, bit 1 B) that the kernel could read through registers or
+    // from a packed k-contiguous copy: the search's choice. 0 for 16-bit inputs.
+    static int transposable_operands(const Problem& problem);
     Problem kernel_problem(const Problem& problem) const;
     std::string kernel_identity(const Problem&) const { return to_string(); }
 

@@ -77,6 +77,14 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     other_store.tma_store = !tma_store;
     other_store.stages = tma_store ? stages : std::min(stages, deepest_ring(other_store, problem, device));
     out.push_back(other_store);
+    // TF32 operands stored m- or n-contiguous: the other way of reading each — packed into a k-contiguous copy first,
+    // or read where it is through registers (validate() drops the combinations the kernel cannot read).
+    for (const int operand : {1, 2})
+        if (transposable_operands(problem) & operand & ~operands_to_pack(problem)) {
+            WgmmaConfig other_read = *this;
+            other_read.pack = pack ^ operand;
+            out.push_back(other_read);
+        }
     return out;
 }
 
@@ -84,7 +92,9 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
 // scaled to wgmma's (on the H200 mma.sync peaks at 632 TFLOP/s, wgmma at about 1.45x that: cuBLAS reaches 800 and the
 // dense peak is 989; TF32 runs at half the 16-bit rate in both, which the ceilings' TF32 rate carries) — lowered where
 // shared memory cannot feed the instructions: each consumer's k step reads a 64-row slice and a BM-row slice of 32
-// bytes each for 2 x 64 x BM x (16, or 8 in TF32) FLOPs, so narrow instructions (BM = 64) starve. A lone consumer
+// bytes each for 2 x 64 x BM x (16, or 8 in TF32) FLOPs, so narrow instructions (BM = 64) starve; a TF32 slice read
+// into registers costs twice its bytes (two-way bank conflicts, kernel_sources/wgmma/wgmma.cuh), and where the
+// instruction's rows run along m its width is BN. A lone consumer
 // warpgroup has no second one to issue while it waits or stores. Every tile then pays its epilogue (C written, and
 // read when beta != 0) and, without a persistent grid, the pipeline's fill, which a persistent block overlaps with
 // the previous tile's epilogue. Operands packed first (transposed, for TF32 operands stored m- or n-contiguous) add
@@ -106,7 +116,9 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     constexpr double kWgmmaOverMmaSync = 1.45;
     const double instruction_flops = kWgmmaOverMmaSync * ceilings.matrix_flops(p.a_type, p.compute) / device.sm_count;
     const int element_bytes = WgmmaConfig::element_bytes(p);
-    const double flops_per_shared_byte = 2.0 * 64.0 * bm / ((64.0 + bm) * element_bytes);
+    // The kernel's problem has an operand stored m- or n-contiguous only where it reads one through registers.
+    const double width = instruction_width(p), p_reads = transposable_operands(p) != 0 ? 2.0 : 1.0;
+    const double flops_per_shared_byte = 2.0 * 64.0 * width / ((64.0 * p_reads + width) * element_bytes);
     const double feed = flops_per_shared_byte * ceilings.shared_bytes_per_s / device.sm_count;
     // And what L2 can deliver: a block's stage reads (BM / cluster + BN) x BK elements from L2 (a cluster of two loads
     // op(A) once for both) for 2 BM BN BK FLOPs.
@@ -142,7 +154,8 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
     const bool batched = p.batch > 1;
     if (!is_wgmma_problem(p, device) || problem_flops(p) < 1e9 || (p.k < 256 && !batched)) return std::nullopt;
     // TF32 operands stored m- or n-contiguous are copied transposed first, as misaligned ones are: at a GFLOP and more
-    // the copy (its operand read and written once) is a small share of the multiply.
+    // the copy (its operand read and written once) is a small share of the multiply, and it was measured (0.85-1.49x
+    // cuBLAS, session 16); reading one through registers instead is left to the search until measured.
     // From the widest tile down to the first whose tiles give every SM one.
     std::array<WgmmaConfig, 2> ladder{};
     ladder[0].bm = 256;
@@ -153,7 +166,7 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         c.consumers = 2;
         c.bk = row_depth(p);
         c.grid = device.sm_count;
-        c.pack = operands_to_pack(p);
+        c.pack = operands_to_pack(p) | transposable_operands(p);
         c.stages = deepest_ring(c, p, device);
         // A batch cannot split K: its last step is taken whatever its tile count.
         const bool last = c.bm == ladder.back().bm && c.bn == ladder.back().bn;
