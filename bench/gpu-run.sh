@@ -217,8 +217,8 @@ bench_manifests() {  # bench_manifests NAME...
 if [ "$MODE" = hopper ]; then
     # The wgmma family (issue 20): its SASS (HGMMA, no local memory), its GPU correctness tests, compute-sanitizer
     # memcheck and racecheck on a few of its kernels, and fixed configurations against cuBLAS in the same run on the
-    # rows "m n k dtype transa transb config" of $HOPPER_ROWS (default bench/shapes/wgmma_fixed.txt), every row
-    # $ROUNDS times (default 1). Then, where $SETS_HOPPER names manifests of bench/shapes/ (e.g. "wgmma_targets"), those
+    # rows "m n k dtype transa transb config [batch [compute]]" of the files $HOPPER_ROWS names (default
+    # bench/shapes/wgmma_fixed.txt), every row $ROUNDS times (default 1). Then, where $SETS_HOPPER names manifests of bench/shapes/ (e.g. "wgmma_targets"), those
     # rows tuned with $BUDGET s each and benched against cuBLAS, with the untuned default before.
     stamp "SASS of the wgmma family"
     while read -r m n k dtype ta tb config batch compute; do
@@ -229,7 +229,7 @@ if [ "$MODE" = hopper ]; then
           cuobjdump --dump-sass --function jg_wgmma "$RES/w.cubin" | \
               grep -oE '\b(HGMMA|UTMALDG|LDL|STL|WARPGROUP\.DEPBAR|SYNCS)(\.[0-9A-Zx]+)*' | sort | uniq -c | tr '\n' ' '
           echo; } >> "$RES/sass.txt" 2>&1
-    done < <(head -n "${SASS_ROWS:-6}" "${HOPPER_ROWS:-bench/shapes/wgmma_fixed.txt}")
+    done < <(cat ${HOPPER_ROWS:-bench/shapes/wgmma_fixed.txt} | head -n "${SASS_ROWS:-6}")
     tee -a "$log" < "$RES/sass.txt"
     stamp "wgmma correctness (8 layouts x types, 50 shapes each) and the launch ABI"
     ctest --test-dir "$BUILD" -L gpu -R "${TESTS:-Wgmma|LaunchAbi}" -j "${GPU_JOBS:-4}" --output-on-failure --timeout 300 \
@@ -237,14 +237,15 @@ if [ "$MODE" = hopper ]; then
     judge_ctest $? "$RES/gpu-tests.log"
     grep -E "Test +#|tests passed|Failure|failed|cases" "$RES/gpu-tests.log" | head -60 | tee -a "$log"
     stamp "fixed wgmma configurations against cuBLAS"
-    bench_fixed_rows "${HOPPER_ROWS:-bench/shapes/wgmma_fixed.txt}"
+    for rows in ${HOPPER_ROWS:-bench/shapes/wgmma_fixed.txt}; do bench_fixed_rows "$rows"; done
     stamp "compute-sanitizer memcheck and racecheck on wgmma kernels"
     # Column-major: the rows without _p3 have 16-byte aligned leading dimensions, which the TMA reads directly.
     # TF32 with an operand read through registers: op(A) (the rows along m) and op(B)^T, then op(A) packed beside.
     sanitize_rows "296 200 152 bf16 n n wgmma_128x128x64_c2_s4_g8_q3" "257 130 333 f16 t t wgmma_64x64x64_c1_s8_g8_q5_p3" \
         "513 255 129 bf16 t n wgmma_256x128x64_c2_s4_g8_p3" "704 392 200 f16 n t wgmma_128x128x64_c2_s6_g4_x2_q6" \
         "328 264 200 f32 n n wgmma_256x128x32_c2_s4_g8_x2_q3 tf32" \
-        "300 200 136 f32 t t wgmma_128x256x32_c2_s4_g8_q5 tf32" "264 300 96 f32 n t wgmma_128x128x32_c2_s4_g8_p1 tf32"
+        "300 200 136 f32 t t wgmma_128x256x32_c2_s4_g8_q5 tf32" "264 300 96 f32 n t wgmma_128x128x32_c2_s4_g8_p1 tf32" \
+        "704 392 200 bf16 t n wgmma_128x128x64_c2_s4_g8_q7_sk" "328 264 200 f32 n n wgmma_128x128x32_c2_s4_g8_q5_sk tf32"
     bench_manifests ${SETS_HOPPER:-}
     stamp "done"; exit "$status"
 fi

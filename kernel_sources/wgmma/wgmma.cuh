@@ -15,6 +15,12 @@
 // blockIdx.x, blockIdx.x + gridDim.x, ... in the grouped order of tile_of_block (WGMMA_GROUP tile rows per group),
 // so the tiles in flight at once share operand panels in L2.
 //
+// Stream-K (WGMMA_STREAMK = the persistent grid's blocks): where the units are not a multiple of the blocks, the last
+// wave would leave SMs idle (512 tiles of 4096^3 on 132 SMs: 4 on the busiest, 3.88 on average). Then only whole waves
+// of units go round as above, and the k blocks of the units left over are dealt out in equal runs, one per block
+// (common/jg_split_k.cuh): a unit split between blocks is summed by the last of them to finish, from the others'
+// partial sums in the workspace, in part order (bitwise repeatable). The producer walks the same runs.
+//
 // Batches (JG_BATCH > 1, common/jg_batch.cuh): the units of all GEMMs of the batch form one list, GEMM after GEMM, which
 // the persistent blocks walk as above; the tensor maps are 3-D, GEMM z of the batch their third coordinate (0 for an
 // operand that every GEMM shares: its batch stride is 0), and C's GEMM z starts at z * batch_stride_c.
@@ -58,6 +64,7 @@
 #include "common/jg_pack_transpose.cuh"  // and jg_pack_transpose, which copies TF32 operands k-major first
 #include "common/jg_problem.cuh"
 #include "common/jg_ptx.cuh"
+#include "common/jg_split_k.cuh"
 #include "common/jg_tma.cuh"
 #include "wgmma/wgmma_ops.cuh"
 
@@ -85,6 +92,9 @@
 #endif
 #ifndef WGMMA_STORE
 #define WGMMA_STORE 0     // C stored from registers (0) or through shared memory and the TMA (1)
+#endif
+#ifndef WGMMA_STREAMK
+#define WGMMA_STREAMK 0   // 0, or the persistent grid's blocks, among which the last wave's k blocks are dealt out
 #endif
 
 namespace jg {
@@ -135,6 +145,18 @@ constexpr int C_BOXES = BM / C_BOX_ELEMS;
 constexpr int C_BOX_BYTES = CONSUMER_COLS * 128;
 constexpr int STAGING_BYTES = TMA_STORE ? CONSUMERS * C_BOXES * C_BOX_BYTES : 0;
 
+// Stream-K: the units of the exact problem, the whole waves of them, and the units left over, whose k blocks are dealt
+// out; the consumers' partial sums, SUM_COLS float4 per row of a thread's accumulators.
+constexpr long long STREAM_BLOCKS = WGMMA_STREAMK;
+constexpr bool STREAM_K = STREAM_BLOCKS > 0;
+constexpr long long ALL_UNITS =
+    ceil_div(JG_M, BM) * ceil_div(ceil_div(JG_N, BN), CLUSTER) * (long long)JG_BATCH;
+constexpr long long STREAM_UNITS_LEFT = STREAM_K ? ALL_UNITS % STREAM_BLOCKS : 0;
+constexpr long long WAVE_UNITS = ALL_UNITS - STREAM_UNITS_LEFT;
+constexpr int SUM_COLS = 8;
+constexpr int SUM_ROWS = ATOMS * ACC / 4 / SUM_COLS;
+typedef shared_k_tiles<STREAM_UNITS_LEFT, K_BLOCKS, 1, STREAM_BLOCKS, SUM_ROWS, SUM_COLS, 128 * CONSUMERS> k_shares;
+
 // The units of work: a unit is one tile per block of a cluster, CLUSTER neighbouring tiles along n with the same
 // rows of C. Constants where m and n are; a run-time-shape variant counts them from the launch's sizes.
 struct unit_grid {
@@ -163,6 +185,9 @@ static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of one or two blocks");
 static_assert(!A_KMAJOR || BM % (8 * CLUSTER) == 0, "each block's share of a k-major op(A) tile is whole 8-row groups");
 static_assert(K >= 1, "the family computes k >= 1 (k = 0 is the reference family's scaling kernel)");
 static_assert(WGMMA_STORE == 0 || WGMMA_STORE == 1, "WGMMA_STORE is 0 (from registers) or 1 (through the TMA)");
+static_assert(!STREAM_K || (CLUSTER == 1 && !RUNTIME_SHAPE && STREAM_UNITS_LEFT > 0),
+              "stream-K: single blocks, an exact problem, and units left over after the whole waves");
+static_assert(ATOMS * ACC % (4 * SUM_COLS) == 0, "a thread's accumulators are whole rows of partial sums");
 static_assert(!TMA_STORE || !ROWS_ALONG_M, "C goes through the TMA only where the rows run along n");
 static_assert(!TMA_STORE || ALIGN_C_ELEMS * C_BYTES >= 16,
               "the TMA writes C only where its pointer and leading dimension are 16-byte aligned");
@@ -212,6 +237,8 @@ struct ring {
     __device__ unsigned staging(int consumer) const { return base + RING_BYTES + consumer * C_BOXES * C_BOX_BYTES; }
     __device__ unsigned full(int s) const { return base + RING_BYTES + STAGING_BYTES + 8 * s; }
     __device__ unsigned empty(int s) const { return base + RING_BYTES + STAGING_BYTES + 8 * (STAGES + s); }
+    // Stream-K: the word that tells the consumers whether they were the last to finish a unit.
+    __device__ unsigned last_flag() const { return base + RING_BYTES + STAGING_BYTES + 16 * STAGES; }
 };
 
 // A position in the ring that advances stage by stage; the parity flips each time it wraps around.
@@ -250,6 +277,25 @@ __device__ __forceinline__ void load_box(unsigned dst, const tma::tensor_map* ma
 __device__ __forceinline__ index_t first_unit() { return blockIdx.x / CLUSTER; }
 __device__ __forceinline__ index_t unit_stride() { return gridDim.x / CLUSTER; }
 
+// Every piece of work of this block, in order: f(unit, first k block, end k block, the blocks that share the unit).
+// Whole units first (all of them, or under stream-K the whole waves), then the block's stream-K run, a piece per unit
+// it reaches into.
+template <typename F>
+__device__ __forceinline__ void for_each_piece(const unit_grid& units, F&& f) {
+    const index_t whole_end = STREAM_K ? (index_t)WAVE_UNITS : units.all;
+    for (index_t unit = first_unit(); unit < whole_end; unit += unit_stride())
+        f(unit, 0, K_BLOCKS, k_shares::parts{0, 1, 0, 0});
+    if constexpr (STREAM_K) {
+        const long long end = k_shares::stream_begin(blockIdx.x + 1);
+        for (long long u = k_shares::stream_begin(blockIdx.x); u < end;) {
+            const long long left = u / K_BLOCKS, stop = min(end, (left + 1) * (long long)K_BLOCKS);
+            f((index_t)(WAVE_UNITS + left), (int)(u - left * K_BLOCKS), (int)(stop - left * K_BLOCKS),
+              k_shares::stream_parts(left, blockIdx.x));
+            u = stop;
+        }
+    }
+}
+
 // The producer's thread: every stage of every tile of this block, in order.
 // In a cluster of two, each block loads half of the op(A) tile (alternate 64-wide boxes, or half the rows of each
 // k-major box) into the same place of both blocks' stages (multicast), counted in at both blocks' full barriers; a
@@ -258,14 +304,14 @@ __device__ __forceinline__ void produce(const ring& r, const tma::tensor_map* ma
                                         int rank, const jg_args& args) {
     const unit_grid units(dims{args});
     ring_position at;
-    for (index_t unit = first_unit(); unit < units.all; unit += unit_stride()) {
+    for_each_piece(units, [&](index_t unit, int kb_begin, int kb_end, const k_shares::parts&) {
         index_t m0, n0;
         int z;
         tile_origin(units, unit, rank, m0, n0, z);
         // An operand that all GEMMs share is mapped once (its third dimension 1).
         const int za = BATCH > 1 && args.batch_stride_a != 0 ? z : 0;
         const int zb = BATCH > 1 && args.batch_stride_b != 0 ? z : 0;
-        for (int kb = 0; kb < K_BLOCKS; ++kb) {
+        for (int kb = kb_begin; kb < kb_end; ++kb) {
             bulk::wait(r.empty(at.stage), at.parity ^ 1);  // a fresh barrier counts as freed once
             const unsigned full = r.full(at.stage);
             bulk::arrive_expect(full, STAGE_BYTES);
@@ -294,7 +340,7 @@ __device__ __forceinline__ void produce(const ring& r, const tma::tensor_map* ma
             }
             at.advance();
         }
-    }
+    });
 }
 
 // The P fragments of one consumer's stage (TF32 with P stored m- or n-contiguous): for each instruction row block and
@@ -488,10 +534,54 @@ __device__ __forceinline__ void store_tile_through_tma(const dims& d, const floa
     }
 }
 
+// Stream-K: the consumers of a block (all of them; named barrier 1 + CONSUMERS) leave their partial sums of a unit
+// that other blocks share in the workspace and count themselves in; true in the last of the unit's blocks to
+// arrive, whose accumulators then hold the unit's sums, added up in part order. `last` is the block's flag word.
+__device__ __forceinline__ bool meet_partial_sums(float (&acc)[ATOMS][ACC], const k_shares::parts& shares,
+                                                  void* workspace, volatile unsigned* last) {
+    const int tid = threadIdx.x - 128;  // among the consumers' threads
+    // Float4 (i, j) of this thread's accumulators: vector i * SUM_COLS + j of them, in order.
+    const auto own = [&](int i, int j) {
+        const int v = 4 * (i * SUM_COLS + j), t = v / ACC, e = v % ACC;
+        return make_float4(acc[t][e], acc[t][e + 1], acc[t][e + 2], acc[t][e + 3]);
+    };
+    unsigned* const counters = static_cast<unsigned*>(workspace);
+    k_shares::partials sums;
+    sums.base = reinterpret_cast<float4*>(static_cast<unsigned char*>(workspace) +
+                                          k_shares::counter_bytes(STREAM_UNITS_LEFT)) + tid;
+    sums.shares = shares;
+    float4* const mine = sums.base + shares.slot(shares.mine) * k_shares::PARTIAL_VECTORS;
+#pragma unroll
+    for (int i = 0; i < SUM_ROWS; ++i)
+#pragma unroll
+        for (int j = 0; j < SUM_COLS; ++j) __stcg(mine + (i * SUM_COLS + j) * 128 * CONSUMERS, own(i, j));
+    __threadfence();  // this thread's partials reach L2 before the count that announces them
+    asm volatile("bar.sync %0, %1;" ::"r"(1 + CONSUMERS), "r"(128 * CONSUMERS) : "memory");
+    if (tid == 0) *last = atomicAdd(counters + shares.tile, 1u) == (unsigned)(shares.count - 1);
+    asm volatile("bar.sync %0, %1;" ::"r"(1 + CONSUMERS), "r"(128 * CONSUMERS) : "memory");
+    if (!*last) return false;
+    __threadfence();  // the other blocks' partials, announced by their counts, are read after this
+#pragma unroll
+    for (int i = 0; i < SUM_ROWS; ++i) {
+        float4 row[SUM_COLS];
+        sums.sum_row(i, row, own);
+#pragma unroll
+        for (int j = 0; j < SUM_COLS; ++j) {
+            const int v = 4 * (i * SUM_COLS + j), t = v / ACC, e = v % ACC;
+            acc[t][e] = row[j].x;
+            acc[t][e + 1] = row[j].y;
+            acc[t][e + 2] = row[j].z;
+            acc[t][e + 3] = row[j].w;
+        }
+    }
+    return true;
+}
+
 // A consumer warpgroup: every tile of this block, its CONSUMER_ROWS rows of P of each (columns of C, or rows where the
 // rows run along m). `map_c` and `staging` (the consumer's staging area, generic) serve WGMMA_STORE 1 only.
 __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, const jg_args& args,
-                                        const tma::tensor_map* map_c, unsigned char* staging) {
+                                        const tma::tensor_map* map_c, unsigned char* staging,
+                                        volatile unsigned* last_flag) {
     const dims d{args};
     const unit_grid units(d);
     c_t* const C = static_cast<c_t*>(args.c);
@@ -508,17 +598,17 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         if constexpr (CLUSTER == 2)
             if (signals_peer) tma::arrive_remote(r.empty(stage), rank ^ 1);
     };
-    for (index_t unit = first_unit(); unit < units.all; unit += unit_stride()) {
+    for_each_piece(units, [&](index_t unit, int kb_begin, int kb_end, const k_shares::parts& shares) {
         index_t m0, n0;
         int z;
         tile_origin(units, unit, rank, m0, n0, z);
         int previous = -1;
-        for (int kb = 0; kb < K_BLOCKS; ++kb) {
+        for (int kb = kb_begin; kb < kb_end; ++kb) {
             bulk::wait(r.full(at.stage), at.parity);
             if constexpr (P_IN_REGISTERS)
                 load_fragments(p_values, ROWS_ALONG_M ? r.a_tile(at.stage) : r.b_tile(at.stage), first_row);
             fence_operands();  // also orders the fragments' loads before the instructions that read them
-            multiply_stage(acc, p_values, r, at.stage, first_row, kb == 0);
+            multiply_stage(acc, p_values, r, at.stage, first_row, kb == kb_begin);
             commit();
             if (previous >= 0) {
                 wait<1>();  // the stage before has been read: free it
@@ -529,6 +619,9 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         }
         wait<0>();
         release(previous);
+        // A unit other blocks share is stored by the last of them to finish, with the sums of all.
+        if constexpr (STREAM_K)
+            if (shares.count > 1 && !meet_partial_sums(acc, shares, args.workspace, last_flag)) return;
         c_t* const gemm_c = BATCH == 1 ? C : C + z * args.batch_stride_c;
         if constexpr (TMA_STORE)
             store_tile_through_tma(d, acc, gemm_c, map_c, staging, r.staging(consumer), m0, n0, z, consumer,
@@ -537,7 +630,7 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
             store_tile_rows_along_m(d, acc, gemm_c, m0, n0, first_row, args.alpha, args.beta);
         else
             store_tile(d, acc, gemm_c, m0, n0, first_row, args.alpha, args.beta);
-    }
+    });
     // The block's shared memory, and the staging area in it, must outlive the TMA's last reads; and its writes are
     // the kernel's results.
     if constexpr (TMA_STORE)
@@ -593,7 +686,9 @@ extern "C" __global__ void __launch_bounds__(jg::wgmma::THREADS, 1)
         tma::claim_registers<CONSUMER_REGISTERS>();
         const int consumer = warpgroup - 1;
         unsigned char* const staging = shared + (r.staging(consumer) - shared_address(shared));
-        consume(r, consumer, rank, args, c_map, staging);
+        volatile unsigned* const last_flag =
+            reinterpret_cast<volatile unsigned*>(shared + (r.last_flag() - shared_address(shared)));
+        consume(r, consumer, rank, args, c_map, staging, last_flag);
     }
     // Neither block of a cluster leaves while the other may still arrive at its barriers.
     if constexpr (CLUSTER > 1) tma::cluster_sync();

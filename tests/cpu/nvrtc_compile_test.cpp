@@ -126,6 +126,7 @@ AnyConfig random_valid_config(std::mt19937_64& rng, std::string_view family, con
             w.pack = WgmmaConfig::operands_to_pack(problem) |
                      (problem.batch > 1 || problem.runtime_dim != 0 ? 0 : pick(rng, {0, 0, 1, 2, 3}));
             w.tma_store = pick(rng, {0, 1}) != 0;  // validate() keeps it where C is 16-byte aligned
+            w.stream_k = pick(rng, {0, 0, 1}) != 0;  // and stream-K where the grid leaves tiles over
             c = w;
         } else if (family == DecodeConfig::kName) {
             DecodeConfig d;
@@ -247,6 +248,56 @@ TEST(NvrtcCompileWgmma, TmaStoredCCompilesForEveryOutputTypeBatchAndVariant) {
         p.beta_mode = k.beta;
         p.batch = k.batch;
         p.runtime_dim = k.runtime_dim;
+        const WgmmaConfig c = *WgmmaConfig::parse(k.config);
+        EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
+        programs.push_back(kernel_program(AnyConfig{c}, p, "sm_90a"));
+    }
+    std::vector<std::future<Cubin>> compiled;
+    for (const KernelProgram& program : programs)
+        compiled.push_back(std::async(std::launch::async, compile_to_cubin, program));
+    for (std::size_t i = 0; i < programs.size(); ++i) {
+        SCOPED_TRACE(programs[i].file_name);
+        try {
+            const Cubin cubin = compiled[i].get();
+            expect_cubin(cubin, programs[i], 90);
+            EXPECT_EQ(serialization_warning(cubin.log), std::nullopt) << cubin.log;
+        } catch (const Error& e) {
+            ADD_FAILURE() << e.what();
+        }
+    }
+}
+
+// Stream-K in the wgmma family (the last wave's k blocks dealt out, partial sums met in the workspace): 16-bit and
+// TF32 (with op(A) through registers), C from the registers or through the TMA, a batch, one and two consumers; no
+// serialized wgmma.
+TEST(NvrtcCompileWgmma, StreamKCompilesForSm90aWithoutSerialization) {
+    struct Case {
+        const char* config;
+        DType ab, c;
+        std::int64_t m, n, k, batch;
+        Transpose trans_a;
+    };
+    const Case cases[] = {
+        {"wgmma_256x128x64_c2_s4_g8_q132_sk", DType::BF16, DType::BF16, 4096, 4096, 1024, 1, Transpose::Yes},
+        {"wgmma_128x256x64_c2_s3_g8_q20_sk_ts", DType::F16, DType::F16, 1000, 776, 520, 3, Transpose::No},
+        {"wgmma_64x128x64_c1_s4_g8_q5_sk", DType::BF16, DType::F16, 1000, 776, 520, 1, Transpose::Yes},
+        {"wgmma_256x128x32_c2_s4_g8_q132_sk", DType::F32, DType::F32, 4096, 4096, 1024, 1, Transpose::No},
+    };
+    std::vector<KernelProgram> programs;
+    for (const Case& k : cases) {
+        Problem p;
+        p.m = k.m;
+        p.n = k.n;
+        p.k = k.k;
+        p.trans_a = k.trans_a;
+        p.lda = k.trans_a == Transpose::Yes ? k.k : k.m;
+        p.ldb = k.k;
+        p.ldc = k.m;
+        p.a_type = p.b_type = k.ab;
+        p.c_type = k.c;
+        p.compute = k.ab == DType::F32 ? ComputeType::TF32 : ComputeType::F32;
+        p.beta_mode = BetaMode::General;
+        p.batch = k.batch;
         const WgmmaConfig c = *WgmmaConfig::parse(k.config);
         EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
         programs.push_back(kernel_program(AnyConfig{c}, p, "sm_90a"));

@@ -3,6 +3,7 @@
 // space, the cost of packing and the untuned default.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "support/device_profiles.h"
@@ -357,7 +358,9 @@ TEST(WgmmaFamily, TmaStoredCHasItsMapStagingAreaAndAlignment) {
     EXPECT_EQ(rule_of(staged, big), PruneRule::SharedMemory);
     staged.stages = 3;
     EXPECT_FALSE(rule_of(staged, big));
-    EXPECT_EQ(staged.defines().back().first, "WGMMA_STORE");
+    const KnobDefines defines = staged.defines();
+    EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, long long>{"WGMMA_STORE", 1}),
+              defines.end());
     // The winner's refinements include its twin through the TMA, with as many stages as then fit, and back.
     bool twin = false;
     for (const AnyConfig& v : refinements(direct, big, h200_profile())) {
@@ -548,6 +551,74 @@ TEST(WgmmaFamily, Tf32NamesRoundTrip) {
         EXPECT_EQ(parsed->to_string(), name);
         EXPECT_EQ(to_string(*parse_config(name)), name);
     }
+}
+
+// Stream-K (_sk): a persistent grid of single blocks deals out the k blocks of the tiles past its whole waves. 4096^3
+// in 256 x 128 tiles is 512 tiles on 132 blocks: 3 whole waves, 116 tiles left (64 k blocks each, 7424 in all, runs
+// of 57 reaching into at most 2 tiles). The workspace: a zeroed counter per tile left, then a 256 x 128 fp32 tile
+// per block and tile its run reaches into.
+TEST(WgmmaFamily, StreamKDealsOutTheLastWaveAndSizesItsWorkspace) {
+    const DeviceInfo d = h200_profile();
+    Problem p = half(4096, 4096, 4096);
+    p.trans_a = Transpose::Yes;
+    p.lda = 4096;
+    WgmmaConfig c;
+    c.grid = 132;
+    c.stream_k = true;
+    EXPECT_EQ(c.to_string(), "wgmma_256x128x64_c2_s4_g8_q132_sk");
+    EXPECT_EQ(WgmmaConfig::parse("wgmma_256x128x64_c2_s4_g8_q132_sk_p3_ts")->to_string(),
+              "wgmma_256x128x64_c2_s4_g8_q132_sk_p3_ts");
+    EXPECT_FALSE(WgmmaConfig::parse("wgmma_256x128x64_c2_s4_g8_sk_q132"));  // the fields' order is fixed
+    EXPECT_FALSE(rule_of(c, p)) << c.validate(p, d)->reason;
+    EXPECT_EQ(c.stream_units_left(p), 116);
+    EXPECT_EQ(c.stream_segments(p), 2);
+    const LaunchDescription launch = c.launch(p);
+    EXPECT_EQ(launch.grid.x, 132u);
+    EXPECT_EQ(launch.partial_sums_zeroed_bytes, 512);  // 116 counters, padded to 256 bytes
+    EXPECT_EQ(launch.partial_sums_bytes, 512 + 132 * 2 * 256 * 128 * 4);
+    EXPECT_EQ(c.shared_bytes(p), WgmmaConfig{}.shared_bytes(p) + 16);
+    const KnobDefines defines = c.defines();
+    EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, long long>{"WGMMA_STREAMK", 132}),
+              defines.end());
+    // Less than the 4 whole tiles on the busiest SM (3 and 57 / 64), plus the partial sums' meeting.
+    const DeviceCeilings ceilings = estimate_ceilings(d);
+    WgmmaConfig whole = c;
+    whole.stream_k = false;
+    EXPECT_NEAR(c.estimate_cost(p, d, ceilings).wave_efficiency, 512.0 / ((3 + 57.0 / 64) * 132), 1e-9);
+    EXPECT_NEAR(whole.estimate_cost(p, d, ceilings).wave_efficiency, 512.0 / (4 * 132), 1e-9);
+    // Where the last wave is emptier and the tiles longer, the meeting costs less than the wave saves: 6144^3 is
+    // 1152 tiles, 8 whole waves and 96 tiles left (0.73 of a tile per block, not a whole one).
+    Problem large = half(6144, 6144, 6144);
+    large.trans_a = Transpose::Yes;
+    large.lda = 6144;
+    EXPECT_LT(c.estimate_cost(large, d, ceilings).seconds, whole.estimate_cost(large, d, ceilings).seconds);
+    // The search reaches it from the whole-tile winner's refinements, and back.
+    const auto has_twin = [&](const WgmmaConfig& from, bool stream_k) {
+        for (const WgmmaConfig& r : from.refinements(p, d))
+            if (r.stream_k == stream_k && r.bm == from.bm && r.bn == from.bn && r.grid == 132) return true;
+        return false;
+    };
+    EXPECT_TRUE(has_twin(whole, true));
+    EXPECT_TRUE(has_twin(c, false));
+}
+
+TEST(WgmmaFamily, StreamKNeedsAPersistentGridOfSingleBlocksAndTilesLeftOver) {
+    Problem p = half(4096, 4096, 4096);
+    WgmmaConfig c;
+    c.stream_k = true;
+    EXPECT_EQ(rule_of(c, p), PruneRule::Knobs);  // one block per tile: no grid to deal out among
+    c.grid = 132;
+    c.cluster = 2;
+    EXPECT_EQ(rule_of(c, p), PruneRule::Knobs);
+    c.cluster = 1;
+    c.grid = 128;  // 512 tiles: 4 whole waves, none left
+    EXPECT_EQ(rule_of(c, p), PruneRule::Knobs);
+    c.grid = 132;
+    EXPECT_FALSE(rule_of(c, half(4096, 4096, 4096)));
+    EXPECT_EQ(rule_of(c, half(1024, 1024, 4096)), PruneRule::Knobs);  // 32 tiles: not a whole wave
+    Problem variant = half(4096, 4096, 4096);
+    variant.runtime_dim = 1;
+    EXPECT_EQ(rule_of(c, variant), PruneRule::RuntimeShape);
 }
 
 }  // namespace

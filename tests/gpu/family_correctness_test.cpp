@@ -144,7 +144,10 @@ const std::vector<std::string> kWgmmaConfigs = {
     // C through shared memory and the TMA: persistent blocks reusing their staging area tile after tile, one and two
     // consumers, a cluster, and fp32 C's 32-wide boxes (shapes where C is not 16-byte aligned fall back to others).
     "wgmma_256x128x64_c2_s3_g8_q132_ts", "wgmma_128x128x64_c2_s4_g8_ts", "wgmma_64x128x64_c1_s4_g8_q5_ts",
-    "wgmma_128x256x64_c2_s3_g4_x2_q132_ts"};
+    "wgmma_128x256x64_c2_s3_g4_x2_q132_ts",
+    // Stream-K: small grids, so that most shapes leave tiles over after whole waves and runs cross tiles (shapes
+    // with too few tiles fall back to others); with C through the TMA too.
+    "wgmma_128x128x64_c2_s4_g8_q7_sk", "wgmma_64x128x64_c1_s6_g4_q5_sk", "wgmma_256x128x64_c2_s3_g8_q3_sk_ts"};
 
 // The same for TF32, at the depths of fp32 rows (32 or 64 per stage).
 const std::vector<std::string> kWgmmaTf32Configs = {
@@ -152,7 +155,8 @@ const std::vector<std::string> kWgmmaTf32Configs = {
     "wgmma_64x64x32_c1_s8_g8_q5",     "wgmma_192x128x32_c2_s4_g4",      "wgmma_64x192x64_c1_s3_g16_q7",
     "wgmma_256x64x32_c1_s4_g8",       "wgmma_128x128x64_c2_s3_g8_q11",
     "wgmma_256x128x32_c2_s4_g8_x2_q132", "wgmma_128x128x32_c2_s6_g4_x2",  "wgmma_64x64x32_c1_s8_g8_x2_q6",
-    "wgmma_192x128x32_c2_s4_g1_x2", "wgmma_128x128x32_c2_s4_g8_q132_ts"};
+    "wgmma_192x128x32_c2_s4_g1_x2", "wgmma_128x128x32_c2_s4_g8_q132_ts", "wgmma_128x128x32_c2_s4_g8_q7_sk",
+    "wgmma_256x128x32_c2_s4_g8_q5_sk"};
 
 std::vector<FamilyCase> wgmma_cases() {
     std::vector<FamilyCase> out;

@@ -53,6 +53,18 @@ std::int64_t WgmmaConfig::units(const Problem& p) const {
     return tiles_of_c(p, bm, std::int64_t{bn} * cluster) * p.batch;  // a cluster's blocks share one unit
 }
 
+std::int64_t WgmmaConfig::stream_units_left(const Problem& p) const {
+    return stream_k && grid > 0 ? units(p) % grid : 0;
+}
+
+// As common/jg_split_k.cuh counts them: a run of ceil(k blocks left / grid) k blocks reaches into at most
+// ceil(run / K_BLOCKS) + 1 units.
+std::int64_t WgmmaConfig::stream_segments(const Problem& p) const {
+    const std::int64_t k_blocks = (p.k + bk - 1) / bk;
+    const std::int64_t run = (stream_units_left(p) * k_blocks + grid - 1) / std::max(grid, 1);
+    return (run + k_blocks - 1) / k_blocks + 1;
+}
+
 std::int64_t WgmmaConfig::blocks(const Problem& p) const {
     const std::int64_t clusters = grid > 0 ? std::min<std::int64_t>(grid / cluster, units(p)) : units(p);
     return clusters * cluster;
@@ -97,6 +109,17 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
                                                              "m-contiguous) the consumers split bm: a multiple of 64 "
                                                              "per consumer warpgroup"
                                                            : "bn must be a multiple of 64 per consumer warpgroup"};
+    if (stream_k) {
+        if (grid == 0 || cluster != 1)
+            return Rejection{PruneRule::Knobs, "stream-K (_sk) deals out k blocks among a persistent grid's blocks "
+                                               "(_q<grid>) of single-block clusters"};
+        if (problem.runtime_dim != 0)
+            return Rejection{PruneRule::RuntimeShape, "stream-K lays out its workspace for the exact problem"};
+        const std::int64_t k_blocks = (p.k + bk - 1) / bk;
+        if (units(p) <= grid || stream_units_left(p) == 0 || stream_units_left(p) * k_blocks < grid)
+            return Rejection{PruneRule::Knobs, "stream-K needs a whole wave of tiles and tiles left over with at least "
+                                               "a k block per block of the grid"};
+    }
     if (rows_along_m(p) && tma_store)
         return Rejection{PruneRule::Knobs, "with op(A) read through registers (TF32, A stored m-contiguous) C is "
                                            "stored from the registers (no _ts)"};
@@ -126,7 +149,8 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
 KnobDefines WgmmaConfig::defines() const {
     return {{"WGMMA_BM", bm},         {"WGMMA_BN", bn},         {"WGMMA_BK", bk},
             {"WGMMA_CONSUMERS", consumers}, {"WGMMA_STAGES", stages}, {"WGMMA_GROUP", group},
-            {"WGMMA_CLUSTER", cluster}, {"WGMMA_STORE", tma_store ? 1 : 0}};
+            {"WGMMA_CLUSTER", cluster}, {"WGMMA_STORE", tma_store ? 1 : 0},
+            {"WGMMA_STREAMK", stream_k ? grid : 0}};
 }
 
 // TF32 copies are k-contiguous whatever the operand's layout (the instruction reads no other); 16-bit copies keep it.
@@ -150,6 +174,13 @@ LaunchDescription WgmmaConfig::launch(const Problem& problem) const {
     const int c_rows = tma_store ? bn / consumers : 0;
     g.preparation =
         std::make_shared<WgmmaTensorMaps>(kernel_problem(problem), TensorMapBoxes{bm / cluster, bn, bk, c_rows});
+    if (stream_k) {
+        // As kernel_sources/wgmma/wgmma.cuh lays it out (common/jg_split_k.cuh): a zeroed arrival counter per unit
+        // left over, then a BM x BN tile of fp32 partial sums per block and unit its run reaches into.
+        const Problem p = kernel_problem(problem);
+        g.partial_sums_zeroed_bytes = arrival_counter_bytes(stream_units_left(p));
+        g.partial_sums_bytes = g.partial_sums_zeroed_bytes + std::int64_t{grid} * stream_segments(p) * bm * bn * 4;
+    }
     return g;
 }
 
@@ -158,14 +189,15 @@ std::string WgmmaConfig::to_string() const {
     return "wgmma_" + format_numbers("", {bm, bn, bk}) + "_" + format_numbers("c", {consumers}) + "_" +
            format_numbers("s", {stages}) + "_" + format_numbers("g", {group}) +
            (cluster != 1 ? "_" + format_numbers("x", {cluster}) : "") +
-           (grid != 0 ? "_" + format_numbers("q", {grid}) : "") + (pack != 0 ? "_" + format_numbers("p", {pack}) : "") +
+           (grid != 0 ? "_" + format_numbers("q", {grid}) : "") + (stream_k ? "_sk" : "") +
+           (pack != 0 ? "_" + format_numbers("p", {pack}) : "") +
            (tma_store ? "_ts" : "");
 }
 
 std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     using config_text::parse_numbers;
     const auto parsed = config_text::family_fields(name, kName);
-    if (!parsed || parsed->size() < 4 || parsed->size() > 8) return std::nullopt;
+    if (!parsed || parsed->size() < 4 || parsed->size() > 9) return std::nullopt;
     const std::vector<std::string_view>& fields = *parsed;
     const auto block = parse_numbers(fields[0], "", 3);
     const auto consumers = parse_numbers(fields[1], "c", 1);
@@ -180,7 +212,8 @@ std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     c.stages = (*stages)[0];
     c.group = (*group)[0];
     // Optional fields, in this order and only where they differ from the default (a default spelled out would give
-    // one kernel two names): "_x<cluster>" (not 1), "_q<grid>" (not 0), "_p<mask>" (not 0), "_ts" (C through the TMA).
+    // one kernel two names): "_x<cluster>" (not 1), "_q<grid>" (not 0), "_sk" (stream-K), "_p<mask>" (not 0), "_ts"
+    // (C through the TMA).
     std::size_t next = 4;
     if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'x') {
         const auto cluster = parse_numbers(fields[next++], "x", 1);
@@ -191,6 +224,10 @@ std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
         const auto grid = parse_numbers(fields[next++], "q", 1);
         if (!grid) return std::nullopt;
         c.grid = (*grid)[0];
+    }
+    if (next < fields.size() && fields[next] == "sk") {
+        c.stream_k = true;
+        ++next;
     }
     if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'p') {
         const auto pack = parse_numbers(fields[next++], "p", 1);

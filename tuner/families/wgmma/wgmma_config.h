@@ -23,7 +23,7 @@ struct WgmmaConfig {
     static constexpr std::string_view kSourceHeader = "wgmma/wgmma.cuh";
     static constexpr std::string_view kKernelSymbol = "jg_wgmma";
     static constexpr std::string_view kNameFormat =
-        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_x<CLUSTER>][_q<GRID>][_p<PACK>][_ts]";
+        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_x<CLUSTER>][_q<GRID>][_sk][_p<PACK>][_ts]";
     static constexpr std::string_view kDescription =
         "Hopper Tensor Cores (wgmma.mma_async) fed by TMA, warp-specialized, for fp16 and bf16 inputs and fp32\n"
         "inputs with --compute tf32 (sm_90a).\n"
@@ -32,7 +32,9 @@ struct WgmmaConfig {
         "CONSUMERS: consumer warpgroups (1, 2), each BN / CONSUMERS columns; S: shared-memory stages (2..8);\n"
         "G: tile rows per rasterization group; CLUSTER: blocks per cluster (2: neighbouring tiles along n share\n"
         "their tile of A, each block loading half of it for both through TMA multicast); GRID: a persistent grid\n"
-        "of that many blocks, each looping over tiles (default: one block per tile); PACK: operands copied to an\n"
+        "of that many blocks, each looping over tiles (default: one block per tile); sk: stream-K over the\n"
+        "persistent grid — the tiles past its whole waves are dealt out as equal runs of k blocks, their partial\n"
+        "sums met in the workspace (a single-block cluster, an exact problem); PACK: operands copied to an\n"
         "aligned workspace first, 1 A, 2 B, 3 both (the TMA needs 16-byte aligned pointers and leading\n"
         "dimensions; TF32 needs both operands k-contiguous, so an operand stored otherwise is copied transposed);\n"
         "ts: C stored through shared memory and the TMA (C 16-byte aligned), not from the registers";
@@ -47,6 +49,7 @@ struct WgmmaConfig {
     int grid = 0;       // blocks of a persistent grid (0: one block per tile); the host's choice, not a macro
     int pack = 0;       // operands copied to an aligned workspace first (common/jg_pack*.cuh): bit 0 A, bit 1 B
     bool tma_store = false;  // WGMMA_STORE: C through a staging area in shared memory and the TMA
+    bool stream_k = false;   // WGMMA_STREAMK (the grid): the last wave's k blocks dealt out among the grid's blocks
 
     int threads() const { return 128 * (consumers + 1); }
     // Whether the kernel's instructions run their rows along C's m (TF32 with op(A) stored m-contiguous, read from
@@ -65,11 +68,15 @@ struct WgmmaConfig {
     // The element size of the problem's inputs: 2 (fp16, bf16) or 4 (fp32 as TF32).
     static int element_bytes(const Problem& problem);
     // The ring, C's staging area (a BM x BN tile of C's type) where C goes through the TMA, a full and an empty
-    // barrier per stage, and 1024 bytes to align the ring to the swizzle's period.
+    // barrier per stage, stream-K's flag word, and 1024 bytes to align the ring to the swizzle's period.
     int shared_bytes(const Problem& problem) const {
         return stages * (bm + bn) * bk * element_bytes(problem) + (tma_store ? bm * bn * size_of(problem.c_type) : 0) +
-               16 * stages + 1024;
+               16 * stages + (stream_k ? 16 : 0) + 1024;
     }
+    // Stream-K: the units past the grid's whole waves, whose k blocks are dealt out, and the most of them one block's
+    // run reaches into (its workspace slots).
+    std::int64_t stream_units_left(const Problem& problem) const;
+    std::int64_t stream_segments(const Problem& problem) const;
     std::int64_t tiles(const Problem& problem) const;
     // Units of work: one tile per block of a cluster (a cluster of two takes neighbouring tiles along n).
     std::int64_t units(const Problem& problem) const;
@@ -112,7 +119,7 @@ struct WgmmaConfig {
     friend bool operator==(const WgmmaConfig& x, const WgmmaConfig& y) {
         return x.bm == y.bm && x.bn == y.bn && x.bk == y.bk && x.consumers == y.consumers && x.stages == y.stages &&
                x.group == y.group && x.cluster == y.cluster && x.grid == y.grid && x.pack == y.pack &&
-               x.tma_store == y.tma_store;
+               x.tma_store == y.tma_store && x.stream_k == y.stream_k;
     }
 };
 

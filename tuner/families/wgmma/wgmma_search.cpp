@@ -1,6 +1,7 @@
 // The wgmma family's search space, refinements, cost estimate and untuned default.
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "runtime/device/roofline.h"
 #include "tuner/families/common/operand_packing.h"
@@ -77,6 +78,14 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     other_store.tma_store = !tma_store;
     other_store.stages = tma_store ? stages : std::min(stages, deepest_ring(other_store, problem, device));
     out.push_back(other_store);
+    // Stream-K over a persistent grid of single blocks, or back to whole tiles.
+    WgmmaConfig other_schedule = *this;
+    other_schedule.stream_k = !stream_k;
+    if (!stream_k) {
+        other_schedule.cluster = 1;
+        other_schedule.grid = device.sm_count;
+    }
+    out.push_back(other_schedule);
     // TF32 operands stored m- or n-contiguous: the other way of reading each — packed into a k-contiguous copy first,
     // or read where it is through registers (validate() drops the combinations the kernel cannot read).
     for (const int operand : {1, 2})
@@ -111,8 +120,19 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     const std::int64_t tiles_all = tiles(p), all_units = units(p);
     const std::int64_t resident = std::max<std::int64_t>(device.sm_count / cluster, 1);
     const std::int64_t clusters = grid > 0 ? std::min<std::int64_t>(grid / cluster, resident) : resident;
-    const std::int64_t tiles_on_busiest_sm = ceil_div(all_units, clusters);
-    e.wave_efficiency = double(tiles_all) / double(tiles_on_busiest_sm * device.sm_count);
+    double tiles_on_busiest_sm = double(ceil_div(all_units, clusters));
+    // Stream-K: the whole waves, then a run of the k blocks left over; and the meeting of partial sums at the block's
+    // share of L2's bandwidth: its run's first and last pieces stored (stores do not wait: counted at half) and,
+    // where it finishes a unit last, the other part read back — two tiles of fp32 in all.
+    double meeting_seconds = 0.0;
+    if (stream_k) {
+        const double k_blocks = double(ceil_div(p.k, bk));
+        const std::int64_t left = stream_units_left(p);
+        tiles_on_busiest_sm = double((all_units - left) / clusters) +
+                              std::ceil(double(left) * k_blocks / double(clusters)) / k_blocks;
+        meeting_seconds = 2.0 * bm * bn * 4.0 / (ceilings.l2_bytes_per_s / device.sm_count);
+    }
+    e.wave_efficiency = double(tiles_all) / (tiles_on_busiest_sm * device.sm_count);
     constexpr double kWgmmaOverMmaSync = 1.45;
     const double instruction_flops = kWgmmaOverMmaSync * ceilings.matrix_flops(p.a_type, p.compute) / device.sm_count;
     const int element_bytes = WgmmaConfig::element_bytes(p);
@@ -139,8 +159,9 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     // Stored through the TMA, the consumers hand the tile over and go on; C's writes then overlap the next tile's
     // instructions (expected, not yet measured: the share left is a guess).
     const double epilogue_share = tma_store ? 0.25 : 0.5;
-    e.compute_seconds = double(tiles_on_busiest_sm) *
-                        (tile_flops / per_sm_flops * pipeline + epilogue_seconds * epilogue_share + fill_seconds);
+    e.compute_seconds = tiles_on_busiest_sm *
+                            (tile_flops / per_sm_flops * pipeline + epilogue_seconds * epilogue_share + fill_seconds) +
+                        meeting_seconds;
     e.traffic_seconds = cost::traffic_seconds(p, tiles_m, tiles_n, ceilings);
     e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + cost::kLaunchSeconds + pack_seconds;
     return e;
