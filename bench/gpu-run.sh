@@ -218,7 +218,8 @@ if [ "$MODE" = hopper ]; then
     # The wgmma family (issue 20): its SASS (HGMMA, no local memory), its GPU correctness tests, compute-sanitizer
     # memcheck and racecheck on a few of its kernels, and fixed configurations against cuBLAS in the same run on the
     # rows "m n k dtype transa transb config [batch [compute]]" of the files $HOPPER_ROWS names (default
-    # bench/shapes/wgmma_fixed.txt), every row $ROUNDS times (default 1). Then, where $SETS_HOPPER names manifests of bench/shapes/ (e.g. "wgmma_targets"), those
+    # bench/shapes/wgmma_fixed.txt), every row $ROUNDS times (default 1). Then, where $SETS_HOPPER names manifests of
+    # bench/shapes/ (e.g. "wgmma_targets"), those
     # rows tuned with $BUDGET s each and benched against cuBLAS, with the untuned default before.
     stamp "SASS of the wgmma family"
     while read -r m n k dtype ta tb config batch compute; do
@@ -245,7 +246,8 @@ if [ "$MODE" = hopper ]; then
         "513 255 129 bf16 t n wgmma_256x128x64_c2_s4_g8_p3" "704 392 200 f16 n t wgmma_128x128x64_c2_s6_g4_x2_q6" \
         "328 264 200 f32 n n wgmma_256x128x32_c2_s4_g8_x2_q3 tf32" \
         "300 200 136 f32 t t wgmma_128x256x32_c2_s4_g8_q5 tf32" "264 300 96 f32 n t wgmma_128x128x32_c2_s4_g8_p1 tf32" \
-        "704 392 200 bf16 t n wgmma_128x128x64_c2_s4_g8_q7_sk" "328 264 200 f32 n n wgmma_128x128x32_c2_s4_g8_q5_sk tf32"
+        "704 392 200 bf16 t n wgmma_128x128x64_c2_s4_g8_q7_sk" \
+        "328 264 200 f32 n n wgmma_128x128x32_c2_s4_g8_q5_sk tf32"
     bench_manifests ${SETS_HOPPER:-}
     stamp "done"; exit "$status"
 fi
