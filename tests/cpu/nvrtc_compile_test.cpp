@@ -177,6 +177,29 @@ void expect_cubin(const Cubin& cubin, const KernelProgram& program, int sm) {
     EXPECT_NE(cubin.image.find(program.kernel_symbol), std::string::npos) << "kernel symbol in the cubin";
 }
 
+// Compiles `programs` for sm_90a, all at once, and checks each cubin: its kernel, no wgmma serialized by ptxas, and
+// what also(i, cubin) asks of program i's.
+template <typename Also>
+void expect_hopper_cubins(const std::vector<KernelProgram>& programs, Also also) {
+    std::vector<std::future<Cubin>> compiled;
+    for (const KernelProgram& program : programs)
+        compiled.push_back(std::async(std::launch::async, compile_to_cubin, program));
+    for (std::size_t i = 0; i < programs.size(); ++i) {
+        SCOPED_TRACE(programs[i].file_name);
+        try {
+            const Cubin cubin = compiled[i].get();
+            expect_cubin(cubin, programs[i], 90);
+            EXPECT_EQ(serialization_warning(cubin.log), std::nullopt) << cubin.log;
+            also(i, cubin);
+        } catch (const Error& e) {
+            ADD_FAILURE() << e.what();
+        }
+    }
+}
+void expect_hopper_cubins(const std::vector<KernelProgram>& programs) {
+    expect_hopper_cubins(programs, [](std::size_t, const Cubin&) {});
+}
+
 class NvrtcCompile : public ::testing::TestWithParam<std::string_view> {};
 
 TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
@@ -252,19 +275,7 @@ TEST(NvrtcCompileWgmma, TmaStoredCCompilesForEveryOutputTypeBatchAndVariant) {
         EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
         programs.push_back(kernel_program(AnyConfig{c}, p, "sm_90a"));
     }
-    std::vector<std::future<Cubin>> compiled;
-    for (const KernelProgram& program : programs)
-        compiled.push_back(std::async(std::launch::async, compile_to_cubin, program));
-    for (std::size_t i = 0; i < programs.size(); ++i) {
-        SCOPED_TRACE(programs[i].file_name);
-        try {
-            const Cubin cubin = compiled[i].get();
-            expect_cubin(cubin, programs[i], 90);
-            EXPECT_EQ(serialization_warning(cubin.log), std::nullopt) << cubin.log;
-        } catch (const Error& e) {
-            ADD_FAILURE() << e.what();
-        }
-    }
+    expect_hopper_cubins(programs);
 }
 
 // Stream-K in the wgmma family (the last wave's k blocks dealt out, partial sums met in the workspace): 16-bit and
@@ -302,19 +313,7 @@ TEST(NvrtcCompileWgmma, StreamKCompilesForSm90aWithoutSerialization) {
         EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
         programs.push_back(kernel_program(AnyConfig{c}, p, "sm_90a"));
     }
-    std::vector<std::future<Cubin>> compiled;
-    for (const KernelProgram& program : programs)
-        compiled.push_back(std::async(std::launch::async, compile_to_cubin, program));
-    for (std::size_t i = 0; i < programs.size(); ++i) {
-        SCOPED_TRACE(programs[i].file_name);
-        try {
-            const Cubin cubin = compiled[i].get();
-            expect_cubin(cubin, programs[i], 90);
-            EXPECT_EQ(serialization_warning(cubin.log), std::nullopt) << cubin.log;
-        } catch (const Error& e) {
-            ADD_FAILURE() << e.what();
-        }
-    }
+    expect_hopper_cubins(programs);
 }
 
 // TF32 in the wgmma family, every transpose, each operand stored across k either copied transposed first or read
@@ -324,11 +323,8 @@ TEST(NvrtcCompileWgmma, StreamKCompilesForSm90aWithoutSerialization) {
 TEST(NvrtcCompileWgmma, Tf32EveryTransposeCompilesForSm90aWithoutSerialization) {
     const char* configs[] = {"wgmma_256x128x32_c2_s4_g8_x2_q132", "wgmma_64x128x64_c1_s2_g1",
                              "wgmma_128x256x32_c2_s4_g8"};
-    struct Job {
-        KernelProgram program;
-        bool transposing;
-    };
-    std::vector<Job> jobs;
+    std::vector<KernelProgram> programs;
+    std::vector<bool> transposing;
     for (const Transpose ta : {Transpose::No, Transpose::Yes})
         for (const Transpose tb : {Transpose::No, Transpose::Yes})
             for (const char* name : configs)
@@ -348,21 +344,12 @@ TEST(NvrtcCompileWgmma, Tf32EveryTransposeCompilesForSm90aWithoutSerialization) 
                     c.pack = WgmmaConfig::operands_to_pack(p) |
                              (through_registers ? 0 : WgmmaConfig::transposable_operands(p));
                     EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
-                    jobs.push_back({kernel_program(AnyConfig{c}, p, "sm_90a"), c.pack != 0});
+                    programs.push_back(kernel_program(AnyConfig{c}, p, "sm_90a"));
+                    transposing.push_back(c.pack != 0);
                 }
-    std::vector<std::future<Cubin>> compiled;
-    for (const Job& job : jobs) compiled.push_back(std::async(std::launch::async, compile_to_cubin, job.program));
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-        SCOPED_TRACE(jobs[i].program.file_name);
-        try {
-            const Cubin cubin = compiled[i].get();
-            expect_cubin(cubin, jobs[i].program, 90);
-            EXPECT_EQ(serialization_warning(cubin.log), std::nullopt) << cubin.log;
-            EXPECT_EQ(cubin.image.find("jg_pack_transpose") != std::string::npos, jobs[i].transposing);
-        } catch (const Error& e) {
-            ADD_FAILURE() << e.what();
-        }
-    }
+    expect_hopper_cubins(programs, [&](std::size_t i, const Cubin& cubin) {
+        EXPECT_EQ(cubin.image.find("jg_pack_transpose") != std::string::npos, transposing[i]);
+    });
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, NvrtcCompile,
