@@ -6,11 +6,7 @@
 // it is compiled into the module of every kernel that packs, and one launch packs both operands.
 #pragma once
 
-#ifndef JG_PACKS
-// The copy kernel this module holds (kernel_program sets it from the launch: src/runtime/launch/launch_description.h's
-// PackKernel): 0 none, 1 jg_pack, 2 jg_pack_transpose, 3 jg_pack_tiles (mma_sync/bulk_pack.cuh).
-#define JG_PACKS 1
-#endif
+#include "common/jg_packs.cuh"
 
 // One operand's copy: dst = src, `rows` elements of each of `cols` columns, as chunks_per_column 16-byte chunks per
 // column of dst (its leading dimension; past `rows` they are zero-filled), `chunks` of them in all (chunks = 0:

@@ -11,11 +11,7 @@
 // fp32 operand is 64 MiB read and 64 MiB written, about 35 us at the H200's copy bandwidth.
 #pragma once
 
-#ifndef JG_PACKS
-// The copy kernel this module holds (kernel_program sets it from the launch: src/runtime/launch/launch_description.h's
-// PackKernel): 0 none, 1 jg_pack, 2 jg_pack_transpose, 3 jg_pack_tiles (mma_sync/bulk_pack.cuh).
-#define JG_PACKS 1
-#endif
+#include "common/jg_packs.cuh"
 
 // One operand's copy: the source is `rows` (contiguous) x `cols` elements, ld_src apart; the copy's columns are
 // ld_dst elements long (a multiple of 32). transpose = 1: column i of the copy is row i of the source (rows columns of
