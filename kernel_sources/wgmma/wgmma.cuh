@@ -368,6 +368,17 @@ __device__ __forceinline__ void load_fragments(fragments& a, unsigned p_tile, in
             }
 }
 
+// Tells the compiler that `f`'s registers are read here: they keep their values until this point, whatever is
+// loaded meanwhile (the instructions that read them asynchronously are known done here).
+__device__ __forceinline__ void keep_until_here(fragments& f) {
+#pragma unroll
+    for (int t = 0; t < FRAGMENT_ATOMS; ++t)
+#pragma unroll
+        for (int s = 0; s < FRAGMENT_STEPS; ++s)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) asm volatile("" : "+r"(f[t][s][i])::"memory");
+}
+
 // One stage of one consumer: every k step of the stage, each instruction row block of P against the whole Q tile.
 __device__ __forceinline__ void multiply_stage(float (&acc)[ATOMS][ACC], const fragments& p_values, const ring& r,
                                                int stage, int first_row, bool first) {
@@ -586,7 +597,10 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
     const unit_grid units(d);
     c_t* const C = static_cast<c_t*>(args.c);
     float acc[ATOMS][ACC];
-    fragments p_values;  // P's values of the stage, where P is read from registers
+    // P's values where P is read from registers: two stages' worth, in turn. The instructions of a stage read their
+    // fragments' registers until wgmma.wait_group says they are done, after the next stage's fragments are loaded;
+    // a single set, reloaded meanwhile, gave wrong sums on large problems.
+    fragments p_values[2];
     const int first_row = consumer * CONSUMER_ROWS;
     const bool releases = threadIdx.x % 32 == 0;  // one arrival per warp frees a stage
     ring_position at;
@@ -603,21 +617,45 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         int z;
         tile_origin(units, unit, rank, m0, n0, z);
         int previous = -1;
-        for (int kb = kb_begin; kb < kb_end; ++kb) {
-            bulk::wait(r.full(at.stage), at.parity);
-            if constexpr (P_IN_REGISTERS)
-                load_fragments(p_values, ROWS_ALONG_M ? r.a_tile(at.stage) : r.b_tile(at.stage), first_row);
-            fence_operands();  // also orders the fragments' loads before the instructions that read them
-            multiply_stage(acc, p_values, r, at.stage, first_row, kb == kb_begin);
-            commit();
-            if (previous >= 0) {
-                wait<1>();  // the stage before has been read: free it
-                release(previous);
+        if constexpr (P_IN_REGISTERS) {
+            // One stage with its fragments in `mine`, whose registers no instruction in flight reads (the stage
+            // before last's, done); then the stage before is done, and so may its fragments, `before`, change.
+            const auto step = [&](int kb, fragments& mine, fragments& before) {
+                bulk::wait(r.full(at.stage), at.parity);
+                load_fragments(mine, ROWS_ALONG_M ? r.a_tile(at.stage) : r.b_tile(at.stage), first_row);
+                fence_operands();  // also orders the fragments' loads before the instructions that read them
+                multiply_stage(acc, mine, r, at.stage, first_row, kb == kb_begin);
+                commit();
+                if (previous >= 0) {
+                    wait<1>();
+                    keep_until_here(before);
+                    release(previous);
+                }
+                previous = at.stage;
+                at.advance();
+            };
+            for (int kb = kb_begin; kb < kb_end; kb += 2) {
+                step(kb, p_values[0], p_values[1]);
+                if (kb + 1 < kb_end) step(kb + 1, p_values[1], p_values[0]);
             }
-            previous = at.stage;
-            at.advance();
+            wait<0>();
+            keep_until_here(p_values[0]);
+            keep_until_here(p_values[1]);
+        } else {
+            for (int kb = kb_begin; kb < kb_end; ++kb) {
+                bulk::wait(r.full(at.stage), at.parity);
+                fence_operands();
+                multiply_stage(acc, p_values[0], r, at.stage, first_row, kb == kb_begin);
+                commit();
+                if (previous >= 0) {
+                    wait<1>();  // the stage before has been read: free it
+                    release(previous);
+                }
+                previous = at.stage;
+                at.advance();
+            }
+            wait<0>();
         }
-        wait<0>();
         release(previous);
         // A unit other blocks share is stored by the last of them to finish, with the sums of all.
         if constexpr (STREAM_K)

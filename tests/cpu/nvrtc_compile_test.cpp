@@ -238,7 +238,7 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
 }
 
 // C through the TMA (`_ts`) in the wgmma family: each output type (boxes of 64 16-bit or 32 fp32 elements), C read for
-// beta, a batch (a 3-D map of C), a run-time m, TF32, one and two consumers, a cluster: it compiles for sm_90a, with
+// beta, a batch (a 3-D map of C), a run-time n, TF32, one and two consumers, a cluster: it compiles for sm_90a, with
 // no serialized wgmma.
 TEST(NvrtcCompileWgmma, TmaStoredCCompilesForEveryOutputTypeBatchAndVariant) {
     struct Case {
@@ -252,7 +252,7 @@ TEST(NvrtcCompileWgmma, TmaStoredCCompilesForEveryOutputTypeBatchAndVariant) {
         {"wgmma_256x128x64_c2_s3_g8_q132_ts", DType::BF16, DType::BF16, BetaMode::Zero, 1, 0},
         {"wgmma_128x128x64_c2_s4_g8_ts", DType::F16, DType::F32, BetaMode::General, 1, 0},
         {"wgmma_64x128x64_c1_s4_g8_q5_ts", DType::BF16, DType::F16, BetaMode::One, 7, 0},
-        {"wgmma_128x256x64_c2_s3_g4_x2_q132_ts", DType::F16, DType::F16, BetaMode::Zero, 1, 1},
+        {"wgmma_128x256x64_c2_s3_g4_x2_q132_ts", DType::F16, DType::F16, BetaMode::Zero, 1, 2},
         {"wgmma_128x128x32_c2_s4_g8_q132_ts", DType::F32, DType::F32, BetaMode::General, 3, 0},
     };
     std::vector<KernelProgram> programs;
@@ -368,6 +368,13 @@ TEST(NvrtcCompileErrors, SerializationWarningIsFoundInTheLog) {
     EXPECT_EQ(line->find('\n'), std::string::npos);
     EXPECT_EQ(serialization_warning("ptxas info    : Used 168 registers\n"), std::nullopt);
     EXPECT_EQ(serialization_warning(""), std::nullopt);
+    // Serialized for want of registers (as ptxas 13.0 said of a TF32 kernel reading 256 x 64 of op(A) through
+    // registers): information, not a warning, and the same loss.
+    const auto info = serialization_warning(
+        "ptxas info    : (C7511) Potential Performance Loss: wgmma.mma_async instructions are serialized due to "
+        "insufficient register resources for the wgmma pipeline in the function 'jg_wgmma'");
+    ASSERT_TRUE(info.has_value());
+    EXPECT_NE(info->find("C7511"), std::string::npos);
 }
 
 TEST(NvrtcCompileErrors, RejectedProgramCarriesLogAndOptions) {

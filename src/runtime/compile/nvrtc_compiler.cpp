@@ -122,7 +122,10 @@ void require_supported_arch(const std::string& arch) {
 }
 
 std::optional<std::string> serialization_warning(const std::string& log) {
-    const std::size_t at = log.find("C7510");
+    // C7510 (a warning: serialized for a reason in the code) and C7511 (information: serialized for want of
+    // registers for the wgmma pipeline) both mean instructions that wait for each other.
+    std::size_t at = log.find("C7510");
+    if (at == std::string::npos) at = log.find("C7511");
     if (at == std::string::npos) return std::nullopt;
     const std::size_t newline_before = log.rfind('\n', at);
     const std::size_t begin = newline_before == std::string::npos ? 0 : newline_before + 1;

@@ -19,8 +19,9 @@ struct Cubin {
 
 Cubin compile_to_cubin(const KernelProgram& program);
 
-// The line of a compile log where ptxas says it serialized wgmma instructions (warning C7510: the kernel is correct
-// but its Tensor Core instructions wait for each other), or nullopt. The tuner rejects such a candidate.
+// The line of a compile log where ptxas says it serialized wgmma instructions (warning C7510, or information C7511
+// where the wgmma pipeline lacks registers: the kernel is correct but its Tensor Core instructions wait for each
+// other), or nullopt. The tuner rejects such a candidate.
 std::optional<std::string> serialization_warning(const std::string& log);
 
 // NVRTC compiles this process has run (successful or not): what "served without compiling" is checked against.

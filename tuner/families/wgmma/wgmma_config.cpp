@@ -130,6 +130,11 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
     if (tma_store && p.align_c < 16)
         return Rejection{PruneRule::Knobs, "the TMA writes C only where its pointer and leading dimension are 16-byte "
                                            "aligned: store it from the registers (no _ts)"};
+    // Measured on the H200: where a column of C ends inside a 16-byte chunk, the TMA's store wrote the chunk's rest,
+    // C's padding (bench/results/2026-12-05-h200-s20.md).
+    if (tma_store && (p.runtime_dim == 1 || p.m * size_of(p.c_type) % 16 != 0))
+        return Rejection{PruneRule::Knobs, "the TMA writes whole 16-byte chunks of C's columns: m must fill them (m "
+                                           "times C's element size a multiple of 16, m not a run-time size)"};
     for (const auto& [name, align] : {std::pair{'A', p.align_a}, {'B', p.align_b}})
         if (align < 16)
             return Rejection{PruneRule::Knobs, std::string("the TMA reads ") + name +

@@ -78,14 +78,14 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     other_store.tma_store = !tma_store;
     other_store.stages = tma_store ? stages : std::min(stages, deepest_ring(other_store, problem, device));
     out.push_back(other_store);
-    // Stream-K over a persistent grid of single blocks, or back to whole tiles.
-    WgmmaConfig other_schedule = *this;
-    other_schedule.stream_k = !stream_k;
-    if (!stream_k) {
-        other_schedule.cluster = 1;
-        other_schedule.grid = device.sm_count;
+    // Stream-K (_sk) is not tried: on the H200 it ran 0-9% slower than whole tiles on every shape measured, its runs
+    // at different k of different tiles losing the L2 reuse of tiles that run together
+    // (bench/results/2026-12-05-h200-s20.md). A winner with it goes back to whole tiles.
+    if (stream_k) {
+        WgmmaConfig whole = *this;
+        whole.stream_k = false;
+        out.push_back(whole);
     }
-    out.push_back(other_schedule);
     // TF32 operands stored m- or n-contiguous: the other way of reading each — packed into a k-contiguous copy first,
     // or read where it is through registers (validate() drops the combinations the kernel cannot read).
     for (const int operand : {1, 2})
