@@ -536,8 +536,8 @@ TEST(WgmmaFamily, UntunedDefaultTakesLargeTf32ProblemsOnHopperInEveryLayout) {
                 EXPECT_EQ(w->bk, 32);
                 EXPECT_EQ(w->bm, 256);
                 EXPECT_EQ(w->grid, d.sm_count);
-                // Operands stored across k are copied transposed first, the measured way (not yet through registers).
-                EXPECT_EQ(w->pack, WgmmaConfig::operands_to_pack(p) | WgmmaConfig::transposable_operands(p));
+                // Operands stored across k read through registers, one packed only where both are.
+                EXPECT_EQ(w->pack, WgmmaConfig::operands_to_pack(p));
             }
     EXPECT_NE(family_name(heuristic_config(tf32(4096, 4096, 4096, Transpose::Yes, Transpose::No), a100_profile())),
               "wgmma");

@@ -108,9 +108,10 @@ struct WgmmaConfig {
                                const DeviceCeilings& ceilings) const;
     // On sm_90a, 16-bit and TF32 problems of at least a GFLOP with K >= 256 whose tiles fill the SMs: 256 x 128 tiles
     // (BM x BN; 128 x 128 where those are too few), two consumers, 128-byte k rows, the deepest ring, a persistent grid
-    // of one block per SM; the operands of operands_to_pack() packed first. Measured on the H200 (16-bit) at
-    // 0.94-1.02x cuBLAS on the large shapes of bench/shapes/wgmma_targets.csv
-    // (bench/results/2026-12-04-h200-s15-wgmma.md); TF32 not yet measured.
+    // of one block per SM; the operands of operands_to_pack() packed first (TF32 operands across k otherwise read
+    // through registers). Measured on the H200 at 0.94-1.02x cuBLAS on the large 16-bit shapes of
+    // bench/shapes/wgmma_targets.csv (bench/results/2026-12-04-h200-s15-wgmma.md); TF32 4096^3 nn 0.96x through
+    // registers (bench/results/2026-12-05-h200-s20.md).
     static std::optional<WgmmaConfig> heuristic_default(const Problem& problem, const DeviceInfo& device);
 
     std::string to_string() const;

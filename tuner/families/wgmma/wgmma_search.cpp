@@ -174,9 +174,9 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
     // 256 x 128 tile, 0.79x cuBLAS, against 0.38x for the mma.sync default (session 17).
     const bool batched = p.batch > 1;
     if (!is_wgmma_problem(p, device) || problem_flops(p) < 1e9 || (p.k < 256 && !batched)) return std::nullopt;
-    // TF32 operands stored m- or n-contiguous are copied transposed first, as misaligned ones are: at a GFLOP and more
-    // the copy (its operand read and written once) is a small share of the multiply, and it was measured (0.85-1.49x
-    // cuBLAS, session 16); reading one through registers instead is left to the search until measured.
+    // TF32 operands stored m- or n-contiguous are read through registers, one of the two packed only where both are:
+    // on 4096^3 the default tile ran nn at 0.96x cuBLAS so against 0.87x with op(A) copied transposed first, and 8192^3
+    // within 3% either way (bench/results/2026-12-05-h200-s20.md).
     // From the widest tile down to the first whose tiles give every SM one.
     std::array<WgmmaConfig, 2> ladder{};
     ladder[0].bm = 256;
@@ -187,7 +187,7 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         c.consumers = 2;
         c.bk = row_depth(p);
         c.grid = device.sm_count;
-        c.pack = operands_to_pack(p) | transposable_operands(p);
+        c.pack = operands_to_pack(p);
         c.stages = deepest_ring(c, p, device);
         // A batch cannot split K: its last step is taken whatever its tile count.
         const bool last = c.bm == ladder.back().bm && c.bn == ladder.back().bn;
