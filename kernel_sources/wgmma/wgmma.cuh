@@ -236,6 +236,9 @@ struct ring {
     unsigned base;
     __device__ unsigned a_tile(int s) const { return base + s * STAGE_BYTES; }
     __device__ unsigned b_tile(int s) const { return base + s * STAGE_BYTES + A_TILE_BYTES; }
+    // The instruction's A operand's tile (P) and its B operand's (Q) in stage s.
+    __device__ unsigned p_tile(int s) const { return ROWS_ALONG_M ? a_tile(s) : b_tile(s); }
+    __device__ unsigned q_tile(int s) const { return ROWS_ALONG_M ? b_tile(s) : a_tile(s); }
     __device__ unsigned staging(int consumer) const { return base + RING_BYTES + consumer * C_BOXES * C_BOX_BYTES; }
     __device__ unsigned full(int s) const { return base + RING_BYTES + STAGING_BYTES + 8 * s; }
     __device__ unsigned empty(int s) const { return base + RING_BYTES + STAGING_BYTES + 8 * (STAGES + s); }
@@ -384,8 +387,7 @@ __device__ __forceinline__ void keep_until_here(fragments& f) {
 // One stage of one consumer: every k step of the stage, each instruction row block of P against the whole Q tile.
 __device__ __forceinline__ void multiply_stage(float (&acc)[ATOMS][ACC], const fragments& p_values, const ring& r,
                                                int stage, int first_row, bool first) {
-    const unsigned p = ROWS_ALONG_M ? r.a_tile(stage) : r.b_tile(stage);
-    const unsigned q = ROWS_ALONG_M ? r.b_tile(stage) : r.a_tile(stage);
+    const unsigned p = r.p_tile(stage), q = r.q_tile(stage);
 #pragma unroll
     for (int s = 0; s < BK / KSTEP; ++s) {
         const unsigned long long desc_q = Q_KMAJOR ? kmajor_descriptor<WIDTH>(q, 0, s) : mnmajor_descriptor(q, 0, s);
@@ -619,23 +621,24 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         int z;
         tile_origin(units, unit, rank, m0, n0, z);
         int previous = -1;
+        // One stage. Where P is read from registers, its fragments go to `mine`, whose registers no instruction in
+        // flight reads (the stage before last's, done); once the stage before is done, so may its fragments,
+        // `before`, change.
+        const auto step = [&](int kb, fragments& mine, fragments& before) {
+            bulk::wait(r.full(at.stage), at.parity);
+            if constexpr (P_IN_REGISTERS) load_fragments(mine, r.p_tile(at.stage), first_row);
+            fence_operands();  // also orders the fragments' loads before the instructions that read them
+            multiply_stage(acc, mine, r, at.stage, first_row, kb == kb_begin);
+            commit();
+            if (previous >= 0) {
+                wait<1>();  // the stage before has been read: free it
+                if constexpr (P_IN_REGISTERS) keep_until_here(before);
+                release(previous);
+            }
+            previous = at.stage;
+            at.advance();
+        };
         if constexpr (P_IN_REGISTERS) {
-            // One stage with its fragments in `mine`, whose registers no instruction in flight reads (the stage
-            // before last's, done); then the stage before is done, and so may its fragments, `before`, change.
-            const auto step = [&](int kb, fragments& mine, fragments& before) {
-                bulk::wait(r.full(at.stage), at.parity);
-                load_fragments(mine, ROWS_ALONG_M ? r.a_tile(at.stage) : r.b_tile(at.stage), first_row);
-                fence_operands();  // also orders the fragments' loads before the instructions that read them
-                multiply_stage(acc, mine, r, at.stage, first_row, kb == kb_begin);
-                commit();
-                if (previous >= 0) {
-                    wait<1>();
-                    keep_until_here(before);
-                    release(previous);
-                }
-                previous = at.stage;
-                at.advance();
-            };
             for (int kb = kb_begin; kb < kb_end; kb += 2) {
                 step(kb, p_values[0], p_values[1]);
                 if (kb + 1 < kb_end) step(kb + 1, p_values[1], p_values[0]);
@@ -644,18 +647,7 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
             keep_until_here(p_values[0]);
             keep_until_here(p_values[1]);
         } else {
-            for (int kb = kb_begin; kb < kb_end; ++kb) {
-                bulk::wait(r.full(at.stage), at.parity);
-                fence_operands();
-                multiply_stage(acc, p_values[0], r, at.stage, first_row, kb == kb_begin);
-                commit();
-                if (previous >= 0) {
-                    wait<1>();  // the stage before has been read: free it
-                    release(previous);
-                }
-                previous = at.stage;
-                at.advance();
-            }
+            for (int kb = kb_begin; kb < kb_end; ++kb) step(kb, p_values[0], p_values[0]);
             wait<0>();
         }
         release(previous);
