@@ -62,6 +62,12 @@ struct Dim3 {
 // The zeroed head of that workspace where a kernel's tiles meet through it (common/jg_split_k.cuh): a 4-byte arrival
 // counter per tile, padded to 256 bytes so that the partial sums after it stay aligned.
 inline std::int64_t arrival_counter_bytes(std::int64_t tiles) { return (tiles * 4 + 255) / 256 * 256; }
+// Stream-K there: `blocks` deal out the k tiles of `tiles` tiles (k_tiles each) in runs of ceil(all / blocks); a run
+// reaches into at most ceil(run / k_tiles) + 1 tiles, a slot of partial sums each.
+inline std::int64_t stream_k_segments(std::int64_t tiles, std::int64_t k_tiles, std::int64_t blocks) {
+    const std::int64_t run = (tiles * k_tiles + blocks - 1) / blocks;
+    return (run + k_tiles - 1) / k_tiles + 1;
+}
 
 struct LaunchDescription {
     Dim3 grid{0, 1, 1};

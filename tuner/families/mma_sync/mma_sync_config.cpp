@@ -1,6 +1,7 @@
 // The mma.sync family's rules, names and launch.
 #include "tuner/families/mma_sync/mma_sync_config.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "tuner/families/common/config_text.h"
@@ -132,7 +133,7 @@ std::int64_t MmaSyncConfig::k_tiles_per_block(const Problem& p) const {
 }
 
 std::int64_t MmaSyncConfig::stream_segments(const Problem& p) const {
-    return (k_tiles_per_block(p) + k_tiles(p) - 1) / k_tiles(p) + 1;
+    return stream_k_segments(tiles(p), k_tiles(p), std::max<std::int64_t>(stream_blocks, 1));
 }
 
 // The tiled copy of a packed operand for bulk copies (kernel_sources/mma_sync/bulk_pack.cuh): whole tiles of (m or n) x

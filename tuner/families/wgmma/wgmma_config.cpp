@@ -57,12 +57,8 @@ std::int64_t WgmmaConfig::stream_units_left(const Problem& p) const {
     return stream_k && grid > 0 ? units(p) % grid : 0;
 }
 
-// As common/jg_split_k.cuh counts them: a run of ceil(k blocks left / grid) k blocks reaches into at most
-// ceil(run / K_BLOCKS) + 1 units.
 std::int64_t WgmmaConfig::stream_segments(const Problem& p) const {
-    const std::int64_t k_blocks = (p.k + bk - 1) / bk;
-    const std::int64_t run = (stream_units_left(p) * k_blocks + grid - 1) / std::max(grid, 1);
-    return (run + k_blocks - 1) / k_blocks + 1;
+    return stream_k_segments(stream_units_left(p), (p.k + bk - 1) / bk, std::max(grid, 1));
 }
 
 std::int64_t WgmmaConfig::blocks(const Problem& p) const {
