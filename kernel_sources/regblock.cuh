@@ -336,7 +336,7 @@ static __device__ __forceinline__ void jg_regblock_body(const jg::dims& d, const
 #pragma unroll
         for (int j = 0; j < TN; ++j) {
             float4 row[CM];
-            partials.sum_row(j, row, own);
+            partials.sum_row(j, row);
             float runs[CM][TMV];
 #pragma unroll
             for (int c = 0; c < CM; ++c)

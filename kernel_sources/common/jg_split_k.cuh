@@ -72,8 +72,7 @@ struct shared_k_tiles {
         return parts{tile, (int)(last - first + 1), (int)(block - first), first};
     }
 
-    // The partial sums of one tile's parts, as the tile's last block reads them back. own(i, j) is this block's
-    // float4 (i, j) of its accumulators.
+    // The partial sums of one tile's parts, as the tile's last block reads them back.
     struct partials {
         float4* base;  // this thread's first float4 of slot 0
         parts shares;
@@ -83,21 +82,16 @@ struct shared_k_tiles {
         // stores (which loads cannot be moved across), each cost a full round trip to L2, and the tile's last block
         // kept its SM busy for ROWS x COLS of them while its partners' SMs sat idle; a row at a time it is ROWS,
         // within the registers the main loop's accumulators held. Under stream-K the count of parts is known only at
-        // run time: one part's row at a time, this block's own taken from its accumulators (the same values it
-        // stored), which saves a round trip and keeps the registers within bounds.
-        template <typename Own>
-        __device__ __forceinline__ void sum_row(int i, float4 (&row)[COLS], Own own) const {
+        // run time: one part's row at a time, this block's own read back too (the values it stored). Taken from its
+        // accumulators instead, inside the loop over the parts, they made ptxas spill 240 bytes per thread of the
+        // wgmma family's 256 x 128 tiles and 16 of the mma.sync family's 256 x 128 ones.
+        __device__ __forceinline__ void sum_row(int i, float4 (&row)[COLS]) const {
             if constexpr (STREAM_BLOCKS > 0) {
                 for (int p = 0; p < shares.count; ++p) {
                     float4 x[COLS];
-                    if (p == shares.mine) {
+                    const float4* slot = base + shares.slot(p) * PARTIAL_VECTORS;
 #pragma unroll
-                        for (int j = 0; j < COLS; ++j) x[j] = own(i, j);
-                    } else {
-                        const float4* slot = base + shares.slot(p) * PARTIAL_VECTORS;
-#pragma unroll
-                        for (int j = 0; j < COLS; ++j) x[j] = __ldcg(slot + (i * COLS + j) * THREADS);
-                    }
+                    for (int j = 0; j < COLS; ++j) x[j] = __ldcg(slot + (i * COLS + j) * THREADS);
 #pragma unroll
                     for (int j = 0; j < COLS; ++j)
                         row[j] = p == 0 ? x[j]

@@ -574,7 +574,7 @@ __device__ __forceinline__ void compute_tile(const dims& d, const a_t* __restric
             if (!k_shares::arrive_last(workspace, (long long)tiles_m(d) * tiles_n(d), smem, parts, tid, own, partials))
                 return;
             store_tile(d, C, m0, n0, m_warp, n_warp, lane, alpha, beta,
-                       [&](int i, float4(&row)[FM]) { partials.sum_row(i, row, own); });
+                       [&](int i, float4(&row)[FM]) { partials.sum_row(i, row); });
             return;
         }
     }

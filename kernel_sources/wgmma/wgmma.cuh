@@ -11,6 +11,13 @@
 // accumulators through the shared epilogue (common/jg_epilogue.cuh) while the producer already fills stages for the
 // block's next tile.
 //
+// Ping-pong (WGMMA_PINGPONG = 1, two consumers): instead of splitting each tile, the consumers take the block's tiles
+// in turn, each a whole BM x BN tile (so, for the same accumulator registers, half the tile of the split), and one
+// consumer's instructions run while the other stores its tile: the Tensor Cores need not wait for the epilogue. A
+// consumer starts a tile's k loop only once the other has waited for every stage of the tile before (the turn, named
+// barriers 4 and 5): the stages are thus waited for in the ring's order, which the barriers' phase parity needs — a
+// consumer waiting for a stage two phases ahead of its barrier would take the earlier phase for its own.
+//
 // Persistent grid: the host launches one block per tile or fewer (a persistent grid, its choice); blocks take tiles
 // blockIdx.x, blockIdx.x + gridDim.x, ... in the grouped order of tile_of_block (WGMMA_GROUP tile rows per group),
 // so the tiles in flight at once share operand panels in L2.
@@ -98,6 +105,9 @@
 #ifndef WGMMA_STREAMK
 #define WGMMA_STREAMK 0   // 0, or the persistent grid's blocks, among which the last wave's k blocks are dealt out
 #endif
+#ifndef WGMMA_PINGPONG
+#define WGMMA_PINGPONG 0  // 1: the two consumers take the block's tiles in turn, each a whole tile (below)
+#endif
 
 namespace jg {
 namespace wgmma {
@@ -107,6 +117,9 @@ constexpr bool TF32 = JG_A_TYPE == JG_DTYPE_F32;  // fp32 inputs, multiplied in 
 constexpr int ES = (int)sizeof(a_t);              // element bytes: 2, or 4 for TF32
 constexpr int BM = WGMMA_BM, BN = WGMMA_BN, BK = WGMMA_BK, STAGES = WGMMA_STAGES, CONSUMERS = WGMMA_CONSUMERS;
 constexpr int CLUSTER = WGMMA_CLUSTER;
+constexpr bool PINGPONG = WGMMA_PINGPONG != 0;
+// The consumers that read one stage: both (they split its tile), or in ping-pong the one whose tile it holds.
+constexpr int STAGE_READERS = PINGPONG ? 1 : CONSUMERS;
 constexpr int THREADS = 128 * (CONSUMERS + 1);
 // How each operand sits in global memory (jg_problem.cuh): op(A)(m, k) is at k + m * LDA when A is transposed.
 constexpr bool A_KMAJOR = TRANS_A;
@@ -121,8 +134,8 @@ constexpr int WIDTH = ROWS_ALONG_M ? BN : BM;     // the N of every instruction
 constexpr bool P_KMAJOR = ROWS_ALONG_M ? A_KMAJOR : B_KMAJOR;
 constexpr bool Q_KMAJOR = ROWS_ALONG_M ? B_KMAJOR : A_KMAJOR;
 constexpr bool P_IN_REGISTERS = TF32 && !P_KMAJOR;
-constexpr int CONSUMER_ROWS = P_ROWS / CONSUMERS;  // rows of P per consumer warpgroup: columns of C, or rows
-constexpr int CONSUMER_COLS = BN / CONSUMERS;      // columns of C per consumer (rows along n)
+constexpr int CONSUMER_ROWS = P_ROWS / STAGE_READERS;  // rows of P per consumer warpgroup: columns of C, or rows
+constexpr int CONSUMER_COLS = BN / STAGE_READERS;      // columns of C per consumer (rows along n)
 constexpr int ATOMS = CONSUMER_ROWS / 64;          // 64-row instruction blocks per consumer
 constexpr int ACC = WIDTH / 2;                     // accumulators per thread of one instruction
 
@@ -179,7 +192,7 @@ static_assert(WIDTH == 64 || WIDTH == 128 || WIDTH == 192 || WIDTH == 256,
               "BM (BN where the rows run along m) is an instruction width: 64, 128, 192 or 256");
 static_assert(BK * ES == 128 || BK * ES == 256, "BK is one or two 128-byte rows: 64 or 128 (32 or 64 for TF32)");
 static_assert(CONSUMERS == 1 || CONSUMERS == 2, "one or two consumer warpgroups");
-static_assert(P_ROWS % (64 * CONSUMERS) == 0 && ATOMS >= 1,
+static_assert(P_ROWS % (64 * STAGE_READERS) == 0 && ATOMS >= 1,
               "BN (BM where the rows run along m) is a multiple of 64 per consumer");
 static_assert(ATOMS * ACC <= 128, "at most 128 accumulators per consumer thread");
 static_assert(STAGES >= 2 && STAGES <= 8, "2 to 8 stages");
@@ -193,6 +206,7 @@ static_assert(ATOMS * ACC % (4 * SUM_COLS) == 0, "a thread's accumulators are wh
 static_assert(!TMA_STORE || !ROWS_ALONG_M, "C goes through the TMA only where the rows run along n");
 static_assert(!TMA_STORE || ALIGN_C_ELEMS * C_BYTES >= 16,
               "the TMA writes C only where its pointer and leading dimension are 16-byte aligned");
+static_assert(!PINGPONG || (CONSUMERS == 2 && !STREAM_K), "ping-pong takes two consumers and whole tiles");
 
 // Registers after setmaxnreg: the producer keeps few, the consumers share the rest (65536 per SM, one block per SM).
 constexpr int PRODUCER_REGISTERS = 40;
@@ -255,6 +269,12 @@ struct ring_position {
             stage = 0;
             parity ^= 1;
         }
+    }
+    // Past `stages` stages at once (ping-pong: the other consumer's tile).
+    __device__ void skip(int stages) {
+        stage += stages;
+        parity ^= (unsigned)(stage / STAGES) & 1u;
+        stage %= STAGES;
     }
 };
 
@@ -507,10 +527,9 @@ __device__ __forceinline__ void consumer_sync(int consumer) {
 __device__ __forceinline__ void store_tile_through_tma(const dims& d, const float (&acc)[ATOMS][ACC], const c_t* C,
                                                        const tma::tensor_map* map_c, unsigned char* staging,
                                                        unsigned staging_address, index_t m0, index_t n0, int z,
-                                                       int consumer, float alpha, float beta) {
+                                                       int consumer, int first_row, float alpha, float beta) {
     const int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
     const bool issues = threadIdx.x % 128 == 0;
-    const int first_row = consumer * CONSUMER_COLS;
     if (issues) tma::store_wait_read<0>();  // the previous tile's boxes have left the staging area
     consumer_sync(consumer);
     const index_t m_end = d.m(), n_end = d.n();
@@ -525,8 +544,9 @@ __device__ __forceinline__ void store_tile_through_tma(const dims& d, const floa
                 const int m_in_tile = 8 * j + 2 * (lane % 4);
                 const index_t m = m0 + m_in_tile;
                 float pair[2] = {acc[t][4 * j + 2 * half], acc[t][4 * j + 2 * half + 1]};
-                // Outside C the values are never written (the TMA clips them), so they need no epilogue.
-                if (n < n_end && m < m_end)
+                // Outside C the values are never written (the TMA clips them): only C's reads for beta need the
+                // bounds (tested for every pair, they cost registers that the widest tiles then spilled).
+                if (BETA_MODE == 0 || (n < n_end && m < m_end))
                     epilogue_values<2>(C, d.c_offset(m, n), pair, m_end - m < 2 ? 1 : 2, alpha, beta, pair);
                 const int byte = (m_in_tile % C_BOX_ELEMS) * C_BYTES;
                 const int offset = (m_in_tile / C_BOX_ELEMS) * C_BOX_BYTES + row * 128 +
@@ -549,16 +569,29 @@ __device__ __forceinline__ void store_tile_through_tma(const dims& d, const floa
     }
 }
 
+// Ping-pong's turns: consumer c gives the turn at named barrier 4 + c, which the other takes (128 threads each).
+__device__ __forceinline__ void give_turn(int consumer) {
+    asm volatile("bar.arrive %0, 256;" ::"r"(4 + consumer) : "memory");
+}
+__device__ __forceinline__ void take_turn(int consumer) {
+    asm volatile("bar.sync %0, 256;" ::"r"(4 + (consumer ^ 1)) : "memory");
+}
+
 // Stream-K: the consumers of a block (all of them; named barrier 1 + CONSUMERS) leave their partial sums of a unit
 // that other blocks share in the workspace and count themselves in; true in the last of the unit's blocks to
 // arrive, whose accumulators then hold the unit's sums, added up in part order. `last` is the block's flag word.
 __device__ __forceinline__ bool meet_partial_sums(float (&acc)[ATOMS][ACC], const k_shares::parts& shares,
                                                   void* workspace, volatile unsigned* last) {
     const int tid = threadIdx.x - 128;  // among the consumers' threads
-    // Float4 (i, j) of this thread's accumulators: vector i * SUM_COLS + j of them, in order.
+    // Float4 (i, j) of this thread's accumulators: vector i * SUM_COLS + j of them, in order (constant indices
+    // once unrolled, so the accumulators stay in registers).
+    const auto vector_at = [&](int i, int j) -> float* {
+        const int v = 4 * (i * SUM_COLS + j);
+        return &acc[v / ACC][v % ACC];
+    };
     const auto own = [&](int i, int j) {
-        const int v = 4 * (i * SUM_COLS + j), t = v / ACC, e = v % ACC;
-        return make_float4(acc[t][e], acc[t][e + 1], acc[t][e + 2], acc[t][e + 3]);
+        const float* const a = vector_at(i, j);
+        return make_float4(a[0], a[1], a[2], a[3]);
     };
     unsigned* const counters = static_cast<unsigned*>(workspace);
     k_shares::partials sums;
@@ -579,14 +612,14 @@ __device__ __forceinline__ bool meet_partial_sums(float (&acc)[ATOMS][ACC], cons
 #pragma unroll
     for (int i = 0; i < SUM_ROWS; ++i) {
         float4 row[SUM_COLS];
-        sums.sum_row(i, row, own);
+        sums.sum_row(i, row);
 #pragma unroll
         for (int j = 0; j < SUM_COLS; ++j) {
-            const int v = 4 * (i * SUM_COLS + j), t = v / ACC, e = v % ACC;
-            acc[t][e] = row[j].x;
-            acc[t][e + 1] = row[j].y;
-            acc[t][e + 2] = row[j].z;
-            acc[t][e + 3] = row[j].w;
+            float* const a = vector_at(i, j);
+            a[0] = row[j].x;
+            a[1] = row[j].y;
+            a[2] = row[j].z;
+            a[3] = row[j].w;
         }
     }
     return true;
@@ -605,9 +638,10 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
     // fragments' registers until wgmma.wait_group says they are done, after the next stage's fragments are loaded;
     // a single set, reloaded meanwhile, gave wrong sums on large problems.
     fragments p_values[2];
-    const int first_row = consumer * CONSUMER_ROWS;
+    const int first_row = PINGPONG ? 0 : consumer * CONSUMER_ROWS;
     const bool releases = threadIdx.x % 32 == 0;  // one arrival per warp frees a stage
     ring_position at;
+    long long piece = 0;  // of this block's pieces, in order (ping-pong: consumer c takes those of parity c)
     // Frees a stage in this block (one arrival per warp) and, in a cluster of two, in the other, whose producer writes
     // this block's share of op(A) into it (one arrival per warpgroup: wgmma.wait_group has told every warp of it).
     const bool signals_peer = threadIdx.x % 128 == 0;
@@ -617,6 +651,13 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
             if (signals_peer) tma::arrive_remote(r.empty(stage), rank ^ 1);
     };
     for_each_piece(units, [&](index_t unit, int kb_begin, int kb_end, const k_shares::parts& shares) {
+        if constexpr (PINGPONG) {
+            if (piece++ % 2 != consumer) {
+                at.skip(kb_end - kb_begin);
+                return;
+            }
+            if (piece > 1) take_turn(consumer);
+        }
         index_t m0, n0;
         int z;
         tile_origin(units, unit, rank, m0, n0, z);
@@ -643,12 +684,17 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
                 step(kb, p_values[0], p_values[1]);
                 if (kb + 1 < kb_end) step(kb + 1, p_values[1], p_values[0]);
             }
-            wait<0>();
-            keep_until_here(p_values[0]);
-            keep_until_here(p_values[1]);
         } else {
             for (int kb = kb_begin; kb < kb_end; ++kb) step(kb, p_values[0], p_values[0]);
-            wait<0>();
+        }
+        // Ping-pong: every stage of this tile waited for, the other consumer may start its next tile's (whole units
+        // only: the next piece is the next unit) while these instructions finish and the tile is stored.
+        if constexpr (PINGPONG)
+            if (unit + unit_stride() < units.all) give_turn(consumer);
+        wait<0>();
+        if constexpr (P_IN_REGISTERS) {
+            keep_until_here(p_values[0]);
+            keep_until_here(p_values[1]);
         }
         release(previous);
         // A unit other blocks share is stored by the last of them to finish, with the sums of all.
@@ -657,7 +703,7 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         c_t* const gemm_c = BATCH == 1 ? C : C + z * args.batch_stride_c;
         if constexpr (TMA_STORE)
             store_tile_through_tma(d, acc, gemm_c, map_c, staging, r.staging(consumer), m0, n0, z, consumer,
-                                   args.alpha, args.beta);
+                                   first_row, args.alpha, args.beta);
         else if constexpr (ROWS_ALONG_M)
             store_tile_rows_along_m(d, acc, gemm_c, m0, n0, first_row, args.alpha, args.beta);
         else
@@ -691,8 +737,9 @@ extern "C" __global__ void __launch_bounds__(jg::wgmma::THREADS, 1)
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; ++s) {
             tma::barrier_init(r.full(s), 1);
-            // An arrival per consumer warp of this block, and per consumer warpgroup of the other block of a cluster.
-            tma::barrier_init(r.empty(s), 4 * CONSUMERS + CONSUMERS * (CLUSTER - 1));
+            // An arrival per warp of the consumers that read the stage in this block, and per such consumer
+            // warpgroup of the other block of a cluster.
+            tma::barrier_init(r.empty(s), 4 * STAGE_READERS + STAGE_READERS * (CLUSTER - 1));
         }
         bulk::barrier_init_fence();
         tma::prefetch_map(&map_a);

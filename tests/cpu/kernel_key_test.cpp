@@ -22,7 +22,9 @@ TEST(KernelKey, DeterministicAndCaptureKeysStandApart) {
     for (std::size_t i = 0; i < 4; ++i)
         for (std::size_t j = 0; j < 4; ++j) {
             EXPECT_EQ(keys[i] == keys[j], i == j) << i << " " << j;
-            if (i != j) EXPECT_NE(hash(keys[i]), hash(keys[j])) << i << " " << j;
+            if (i != j) {
+                EXPECT_NE(hash(keys[i]), hash(keys[j])) << i << " " << j;
+            }
         }
     const KernelKey copy = deterministic;
     EXPECT_EQ(hash(copy), hash(deterministic));

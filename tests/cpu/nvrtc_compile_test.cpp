@@ -200,6 +200,14 @@ void expect_hopper_cubins(const std::vector<KernelProgram>& programs) {
     expect_hopper_cubins(programs, [](std::size_t, const Cubin&) {});
 }
 
+// The bytes ptxas reports spilled by the program's kernel (its -v log), or -1 where the log does not say.
+int spilled_bytes(const std::string& log) {
+    const auto at = log.find(" bytes spill stores");
+    if (at == std::string::npos) return -1;
+    const auto start = log.rfind(' ', at - 1);
+    return std::stoi(log.substr(start + 1, at - start - 1));
+}
+
 class NvrtcCompile : public ::testing::TestWithParam<std::string_view> {};
 
 TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
@@ -280,7 +288,7 @@ TEST(NvrtcCompileWgmma, TmaStoredCCompilesForEveryOutputTypeBatchAndVariant) {
 
 // Stream-K in the wgmma family (the last wave's k blocks dealt out, partial sums met in the workspace): 16-bit and
 // TF32 (with op(A) through registers), C from the registers or through the TMA, a batch, one and two consumers; no
-// serialized wgmma.
+// serialized wgmma, nothing spilled.
 TEST(NvrtcCompileWgmma, StreamKCompilesForSm90aWithoutSerialization) {
     struct Case {
         const char* config;
@@ -312,8 +320,11 @@ TEST(NvrtcCompileWgmma, StreamKCompilesForSm90aWithoutSerialization) {
         const WgmmaConfig c = *WgmmaConfig::parse(k.config);
         EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
         programs.push_back(kernel_program(AnyConfig{c}, p, "sm_90a"));
+        programs.back().options.push_back("--ptxas-options=-v");
     }
-    expect_hopper_cubins(programs);
+    expect_hopper_cubins(programs, [](std::size_t, const Cubin& cubin) {
+        EXPECT_EQ(spilled_bytes(cubin.log), 0) << cubin.log;
+    });
 }
 
 // TF32 in the wgmma family, every transpose, each operand stored across k either copied transposed first or read
@@ -426,6 +437,55 @@ TEST(NvrtcTargets, SupportsTheArchitecturesJitgemmTargets) {
     EXPECT_NO_THROW(require_supported_arch("sm_80"));
     EXPECT_NO_THROW(require_supported_arch("sm_90a"));
     EXPECT_THROW(require_supported_arch("sm_11"), Error);
+}
+
+// Ping-pong in the wgmma family (two consumers taking whole tiles in turn): 16-bit every transpose and TF32 (with
+// op(A) through registers, the rows along m), C from the registers and through the TMA (two staging areas), a
+// cluster, a batch and a run-time m: no serialized wgmma and nothing spilled — C through the TMA with the 256-wide
+// tiles spilled 92 bytes per thread until its bounds test was left to C's reads for beta.
+TEST(NvrtcCompileWgmma, PingPongAndTmaStoredCCompileWithoutSerializationOrSpills) {
+    struct Case {
+        const char* config;
+        DType ab, c;
+        Transpose trans_a, trans_b;
+        std::int64_t batch;
+        std::uint8_t runtime_dim;
+    };
+    const Case cases[] = {
+        {"wgmma_256x64x64_c2_s5_g8_q132_pp", DType::BF16, DType::BF16, Transpose::No, Transpose::No, 1, 0},
+        {"wgmma_128x128x64_c2_s6_g8_x2_q132_pp", DType::F16, DType::F32, Transpose::Yes, Transpose::No, 1, 0},
+        {"wgmma_256x64x64_c2_s4_g8_q132_pp_ts", DType::BF16, DType::BF16, Transpose::No, Transpose::Yes, 1, 0},
+        {"wgmma_128x128x64_c2_s4_g4_q132_pp_ts", DType::F16, DType::F16, Transpose::Yes, Transpose::Yes, 4, 0},
+        {"wgmma_64x128x64_c2_s6_g8_q132_pp", DType::BF16, DType::F16, Transpose::No, Transpose::No, 1, 1},
+        {"wgmma_128x128x32_c2_s4_g8_q132_pp", DType::F32, DType::F32, Transpose::No, Transpose::No, 1, 0},
+        {"wgmma_128x128x32_c2_s4_g8_x2_q132_pp", DType::F32, DType::F32, Transpose::Yes, Transpose::Yes, 1, 0},
+        // C through the TMA from 256-wide tiles split between the consumers, which spilled.
+        {"wgmma_256x128x64_c2_s3_g8_q132_ts", DType::BF16, DType::BF16, Transpose::No, Transpose::No, 1, 0},
+        {"wgmma_256x128x64_c2_s3_g8_x2_q132_ts", DType::F16, DType::F16, Transpose::Yes, Transpose::No, 1, 0},
+    };
+    std::vector<KernelProgram> programs;
+    for (const Case& k : cases) {
+        Problem p;
+        p.m = 4096;
+        p.n = 4096;
+        p.k = 4096;
+        p.trans_a = k.trans_a;
+        p.trans_b = k.trans_b;
+        p.lda = p.ldb = p.ldc = 4096;
+        p.a_type = p.b_type = k.ab;
+        p.c_type = k.c;
+        p.compute = k.ab == DType::F32 ? ComputeType::TF32 : ComputeType::F32;
+        p.beta_mode = BetaMode::Zero;
+        p.batch = k.batch;
+        p.runtime_dim = k.runtime_dim;
+        const WgmmaConfig c = *WgmmaConfig::parse(k.config);
+        EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
+        programs.push_back(kernel_program(AnyConfig{c}, p, "sm_90a"));
+        programs.back().options.push_back("--ptxas-options=-v");
+    }
+    expect_hopper_cubins(programs, [](std::size_t, const Cubin& cubin) {
+        EXPECT_EQ(spilled_bytes(cubin.log), 0) << cubin.log;
+    });
 }
 
 }  // namespace

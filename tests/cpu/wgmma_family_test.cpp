@@ -644,5 +644,130 @@ TEST(WgmmaFamily, StreamKNeedsAPersistentGridOfSingleBlocksAndTilesLeftOver) {
     EXPECT_EQ(rule_of(c, variant), PruneRule::RuntimeShape);
 }
 
+// Ping-pong (_pp): the two consumers take a persistent block's tiles in turn, each holding a whole tile's accumulators,
+// so a tile has half the rows of P that two consumers splitting it would (256 x 64 against 256 x 128: 128
+// accumulators per consumer thread either way), and with C through the TMA each consumer has a staging area of its own.
+TEST(WgmmaFamily, PingPongConsumersTakeWholeTilesInTurn) {
+    const DeviceInfo d = h200_profile();
+    const Problem p = half(4096, 4096, 4096);
+    WgmmaConfig c;
+    c.bn = 64;
+    c.grid = 132;
+    c.pingpong = true;
+    EXPECT_EQ(c.to_string(), "wgmma_256x64x64_c2_s4_g8_q132_pp");
+    EXPECT_EQ(WgmmaConfig::parse("wgmma_256x64x64_c2_s4_g8_x2_q132_pp_p3_ts")->to_string(),
+              "wgmma_256x64x64_c2_s4_g8_x2_q132_pp_p3_ts");
+    EXPECT_FALSE(WgmmaConfig::parse("wgmma_256x64x64_c2_s4_g8_q132_pp_sk"));  // the fields' order is fixed
+    EXPECT_FALSE(rule_of(c, p)) << c.validate(p, d)->reason;
+    EXPECT_EQ(c.consumer_rows(p), 64);
+    EXPECT_EQ(c.accumulators(p), 128);
+    const KnobDefines defines = c.defines();
+    EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, long long>{"WGMMA_PINGPONG", 1}),
+              defines.end());
+
+    WgmmaConfig wide = c;  // a whole 256 x 128 tile is 256 accumulators per consumer thread
+    wide.bn = 128;
+    EXPECT_EQ(rule_of(wide, p), PruneRule::Registers);
+    WgmmaConfig alone = c;
+    alone.consumers = 1;
+    EXPECT_EQ(rule_of(alone, p), PruneRule::Knobs);
+    WgmmaConfig per_tile = c;  // one block per tile: the second consumer would have nothing to take
+    per_tile.grid = 0;
+    EXPECT_EQ(rule_of(per_tile, p), PruneRule::Knobs);
+    WgmmaConfig dealt = c;
+    dealt.stream_k = true;
+    EXPECT_EQ(rule_of(dealt, p), PruneRule::Knobs);
+
+    WgmmaConfig staged = c;
+    staged.tma_store = true;
+    WgmmaConfig split_staged = staged;
+    split_staged.pingpong = false;
+    split_staged.bn = 128;
+    EXPECT_EQ(staged.shared_bytes(p) - c.shared_bytes(p), 2 * 256 * 64 * 2);  // two 256 x 64 staging areas
+    EXPECT_EQ(split_staged.shared_bytes(p) - WgmmaConfig{}.shared_bytes(p), 256 * 128 * 2);
+
+    // Each schedule refines to the other with as many accumulators per consumer: half the tile's rows of P, or twice.
+    WgmmaConfig split;
+    split.grid = 132;
+    const auto has = [&](const WgmmaConfig& from, const Problem& q, int bm, int bn, bool pingpong) {
+        for (const WgmmaConfig& r : from.refinements(q, d))
+            if (r.bm == bm && r.bn == bn && r.pingpong == pingpong && r.grid == 132 && !rule_of(r, q)) return true;
+        return false;
+    };
+    EXPECT_TRUE(has(split, p, 256, 64, true));
+    EXPECT_TRUE(has(c, p, 256, 128, false));
+    // TF32 with op(A) read through registers runs the instruction's rows along m: there P's rows are BM's.
+    const Problem along_m = tf32(4096, 4096, 4096, Transpose::No, Transpose::No);
+    WgmmaConfig tf32_split = tf32_config();
+    tf32_split.bm = 256;
+    tf32_split.bn = 128;
+    tf32_split.grid = 132;
+    ASSERT_TRUE(WgmmaConfig::rows_along_m(tf32_split.kernel_problem(along_m)));
+    EXPECT_FALSE(rule_of(tf32_split, along_m));
+    EXPECT_TRUE(has(tf32_split, along_m, 128, 128, true));
+
+    // The search takes ping-pong with two consumers over a persistent grid only, and every tile it lists is valid or
+    // refused for a reason the family gives.
+    int pingpongs = 0;
+    for (const WgmmaConfig& e : WgmmaConfig::enumerate(p, d)) {
+        if (!e.pingpong) continue;
+        ++pingpongs;
+        EXPECT_EQ(e.consumers, 2);
+        EXPECT_GT(e.grid, 0);
+        if (e.bm * e.bn <= 256 * 64) {
+            EXPECT_FALSE(rule_of(e, p)) << e.to_string();
+        }
+    }
+    EXPECT_GT(pingpongs, 0);
+    // Its epilogue overlaps the other consumer's instructions: the model ranks it ahead of the same tile split.
+    const DeviceCeilings ceilings = estimate_ceilings(d);
+    WgmmaConfig square_split;
+    square_split.bm = square_split.bn = 128;
+    square_split.grid = 132;
+    WgmmaConfig square_pingpong = square_split;
+    square_pingpong.pingpong = true;
+    EXPECT_LT(square_pingpong.estimate_cost(p, d, ceilings).seconds, square_split.estimate_cost(p, d, ceilings).seconds);
+}
+
+// TF32 operands read through registers hold two stages' fragments beside the accumulators. Compiled for sm_90a, every
+// tile of up to 192 such registers per consumer thread kept its wgmma pipeline and every one of 256 or more had it
+// serialized (C7511); with C through the TMA, tiles above 128 spilled. The family refuses those before compiling.
+TEST(WgmmaFamily, Tf32FragmentsAndAccumulatorsStayWithinTheRegistersThatCompiled) {
+    const Problem along_m = tf32(4096, 4096, 4096, Transpose::No, Transpose::No);  // op(A) through registers
+    WgmmaConfig c = tf32_config();
+    c.grid = 132;
+    // The default tile: 128 accumulators and 2 x 2 x 4 x 4 fragment registers.
+    const Problem kernel = c.kernel_problem(along_m);
+    EXPECT_EQ(c.accumulators(kernel), 128);
+    EXPECT_EQ(c.fragment_registers(kernel), 64);
+    EXPECT_FALSE(rule_of(c, along_m));
+    WgmmaConfig deep = c;  // twice the k steps per stage: 128 fragment registers
+    deep.bk = 64;
+    deep.stages = 2;
+    EXPECT_EQ(deep.fragment_registers(deep.kernel_problem(along_m)), 128);
+    EXPECT_EQ(rule_of(deep, along_m), PruneRule::Registers);
+    WgmmaConfig pingpong = c;  // a whole 256 x 64 tile per consumer: 4 row blocks of fragments
+    pingpong.bn = 64;
+    pingpong.pingpong = true;
+    EXPECT_EQ(rule_of(pingpong, along_m), PruneRule::Registers);
+    pingpong.bm = 128;
+    pingpong.bn = 128;
+    EXPECT_FALSE(rule_of(pingpong, along_m));
+    // Both operands k-contiguous: nothing through registers, every tile of 128 accumulators.
+    const Problem k_major = tf32(4096, 4096, 4096, Transpose::Yes, Transpose::No);
+    EXPECT_EQ(deep.fragment_registers(deep.kernel_problem(k_major)), 0);
+    EXPECT_FALSE(rule_of(deep, k_major));
+    // op(B) through registers (rows along n) with C through the TMA: at most 128 in all.
+    const Problem along_n = tf32(4096, 4096, 4096, Transpose::Yes, Transpose::Yes);
+    WgmmaConfig staged = c;
+    staged.tma_store = true;
+    staged.stages = 2;
+    EXPECT_EQ(staged.accumulators(staged.kernel_problem(along_n)) +
+                  staged.fragment_registers(staged.kernel_problem(along_n)), 128 + 32);
+    EXPECT_EQ(rule_of(staged, along_n), PruneRule::Registers);
+    staged.bm = 128;  // 64 accumulators and 32 fragment registers
+    EXPECT_FALSE(rule_of(staged, along_n)) << staged.validate(along_n, h200_profile())->reason;
+}
+
 }  // namespace
 }  // namespace jitgemm

@@ -147,7 +147,12 @@ const std::vector<std::string> kWgmmaConfigs = {
     "wgmma_128x256x64_c2_s3_g4_x2_q132_ts",
     // Stream-K: small grids, so that most shapes leave tiles over after whole waves and runs cross tiles (shapes
     // with too few tiles fall back to others); with C through the TMA too.
-    "wgmma_128x128x64_c2_s4_g8_q7_sk", "wgmma_64x128x64_c1_s6_g4_q5_sk", "wgmma_256x128x64_c2_s3_g8_q3_sk_ts"};
+    "wgmma_128x128x64_c2_s4_g8_q7_sk", "wgmma_64x128x64_c1_s6_g4_q5_sk", "wgmma_256x128x64_c2_s3_g8_q3_sk_ts",
+    // Ping-pong: consumers taking whole tiles in turn, over grids of one block per SM and small ones (many tiles per
+    // block, odd and even counts: the ring's positions skipped for the other consumer's tiles), a cluster, both k
+    // depths, and C through the TMA from two staging areas.
+    "wgmma_256x64x64_c2_s5_g8_q132_pp", "wgmma_128x128x64_c2_s6_g4_x2_q6_pp", "wgmma_128x64x128_c2_s4_g1_q3_pp",
+    "wgmma_64x128x64_c2_s6_g8_q5_pp_ts"};
 
 // The same for TF32, at the depths of fp32 rows (32 or 64 per stage).
 const std::vector<std::string> kWgmmaTf32Configs = {
@@ -156,7 +161,8 @@ const std::vector<std::string> kWgmmaTf32Configs = {
     "wgmma_256x64x32_c1_s4_g8",       "wgmma_128x128x64_c2_s3_g8_q11",
     "wgmma_256x128x32_c2_s4_g8_x2_q132", "wgmma_128x128x32_c2_s6_g4_x2",  "wgmma_64x64x32_c1_s8_g8_x2_q6",
     "wgmma_192x128x32_c2_s4_g1_x2", "wgmma_128x128x32_c2_s4_g8_q132_ts", "wgmma_128x128x32_c2_s4_g8_q7_sk",
-    "wgmma_256x128x32_c2_s4_g8_q5_sk"};
+    "wgmma_256x128x32_c2_s4_g8_q5_sk", "wgmma_128x128x32_c2_s4_g8_q132_pp", "wgmma_128x128x32_c2_s4_g8_x2_q7_pp",
+    "wgmma_128x64x64_c2_s4_g8_q5_pp_ts"};
 
 std::vector<FamilyCase> wgmma_cases() {
     std::vector<FamilyCase> out;

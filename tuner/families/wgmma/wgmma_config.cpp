@@ -45,6 +45,14 @@ bool WgmmaConfig::rows_along_m(const Problem& kernel_problem) {
     return is_tf32(kernel_problem) && !k_contiguous(kernel_problem, 0);
 }
 
+int WgmmaConfig::fragment_registers(const Problem& kernel_problem) const {
+    // P is op(A) where the rows run along m, else op(B)^T; TF32 reads it through registers where it is stored across k.
+    const bool p_in_registers = is_tf32(kernel_problem) && !k_contiguous(kernel_problem, rows_along_m(kernel_problem)
+                                                                                               ? 0
+                                                                                               : 1);
+    return p_in_registers ? 2 * consumer_rows(kernel_problem) / 64 * (bk / 8) * 4 : 0;
+}
+
 std::int64_t WgmmaConfig::tiles(const Problem& p) const {
     return tiles_of_c(p, bm, bn) * p.batch;
 }
@@ -78,6 +86,9 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
         return Rejection{PruneRule::Knobs, is_tf32(problem) ? "bk must be 32 or 64 for TF32 (rows of 128 or 256 bytes)"
                                                             : "bk must be 64 or 128 (rows of 128 or 256 bytes)"};
     if (consumers != 1 && consumers != 2) return Rejection{PruneRule::Knobs, "consumers must be 1 or 2"};
+    if (pingpong && (consumers != 2 || stream_k || grid == 0))
+        return Rejection{PruneRule::Knobs, "ping-pong (_pp) takes two consumers (c2) that take whole tiles of a "
+                                           "persistent grid (_q<grid>) in turn, no stream-K (_sk)"};
     for (const int extent : {bm, bn})
         if (extent != 64 && extent != 128 && extent != 192 && extent != 256)
             return Rejection{PruneRule::Knobs, "bm and bn must be 64, 128, 192 or 256"};
@@ -122,7 +133,20 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
     if (accumulators(p) > 128)
         return Rejection{PruneRule::Registers, std::to_string(accumulators(p)) +
                                                    " accumulators per consumer thread; at most 128 leave room for "
-                                                   "addresses within the 232 registers a consumer gets"};
+                                                   "addresses within the 232 registers a consumer gets" +
+                                                   (pingpong ? " (in ping-pong a consumer holds a whole tile)" : "")};
+    // Compiled for sm_90a (4096^3, every TF32 layout, 2,200 candidates of the search and its refinements): every tile
+    // whose consumers held at most 192 of these registers kept its wgmma pipeline, and every one that held 256 or more
+    // had it serialized by ptxas (warning C7511) — a compile the search spent for nothing. With C through the TMA and
+    // operand fragments in registers, half the tiles of 160 and nearly all of 192 spilled, none of 128 or fewer.
+    const int register_limit = tma_store && fragment_registers(p) > 0 ? 128 : 192;
+    if (accumulators(p) + fragment_registers(p) > register_limit)
+        return Rejection{PruneRule::Registers,
+                         std::to_string(accumulators(p)) + " accumulators and " + std::to_string(fragment_registers(p)) +
+                             " registers of operand fragments per consumer thread: above " +
+                             std::to_string(register_limit) +
+                             (tma_store ? ", with C through the TMA, they spill" : ", ptxas serializes the wgmma "
+                                                                                   "instructions (C7511)")};
     if (tma_store && p.align_c < 16)
         return Rejection{PruneRule::Knobs, "the TMA writes C only where its pointer and leading dimension are 16-byte "
                                            "aligned: store it from the registers (no _ts)"};
@@ -151,7 +175,7 @@ KnobDefines WgmmaConfig::defines() const {
     return {{"WGMMA_BM", bm},         {"WGMMA_BN", bn},         {"WGMMA_BK", bk},
             {"WGMMA_CONSUMERS", consumers}, {"WGMMA_STAGES", stages}, {"WGMMA_GROUP", group},
             {"WGMMA_CLUSTER", cluster}, {"WGMMA_STORE", tma_store ? 1 : 0},
-            {"WGMMA_STREAMK", stream_k ? grid : 0}};
+            {"WGMMA_STREAMK", stream_k ? grid : 0}, {"WGMMA_PINGPONG", pingpong ? 1 : 0}};
 }
 
 // TF32 copies are k-contiguous whatever the operand's layout (the instruction reads no other); 16-bit copies keep it.
@@ -172,7 +196,7 @@ LaunchDescription WgmmaConfig::launch(const Problem& problem) const {
     g.packs = packs(problem);
     g.cluster = {static_cast<std::uint32_t>(cluster), 1, 1};
     // C's boxes, where it goes through the TMA: one 128-byte row of m by a consumer's columns.
-    const int c_rows = tma_store ? bn / consumers : 0;
+    const int c_rows = tma_store ? bn / stage_readers() : 0;
     g.preparation =
         std::make_shared<WgmmaTensorMaps>(kernel_problem(problem), TensorMapBoxes{bm / cluster, bn, bk, c_rows});
     if (stream_k) {
@@ -190,7 +214,7 @@ std::string WgmmaConfig::to_string() const {
     return "wgmma_" + format_numbers("", {bm, bn, bk}) + "_" + format_numbers("c", {consumers}) + "_" +
            format_numbers("s", {stages}) + "_" + format_numbers("g", {group}) +
            (cluster != 1 ? "_" + format_numbers("x", {cluster}) : "") +
-           (grid != 0 ? "_" + format_numbers("q", {grid}) : "") + (stream_k ? "_sk" : "") +
+           (grid != 0 ? "_" + format_numbers("q", {grid}) : "") + (stream_k ? "_sk" : "") + (pingpong ? "_pp" : "") +
            (pack != 0 ? "_" + format_numbers("p", {pack}) : "") +
            (tma_store ? "_ts" : "");
 }
@@ -198,7 +222,7 @@ std::string WgmmaConfig::to_string() const {
 std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     using config_text::parse_numbers;
     const auto parsed = config_text::family_fields(name, kName);
-    if (!parsed || parsed->size() < 4 || parsed->size() > 9) return std::nullopt;
+    if (!parsed || parsed->size() < 4 || parsed->size() > 10) return std::nullopt;
     const std::vector<std::string_view>& fields = *parsed;
     const auto block = parse_numbers(fields[0], "", 3);
     const auto consumers = parse_numbers(fields[1], "c", 1);
@@ -213,8 +237,8 @@ std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     c.stages = (*stages)[0];
     c.group = (*group)[0];
     // Optional fields, in this order and only where they differ from the default (a default spelled out would give
-    // one kernel two names): "_x<cluster>" (not 1), "_q<grid>" (not 0), "_sk" (stream-K), "_p<mask>" (not 0), "_ts"
-    // (C through the TMA).
+    // one kernel two names): "_x<cluster>" (not 1), "_q<grid>" (not 0), "_sk" (stream-K), "_pp" (ping-pong),
+    // "_p<mask>" (not 0), "_ts" (C through the TMA).
     std::size_t next = 4;
     if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'x') {
         const auto cluster = parse_numbers(fields[next++], "x", 1);
@@ -228,6 +252,10 @@ std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     }
     if (next < fields.size() && fields[next] == "sk") {
         c.stream_k = true;
+        ++next;
+    }
+    if (next < fields.size() && fields[next] == "pp") {
+        c.pingpong = true;
         ++next;
     }
     if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'p') {

@@ -23,7 +23,7 @@ struct WgmmaConfig {
     static constexpr std::string_view kSourceHeader = "wgmma/wgmma.cuh";
     static constexpr std::string_view kKernelSymbol = "jg_wgmma";
     static constexpr std::string_view kNameFormat =
-        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_x<CLUSTER>][_q<GRID>][_sk][_p<PACK>][_ts]";
+        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_x<CLUSTER>][_q<GRID>][_sk|_pp][_p<PACK>][_ts]";
     static constexpr std::string_view kDescription =
         "Hopper Tensor Cores (wgmma.mma_async) fed by TMA, warp-specialized, for fp16 and bf16 inputs and fp32\n"
         "inputs with --compute tf32 (sm_90a).\n"
@@ -34,9 +34,11 @@ struct WgmmaConfig {
         "their tile of A, each block loading half of it for both through TMA multicast); GRID: a persistent grid\n"
         "of that many blocks, each looping over tiles (default: one block per tile); sk: stream-K over the\n"
         "persistent grid — the tiles past its whole waves are dealt out as equal runs of k blocks, their partial\n"
-        "sums met in the workspace (a single-block cluster, an exact problem); PACK: operands copied to an\n"
-        "aligned workspace first, 1 A, 2 B, 3 both (the TMA needs 16-byte aligned pointers and leading\n"
-        "dimensions; TF32 needs both operands k-contiguous, so an operand stored otherwise is copied transposed);\n"
+        "sums met in the workspace (a single-block cluster, an exact problem); pp: ping-pong — the two consumers\n"
+        "take the block's tiles in turn, each a whole tile, one storing its tile while the other multiplies (c2);\n"
+        "PACK: operands copied to an aligned workspace first, 1 A, 2 B, 3 both (the TMA needs 16-byte aligned\n"
+        "pointers and leading dimensions; TF32 needs both operands k-contiguous, so an operand stored otherwise is\n"
+        "copied transposed);\n"
         "ts: C stored through shared memory and the TMA (C 16-byte aligned), not from the registers";
 
     int bm = 256;       // WGMMA_BM: rows of C per tile, the N of every wgmma instruction
@@ -50,28 +52,36 @@ struct WgmmaConfig {
     int pack = 0;       // operands copied to an aligned workspace first (common/jg_pack*.cuh): bit 0 A, bit 1 B
     bool tma_store = false;  // WGMMA_STORE: C through a staging area in shared memory and the TMA
     bool stream_k = false;   // WGMMA_STREAMK (the grid): the last wave's k blocks dealt out among the grid's blocks
+    bool pingpong = false;   // WGMMA_PINGPONG: two consumers take whole tiles in turn instead of splitting each
 
     int threads() const { return 128 * (consumers + 1); }
+    // The consumers that read one stage and split its tile: all of them, or in ping-pong the one whose tile it is.
+    int stage_readers() const { return pingpong ? 1 : consumers; }
     // Whether the kernel's instructions run their rows along C's m (TF32 with op(A) stored m-contiguous, read from
     // registers) rather than along n; `problem` as the kernel computes it (kernel_problem()).
     static bool rows_along_m(const Problem& kernel_problem);
     // The instruction's width (its N, BM or, with rows along m, BN) and its rows per consumer (BN or BM over the
-    // consumers) for `problem` as the kernel computes it.
+    // consumers that split a tile) for `problem` as the kernel computes it.
     int instruction_width(const Problem& kernel_problem) const { return rows_along_m(kernel_problem) ? bn : bm; }
     int consumer_rows(const Problem& kernel_problem) const {
-        return (rows_along_m(kernel_problem) ? bm : bn) / consumers;
+        return (rows_along_m(kernel_problem) ? bm : bn) / stage_readers();
     }
     // Accumulators per consumer thread: (rows per consumer / 64) instruction row blocks of width / 2.
     int accumulators(const Problem& kernel_problem) const {
         return consumer_rows(kernel_problem) / 64 * instruction_width(kernel_problem) / 2;
     }
+    // Registers per consumer thread that hold the instruction's A operand read through registers (TF32 with it stored
+    // m- or n-contiguous): two stages' fragments, 4 per 64-row block and k step of 8; 0 where it is read from shared
+    // memory.
+    int fragment_registers(const Problem& kernel_problem) const;
     // The element size of the problem's inputs: 2 (fp16, bf16) or 4 (fp32 as TF32).
     static int element_bytes(const Problem& problem);
-    // The ring, C's staging area (a BM x BN tile of C's type) where C goes through the TMA, a full and an empty
-    // barrier per stage, stream-K's flag word, and 1024 bytes to align the ring to the swizzle's period.
+    // The ring, C's staging area where C goes through the TMA (a BM x BN tile of C's type; in ping-pong one per
+    // consumer), a full and an empty barrier per stage, stream-K's flag word, and 1024 bytes to align the ring to the
+    // swizzle's period.
     int shared_bytes(const Problem& problem) const {
-        return stages * (bm + bn) * bk * element_bytes(problem) + (tma_store ? bm * bn * size_of(problem.c_type) : 0) +
-               16 * stages + (stream_k ? 16 : 0) + 1024;
+        const int staging = tma_store ? consumers / stage_readers() * bm * bn * size_of(problem.c_type) : 0;
+        return stages * (bm + bn) * bk * element_bytes(problem) + staging + 16 * stages + (stream_k ? 16 : 0) + 1024;
     }
     // Stream-K: the units past the grid's whole waves, whose k blocks are dealt out, and the most of them one block's
     // run reaches into (its workspace slots).
@@ -98,11 +108,13 @@ struct WgmmaConfig {
     std::string kernel_identity(const Problem&) const { return to_string(); }
 
     // Tiles, depths, the two deepest stage counts that fit, consumers and clusters of one and two, at group 8, one
-    // block per tile and a persistent grid of one block per SM; misaligned problems packed first.
+    // block per tile and a persistent grid of one block per SM, two consumers splitting tiles or in ping-pong;
+    // misaligned problems packed first.
     static std::vector<WgmmaConfig> enumerate(const Problem& problem, const DeviceInfo& device);
     // Other rasterization groups and stage counts, the other grid (persistent or one block per tile), the other
-    // cluster size, and the other way of storing C (through the TMA with as many stages as then fit, or from the
-    // registers).
+    // cluster size, the other way of storing C (through the TMA with as many stages as then fit, or from the
+    // registers), and the other schedule of two consumers with as many accumulators each (ping-pong on half the
+    // tile, or splitting one twice as large).
     std::vector<WgmmaConfig> refinements(const Problem& problem, const DeviceInfo& device) const;
     CostEstimate estimate_cost(const Problem& problem, const DeviceInfo& device,
                                const DeviceCeilings& ceilings) const;
@@ -120,7 +132,7 @@ struct WgmmaConfig {
     friend bool operator==(const WgmmaConfig& x, const WgmmaConfig& y) {
         return x.bm == y.bm && x.bn == y.bn && x.bk == y.bk && x.consumers == y.consumers && x.stages == y.stages &&
                x.group == y.group && x.cluster == y.cluster && x.grid == y.grid && x.pack == y.pack &&
-               x.tma_store == y.tma_store && x.stream_k == y.stream_k;
+               x.tma_store == y.tma_store && x.stream_k == y.stream_k && x.pingpong == y.pingpong;
     }
 };
 

@@ -33,22 +33,27 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
             for (const int consumers : {1, 2})
                 for (const int bk : {depth, 2 * depth})
                     for (const int cluster : {1, 2})
-                        for (const int grid : {0, device.sm_count / cluster * cluster}) {
-                            WgmmaConfig c;
-                            c.bm = bm;
-                            c.bn = bn;
-                            c.consumers = consumers;
-                            c.bk = bk;
-                            c.cluster = cluster;
-                            c.grid = grid;
-                            c.pack = pack;
-                            const int deepest = deepest_ring(c, problem, device);
-                            // The deepest ring and one stage less (whose shared memory may leave L1 room).
-                            for (const int stages : {deepest, deepest - 1}) {
-                                c.stages = stages;
-                                if (stages >= 2) out.push_back(c);
+                        for (const int grid : {0, device.sm_count / cluster * cluster})
+                            for (const bool pingpong : {false, true}) {
+                                // Ping-pong: two consumers, a persistent grid (validate() drops the tiles whose
+                                // accumulators one consumer cannot hold).
+                                if (pingpong && (consumers != 2 || grid == 0)) continue;
+                                WgmmaConfig c;
+                                c.bm = bm;
+                                c.bn = bn;
+                                c.consumers = consumers;
+                                c.bk = bk;
+                                c.cluster = cluster;
+                                c.grid = grid;
+                                c.pack = pack;
+                                c.pingpong = pingpong;
+                                const int deepest = deepest_ring(c, problem, device);
+                                // The deepest ring and one stage less (whose shared memory may leave L1 room).
+                                for (const int stages : {deepest, deepest - 1}) {
+                                    c.stages = stages;
+                                    if (stages >= 2) out.push_back(c);
+                                }
                             }
-                        }
     return out;
 }
 
@@ -78,6 +83,17 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     other_store.tma_store = !tma_store;
     other_store.stages = tma_store ? stages : std::min(stages, deepest_ring(other_store, problem, device));
     out.push_back(other_store);
+    // The other schedule of two consumers, each holding as many accumulators: ping-pong on half the tile (half its
+    // rows of P, so the same instruction width), or the two splitting a tile twice as deep in P's rows.
+    if (consumers == 2 && grid > 0 && !stream_k) {
+        WgmmaConfig other_schedule = *this;
+        other_schedule.pingpong = !pingpong;
+        const bool p_along_n = !rows_along_m(kernel_problem(problem));
+        int& p_rows = p_along_n ? other_schedule.bn : other_schedule.bm;
+        p_rows = pingpong ? 2 * p_rows : p_rows / 2;
+        other_schedule.stages = deepest_ring(other_schedule, problem, device);
+        out.push_back(other_schedule);  // validate() drops a tile outside 64..256
+    }
     // Stream-K (_sk) is not tried: on the H200 it ran 0-9% slower than whole tiles on every shape measured, its runs
     // at different k of different tiles losing the L2 reuse of tiles that run together
     // (bench/results/2026-12-05-h200-s20.md). A winner with it goes back to whole tiles.
@@ -157,12 +173,16 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
                                     (ceilings.dram_bytes_per_s / device.sm_count);
     const double fill_seconds = grid > 0 ? 0.2e-6 : 1.0e-6;
     // Stored through the TMA, the consumers hand the tile over and go on; C's writes then overlap the next tile's
-    // instructions (expected, not yet measured: the share left is a guess).
-    const double epilogue_share = tma_store ? 0.25 : 0.5;
+    // instructions; in ping-pong the other consumer's instructions run meanwhile (expected, not yet measured: the
+    // shares left are guesses).
+    const double epilogue_share = pingpong ? 0.1 : tma_store ? 0.25 : 0.5;
     e.compute_seconds = tiles_on_busiest_sm *
                             (tile_flops / per_sm_flops * pipeline + epilogue_seconds * epilogue_share + fill_seconds) +
                         meeting_seconds;
-    e.traffic_seconds = cost::traffic_seconds(p, tiles_m, tiles_n, ceilings);
+    // A cluster of two reads its op(A) tile from L2 once for both blocks (multicast): op(A) crosses once per pair of
+    // tiles along n. (Counted once per tile, the traffic bound ranked ping-pong's 256 x 64 tiles of 4096^3 in clusters
+    // 65% slower than the split 256 x 128 ones, with the measured ceilings.)
+    e.traffic_seconds = cost::traffic_seconds(p, tiles_m, ceil_div(tiles_n, cluster), ceilings);
     e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + cost::kLaunchSeconds + pack_seconds;
     return e;
 }
