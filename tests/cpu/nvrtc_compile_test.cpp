@@ -196,9 +196,6 @@ void expect_hopper_cubins(const std::vector<KernelProgram>& programs, Also also)
         }
     }
 }
-void expect_hopper_cubins(const std::vector<KernelProgram>& programs) {
-    expect_hopper_cubins(programs, [](std::size_t, const Cubin&) {});
-}
 
 // The bytes ptxas reports spilled by the program's kernel (its -v log), or -1 where the log does not say.
 int spilled_bytes(const std::string& log) {
@@ -206,6 +203,23 @@ int spilled_bytes(const std::string& log) {
     if (at == std::string::npos) return -1;
     const auto start = log.rfind(' ', at - 1);
     return std::stoi(log.substr(start + 1, at - start - 1));
+}
+
+// The program of wgmma configuration `name` for `p`, which it must compute on an H200, with ptxas's report of its
+// resources asked for (spilled_bytes reads it).
+KernelProgram reported_wgmma_program(const char* name, const Problem& p) {
+    const WgmmaConfig c = *WgmmaConfig::parse(name);
+    EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
+    KernelProgram program = kernel_program(AnyConfig{c}, p, "sm_90a");
+    program.options.push_back("--ptxas-options=-v");
+    return program;
+}
+
+// As expect_hopper_cubins, for programs of reported_wgmma_program: and nothing spilled to local memory.
+void expect_unspilled_hopper_cubins(const std::vector<KernelProgram>& programs) {
+    expect_hopper_cubins(programs, [](std::size_t, const Cubin& cubin) {
+        EXPECT_EQ(spilled_bytes(cubin.log), 0) << cubin.log;
+    });
 }
 
 class NvrtcCompile : public ::testing::TestWithParam<std::string_view> {};
@@ -247,7 +261,7 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
 
 // C through the TMA (`_ts`) in the wgmma family: each output type (boxes of 64 16-bit or 32 fp32 elements), C read for
 // beta, a batch (a 3-D map of C), a run-time n, TF32, one and two consumers, a cluster: it compiles for sm_90a, with
-// no serialized wgmma.
+// no serialized wgmma and nothing spilled.
 TEST(NvrtcCompileWgmma, TmaStoredCCompilesForEveryOutputTypeBatchAndVariant) {
     struct Case {
         const char* config;
@@ -279,11 +293,9 @@ TEST(NvrtcCompileWgmma, TmaStoredCCompilesForEveryOutputTypeBatchAndVariant) {
         p.beta_mode = k.beta;
         p.batch = k.batch;
         p.runtime_dim = k.runtime_dim;
-        const WgmmaConfig c = *WgmmaConfig::parse(k.config);
-        EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
-        programs.push_back(kernel_program(AnyConfig{c}, p, "sm_90a"));
+        programs.push_back(reported_wgmma_program(k.config, p));
     }
-    expect_hopper_cubins(programs);
+    expect_unspilled_hopper_cubins(programs);
 }
 
 // Stream-K in the wgmma family (the last wave's k blocks dealt out, partial sums met in the workspace): 16-bit and
@@ -317,14 +329,9 @@ TEST(NvrtcCompileWgmma, StreamKCompilesForSm90aWithoutSerialization) {
         p.compute = k.ab == DType::F32 ? ComputeType::TF32 : ComputeType::F32;
         p.beta_mode = BetaMode::General;
         p.batch = k.batch;
-        const WgmmaConfig c = *WgmmaConfig::parse(k.config);
-        EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
-        programs.push_back(kernel_program(AnyConfig{c}, p, "sm_90a"));
-        programs.back().options.push_back("--ptxas-options=-v");
+        programs.push_back(reported_wgmma_program(k.config, p));
     }
-    expect_hopper_cubins(programs, [](std::size_t, const Cubin& cubin) {
-        EXPECT_EQ(spilled_bytes(cubin.log), 0) << cubin.log;
-    });
+    expect_unspilled_hopper_cubins(programs);
 }
 
 // TF32 in the wgmma family, every transpose, each operand stored across k either copied transposed first or read
@@ -478,14 +485,9 @@ TEST(NvrtcCompileWgmma, PingPongAndTmaStoredCCompileWithoutSerializationOrSpills
         p.beta_mode = BetaMode::Zero;
         p.batch = k.batch;
         p.runtime_dim = k.runtime_dim;
-        const WgmmaConfig c = *WgmmaConfig::parse(k.config);
-        EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
-        programs.push_back(kernel_program(AnyConfig{c}, p, "sm_90a"));
-        programs.back().options.push_back("--ptxas-options=-v");
+        programs.push_back(reported_wgmma_program(k.config, p));
     }
-    expect_hopper_cubins(programs, [](std::size_t, const Cubin& cubin) {
-        EXPECT_EQ(spilled_bytes(cubin.log), 0) << cubin.log;
-    });
+    expect_unspilled_hopper_cubins(programs);
 }
 
 }  // namespace

@@ -49,6 +49,12 @@ WgmmaConfig tf32_config(int pack = 0) {
     return c;
 }
 
+// Whether the configuration's -D defines set `knob` to `value`.
+bool defines_knob(const WgmmaConfig& c, const std::string& knob, long long value) {
+    const KnobDefines defines = c.defines();
+    return std::find(defines.begin(), defines.end(), std::pair<std::string, long long>{knob, value}) != defines.end();
+}
+
 std::optional<PruneRule> rule_of(const WgmmaConfig& c, const Problem& p, const DeviceInfo& d = h200_profile()) {
     const auto r = c.validate(p, d);
     return r ? std::optional<PruneRule>(r->rule) : std::nullopt;
@@ -358,9 +364,7 @@ TEST(WgmmaFamily, TmaStoredCHasItsMapStagingAreaAndAlignment) {
     EXPECT_EQ(rule_of(staged, big), PruneRule::SharedMemory);
     staged.stages = 3;
     EXPECT_FALSE(rule_of(staged, big));
-    const KnobDefines defines = staged.defines();
-    EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, long long>{"WGMMA_STORE", 1}),
-              defines.end());
+    EXPECT_TRUE(defines_knob(staged, "WGMMA_STORE", 1));
     // The winner's refinements include its twin through the TMA, with as many stages as then fit, and back.
     bool twin = false;
     for (const AnyConfig& v : refinements(direct, big, h200_profile())) {
@@ -599,9 +603,7 @@ TEST(WgmmaFamily, StreamKDealsOutTheLastWaveAndSizesItsWorkspace) {
     EXPECT_EQ(launch.partial_sums_zeroed_bytes, 512);  // 116 counters, padded to 256 bytes
     EXPECT_EQ(launch.partial_sums_bytes, 512 + 132 * 2 * 256 * 128 * 4);
     EXPECT_EQ(c.shared_bytes(p), WgmmaConfig{}.shared_bytes(p) + 16);
-    const KnobDefines defines = c.defines();
-    EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, long long>{"WGMMA_STREAMK", 132}),
-              defines.end());
+    EXPECT_TRUE(defines_knob(c, "WGMMA_STREAMK", 132));
     // Less than the 4 whole tiles on the busiest SM (3 and 57 / 64), plus the partial sums' meeting.
     const DeviceCeilings ceilings = estimate_ceilings(d);
     WgmmaConfig whole = c;
@@ -661,9 +663,7 @@ TEST(WgmmaFamily, PingPongConsumersTakeWholeTilesInTurn) {
     EXPECT_FALSE(rule_of(c, p)) << c.validate(p, d)->reason;
     EXPECT_EQ(c.consumer_rows(p), 64);
     EXPECT_EQ(c.accumulators(p), 128);
-    const KnobDefines defines = c.defines();
-    EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, long long>{"WGMMA_PINGPONG", 1}),
-              defines.end());
+    EXPECT_TRUE(defines_knob(c, "WGMMA_PINGPONG", 1));
 
     WgmmaConfig wide = c;  // a whole 256 x 128 tile is 256 accumulators per consumer thread
     wide.bn = 128;
