@@ -168,6 +168,28 @@ TEST(DecodeFamily, SearchSpaceIsValidAndCoversBothMaths) {
     EXPECT_TRUE(DecodeConfig::enumerate(decode_step(65, 4096, 4096, DType::BF16), device).empty());
 }
 
+// A winner is refined to twice and half its row groups where W is read along k (each lane's X values from shared
+// memory then serve twice or half the rows): four row groups, which the enumeration does not list, are reached so.
+TEST(DecodeFamily, RefinementsTryOtherRowGroupsWhereWIsReadAlongK) {
+    const DeviceInfo device = h200_profile();
+    Problem along_k = decode_step(16, 14336, 4096, DType::F32);
+    along_k.trans_a = Transpose::Yes;  // W = op(A) stored k-contiguous: y = x W^T
+    along_k.lda = 4096;
+    const auto row_groups = [&](const DecodeConfig& from, const Problem& p) {
+        std::vector<int> out;
+        for (const DecodeConfig& r : from.refinements(p, device))
+            if (r.rg != from.rg) out.push_back(r.rg);
+        return out;
+    };
+    EXPECT_EQ(row_groups(config("decode_simt_w4_r2_c8_k8_u2"), along_k), (std::vector<int>{4, 1}));
+    EXPECT_EQ(row_groups(config("decode_simt_w4_r1_c8_k8_u2"), along_k), (std::vector<int>{2}));
+    EXPECT_EQ(row_groups(config("decode_simt_w4_r4_c8_k8_u2"), along_k), (std::vector<int>{2}));
+    // Sixteen columns at four row groups hold more registers than a thread has (estimated_registers): not tried.
+    EXPECT_EQ(row_groups(config("decode_simt_w4_r2_c16_k8_u2"), along_k), (std::vector<int>{1}));
+    // W stored along its rows (l-contiguous) takes one row group only.
+    EXPECT_TRUE(row_groups(config("decode_simt_w4_r1_c16_k8_u2"), decode_step(16, 14336, 4096, DType::F32)).empty());
+}
+
 TEST(DecodeFamily, CostPrefersEnoughBlocksToDrawOnDram) {
     const DeviceInfo device = h200_profile();
     const DeviceCeilings ceilings = estimate_ceilings(device);

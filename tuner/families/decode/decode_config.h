@@ -60,7 +60,7 @@ struct DecodeConfig {
 
     // Both kinds of math where they apply, warps, row groups, column tiles, splits that fill the GPU, unroll depths.
     static std::vector<DecodeConfig> enumerate(const Problem& problem, const DeviceInfo& device);
-    // Twice and half the splits, the other unroll depth and warp count.
+    // Twice and half the splits, the other unroll depth and warp count, twice and half the row groups.
     std::vector<DecodeConfig> refinements(const Problem& problem, const DeviceInfo& device) const;
     // W (and X, C) at the DRAM ceiling, slowed where too few bytes are in flight per SM to cover DRAM's latency;
     // against the FMAs (simt) and the split sums' round trip through L2.

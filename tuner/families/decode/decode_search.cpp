@@ -99,6 +99,14 @@ std::vector<DecodeConfig> DecodeConfig::refinements(const Problem& p, const Devi
     DecodeConfig other_warps = *this;
     other_warps.warps = warps == 8 ? 4 : 8;
     add(other_warps);
+    // Twice and half the row groups (validate() keeps 1, 2 and 4, k-contiguous W only): each lane's X values from
+    // shared memory serve 2 x rg rows of W, so more row groups read X fewer times per byte of W (16 tokens of fp32: 8
+    // float4 of X per float4 of W at one row group), for more registers. The enumeration stops at two.
+    for (const int r : {rg * 2, rg / 2}) {
+        DecodeConfig c = *this;
+        c.rg = std::max(1, r);
+        add(c);
+    }
     return out;
 }
 

@@ -1,0 +1,129 @@
+// Compiles every candidate the search would consider for a problem — each family's enumeration and, with
+// --refinements, the refinements of each — for an H200 (sm_90a) or an A100 (sm_80), without a GPU, and lists those
+// whose kernel ptxas spilled to local memory or whose wgmma pipeline it serialized: candidates a search compiles and
+// then throws away (session 21 found four defects so: _ts and stream-K kernels that spilled, TF32 tiles ptxas
+// serialized, which the families now avoid or refuse).
+//   compile_scan h200|a100 M N K TRANSA TRANSB DTYPE [COMPUTE [FAMILY [--refinements]]]
+//   e.g. compile_scan h200 4096 4096 4096 n n bf16 f32 wgmma --refinements
+//        compile_scan a100 4096 4096 4096 n n f32 tf32 mma_sync
+// Column-major, minimum leading dimensions, alpha 1 and beta 0. FAMILY "all" (the default) scans every family.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "jitgemm/error.h"
+#include "runtime/compile/kernel_program.h"
+#include "runtime/compile/nvrtc_compiler.h"
+#include "support/device_profiles.h"
+#include "tuner/families/registry.h"
+
+namespace {
+
+using namespace jitgemm;
+
+// The bytes ptxas reports spilled (its -v log), or -1 where the log does not say.
+int spilled_bytes(const std::string& log) {
+    const auto at = log.find(" bytes spill stores");
+    if (at == std::string::npos) return -1;
+    const auto start = log.rfind(' ', at - 1);
+    return std::atoi(log.substr(start + 1, at - start - 1).c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 8 || argc > 11) {
+        std::fprintf(stderr, "usage: compile_scan h200|a100 M N K TRANSA TRANSB DTYPE [COMPUTE [FAMILY "
+                             "[--refinements]]]\n");
+        return 2;
+    }
+    const std::string gpu = argv[1];
+    const auto dtype = parse_dtype(argv[7]);
+    const auto compute = parse_compute_type(argc > 8 ? argv[8] : "f32");
+    if ((gpu != "h200" && gpu != "a100") || !dtype || !compute) {
+        std::fprintf(stderr, "the GPU is h200 or a100, DTYPE f32, f16 or bf16, COMPUTE f32 or tf32\n");
+        return 2;
+    }
+    const DeviceInfo device = gpu == "h200" ? testing::h200_profile() : testing::a100_profile();
+    const std::string arch = gpu == "h200" ? "sm_90a" : "sm_80";
+    const std::string family = argc > 9 ? argv[9] : "all";
+    const bool with_refinements = argc > 10 && std::strcmp(argv[10], "--refinements") == 0;
+
+    Problem p;
+    p.m = std::atoll(argv[2]);
+    p.n = std::atoll(argv[3]);
+    p.k = std::atoll(argv[4]);
+    p.trans_a = argv[5][0] == 't' ? Transpose::Yes : Transpose::No;
+    p.trans_b = argv[6][0] == 't' ? Transpose::Yes : Transpose::No;
+    p.lda = p.trans_a == Transpose::Yes ? p.k : p.m;
+    p.ldb = p.trans_b == Transpose::Yes ? p.n : p.k;
+    p.ldc = p.m;
+    p.alpha_one = true;
+    p.a_type = p.b_type = p.c_type = *dtype;
+    p.compute = *compute;
+    const int bytes = size_of(*dtype);
+    p.align_a = alignment_class(nullptr, p.lda, bytes);
+    p.align_b = alignment_class(nullptr, p.ldb, bytes);
+    p.align_c = alignment_class(nullptr, p.ldc, bytes);
+
+    // The candidates the search could compile: valid on the device, each name once.
+    std::vector<AnyConfig> candidates;
+    std::vector<std::string> names;
+    const auto consider = [&](const AnyConfig& c) {
+        if (family != "all" && family_name(c) != family) return;
+        if (validate(c, p, device)) return;
+        const std::string name = to_string(c);
+        for (const std::string& seen : names)
+            if (seen == name) return;
+        names.push_back(name);
+        candidates.push_back(c);
+    };
+    for (const AnyConfig& c : enumerate_candidates(p, device)) {
+        consider(c);
+        if (with_refinements)
+            for (const AnyConfig& r : refinements(c, p, device)) consider(r);
+    }
+    std::printf("%zu candidates of %s for %s on %s\n", candidates.size(), family.c_str(), p.key().c_str(),
+                arch.c_str());
+
+    // NVRTC is thread-safe: a compile per core at a time, reported in order.
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::future<std::string>> results;
+    int failed = 0;
+    std::size_t reported = 0;
+    const auto report = [&](std::size_t upto) {
+        for (; reported < upto; ++reported) {
+            const std::string line = results[reported].get();
+            if (!line.empty()) {
+                ++failed;
+                std::printf("%s\n", line.c_str());
+            }
+        }
+    };
+    for (const AnyConfig& c : candidates) {
+        KernelProgram program = kernel_program(c, p, arch);
+        program.options.push_back("--ptxas-options=-v");
+        results.push_back(std::async(std::launch::async, [program] {
+            try {
+                const Cubin cubin = compile_to_cubin(program);
+                const int spilled = spilled_bytes(cubin.log);
+                const bool serialized = serialization_warning(cubin.log).has_value();
+                if (spilled == 0 && !serialized) return std::string();
+                return program.config_name + ": " +
+                       (spilled != 0 ? std::to_string(spilled) + " bytes spilled" : std::string()) +
+                       (spilled != 0 && serialized ? ", " : "") + (serialized ? "wgmma serialized" : "");
+            } catch (const Error& e) {
+                return program.config_name + ": did not compile: " + e.what();
+            }
+        }));
+        if (results.size() >= reported + cores) report(results.size() - cores + 1);
+    }
+    report(results.size());
+    std::printf("%d of %zu candidates spilled, were serialized or did not compile\n", failed, candidates.size());
+    return 0;
+}
