@@ -27,8 +27,9 @@
 // of units go round as above, and the k blocks of the units left over are dealt out in equal runs, one per block
 // (common/jg_split_k.cuh): a unit split between blocks is summed by the last of them to finish, from the others'
 // partial sums in the workspace, in part order (bitwise repeatable). The producer walks the same runs. Measured on the
-// H200 it was 0-9% slower than whole tiles (runs at different k of different tiles lose the L2 reuse of tiles that
-// run together), so the search does not try it (bench/results/2026-12-05-h200-s20.md).
+// H200 it was 0-9% slower than whole tiles (bench/results/2026-12-05-h200-s20.md), so the search does not try it; but
+// those kernels spilled where the partial sums meet (mended since: a block reads its own back like the others'), so
+// the verdict awaits a measurement.
 //
 // Batches (JG_BATCH > 1, common/jg_batch.cuh): the units of all GEMMs of the batch form one list, GEMM after GEMM, which
 // the persistent blocks walk as above; the tensor maps are 3-D, GEMM z of the batch their third coordinate (0 for an

@@ -47,9 +47,8 @@ bool WgmmaConfig::rows_along_m(const Problem& kernel_problem) {
 
 int WgmmaConfig::fragment_registers(const Problem& kernel_problem) const {
     // P is op(A) where the rows run along m, else op(B)^T; TF32 reads it through registers where it is stored across k.
-    const bool p_in_registers = is_tf32(kernel_problem) && !k_contiguous(kernel_problem, rows_along_m(kernel_problem)
-                                                                                               ? 0
-                                                                                               : 1);
+    const int p_operand = rows_along_m(kernel_problem) ? 0 : 1;
+    const bool p_in_registers = is_tf32(kernel_problem) && !k_contiguous(kernel_problem, p_operand);
     return p_in_registers ? 2 * consumer_rows(kernel_problem) / 64 * (bk / 8) * 4 : 0;
 }
 

@@ -94,9 +94,9 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
         other_schedule.stages = deepest_ring(other_schedule, problem, device);
         out.push_back(other_schedule);  // validate() drops a tile outside 64..256
     }
-    // Stream-K (_sk) is not tried: on the H200 it ran 0-9% slower than whole tiles on every shape measured, its runs
-    // at different k of different tiles losing the L2 reuse of tiles that run together
-    // (bench/results/2026-12-05-h200-s20.md). A winner with it goes back to whole tiles.
+    // Stream-K (_sk) is not tried: on the H200 it ran 0-9% slower than whole tiles on every shape measured
+    // (bench/results/2026-12-05-h200-s20.md) — but those kernels spilled 240 bytes per thread where the partial sums
+    // meet, mended since; until the mended kernels are measured, a winner with it goes back to whole tiles.
     if (stream_k) {
         WgmmaConfig whole = *this;
         whole.stream_k = false;
