@@ -3,10 +3,11 @@
 // whose kernel ptxas spilled to local memory or whose wgmma pipeline it serialized: candidates a search compiles and
 // then throws away (session 21 found four defects so: _ts and stream-K kernels that spilled, TF32 tiles ptxas
 // serialized, which the families now avoid or refuse).
-//   compile_scan h200|a100 M N K TRANSA TRANSB DTYPE [COMPUTE [FAMILY [--refinements]]]
+//   compile_scan h200|a100 M N K TRANSA TRANSB DTYPE [COMPUTE [FAMILY [--refinements] [--all]]]
 //   e.g. compile_scan h200 4096 4096 4096 n n bf16 f32 wgmma --refinements
 //        compile_scan a100 4096 4096 4096 n n f32 tf32 mma_sync
 // Column-major, minimum leading dimensions, alpha 1 and beta 0. FAMILY "all" (the default) scans every family.
+// --all lists every candidate, with the registers ptxas used.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -34,12 +35,18 @@ int spilled_bytes(const std::string& log) {
     return std::atoi(log.substr(start + 1, at - start - 1).c_str());
 }
 
+// The registers per thread ptxas reports for the kernel, or -1.
+int used_registers(const std::string& log) {
+    const auto at = log.find("Used ");
+    return at == std::string::npos ? -1 : std::atoi(log.c_str() + at + 5);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 8 || argc > 11) {
+    if (argc < 8 || argc > 12) {
         std::fprintf(stderr, "usage: compile_scan h200|a100 M N K TRANSA TRANSB DTYPE [COMPUTE [FAMILY "
-                             "[--refinements]]]\n");
+                             "[--refinements] [--all]]]\n");
         return 2;
     }
     const std::string gpu = argv[1];
@@ -52,7 +59,15 @@ int main(int argc, char** argv) {
     const DeviceInfo device = gpu == "h200" ? testing::h200_profile() : testing::a100_profile();
     const std::string arch = gpu == "h200" ? "sm_90a" : "sm_80";
     const std::string family = argc > 9 ? argv[9] : "all";
-    const bool with_refinements = argc > 10 && std::strcmp(argv[10], "--refinements") == 0;
+    bool with_refinements = false, list_all = false;
+    for (int i = 10; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--refinements") == 0) with_refinements = true;
+        else if (std::strcmp(argv[i], "--all") == 0) list_all = true;
+        else {
+            std::fprintf(stderr, "unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
 
     Problem p;
     p.m = std::atoll(argv[2]);
@@ -99,24 +114,24 @@ int main(int argc, char** argv) {
     const auto report = [&](std::size_t upto) {
         for (; reported < upto; ++reported) {
             const std::string line = results[reported].get();
-            if (!line.empty()) {
-                ++failed;
-                std::printf("%s\n", line.c_str());
-            }
+            if (line.empty()) continue;
+            if (line.size() < 7 || line.compare(line.size() - 7, 7, ", clean") != 0) ++failed;
+            std::printf("%s\n", line.c_str());
         }
     };
     for (const AnyConfig& c : candidates) {
         KernelProgram program = kernel_program(c, p, arch);
         program.options.push_back("--ptxas-options=-v");
-        results.push_back(std::async(std::launch::async, [program] {
+        results.push_back(std::async(std::launch::async, [program, list_all] {
             try {
                 const Cubin cubin = compile_to_cubin(program);
                 const int spilled = spilled_bytes(cubin.log);
                 const bool serialized = serialization_warning(cubin.log).has_value();
-                if (spilled == 0 && !serialized) return std::string();
-                return program.config_name + ": " +
-                       (spilled != 0 ? std::to_string(spilled) + " bytes spilled" : std::string()) +
-                       (spilled != 0 && serialized ? ", " : "") + (serialized ? "wgmma serialized" : "");
+                const bool clean = spilled == 0 && !serialized;
+                if (clean && !list_all) return std::string();
+                return program.config_name + ": " + std::to_string(used_registers(cubin.log)) + " registers" +
+                       (spilled != 0 ? ", " + std::to_string(spilled) + " bytes spilled" : std::string()) +
+                       (serialized ? ", wgmma serialized" : "") + (clean ? ", clean" : "");
             } catch (const Error& e) {
                 return program.config_name + ": did not compile: " + e.what();
             }
