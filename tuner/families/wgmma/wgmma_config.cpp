@@ -134,7 +134,7 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
                                                    " accumulators per consumer thread; at most 128 leave room for "
                                                    "addresses within the 232 registers a consumer gets" +
                                                    (pingpong ? " (in ping-pong a consumer holds a whole tile)" : "")};
-    // Compiled for sm_90a (4096^3, every TF32 layout, 2,200 candidates of the search and its refinements): every tile
+    // Compiled for sm_90a (4096^3, every TF32 layout: 2,664 candidates of the search and its refinements): every tile
     // whose consumers held at most 192 of these registers kept its wgmma pipeline, and every one that held 256 or more
     // had it serialized by ptxas (warning C7511) — a compile the search spent for nothing. With C through the TMA and
     // operand fragments in registers, half the tiles of 160 and nearly all of 192 spilled, none of 128 or fewer.
