@@ -17,33 +17,15 @@
 #include <thread>
 #include <vector>
 
+#include "bench_problem.h"
 #include "jitgemm/error.h"
 #include "runtime/compile/kernel_program.h"
 #include "runtime/compile/nvrtc_compiler.h"
 #include "support/device_profiles.h"
 #include "tuner/families/registry.h"
 
-namespace {
-
-using namespace jitgemm;
-
-// The bytes ptxas reports spilled (its -v log), or -1 where the log does not say.
-int spilled_bytes(const std::string& log) {
-    const auto at = log.find(" bytes spill stores");
-    if (at == std::string::npos) return -1;
-    const auto start = log.rfind(' ', at - 1);
-    return std::atoi(log.substr(start + 1, at - start - 1).c_str());
-}
-
-// The registers per thread ptxas reports for the kernel, or -1.
-int used_registers(const std::string& log) {
-    const auto at = log.find("Used ");
-    return at == std::string::npos ? -1 : std::atoi(log.c_str() + at + 5);
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
+    using namespace jitgemm;
     if (argc < 8 || argc > 12) {
         std::fprintf(stderr, "usage: compile_scan h200|a100 M N K TRANSA TRANSB DTYPE [COMPUTE [FAMILY "
                              "[--refinements] [--all]]]\n");
@@ -69,22 +51,9 @@ int main(int argc, char** argv) {
         }
     }
 
-    Problem p;
-    p.m = std::atoll(argv[2]);
-    p.n = std::atoll(argv[3]);
-    p.k = std::atoll(argv[4]);
-    p.trans_a = argv[5][0] == 't' ? Transpose::Yes : Transpose::No;
-    p.trans_b = argv[6][0] == 't' ? Transpose::Yes : Transpose::No;
-    p.lda = p.trans_a == Transpose::Yes ? p.k : p.m;
-    p.ldb = p.trans_b == Transpose::Yes ? p.n : p.k;
-    p.ldc = p.m;
-    p.alpha_one = true;
-    p.a_type = p.b_type = p.c_type = *dtype;
-    p.compute = *compute;
-    const int bytes = size_of(*dtype);
-    p.align_a = alignment_class(nullptr, p.lda, bytes);
-    p.align_b = alignment_class(nullptr, p.ldb, bytes);
-    p.align_c = alignment_class(nullptr, p.ldc, bytes);
+    const Problem p = bench_problem(std::atoll(argv[2]), std::atoll(argv[3]), std::atoll(argv[4]),
+                                    argv[5][0] == 't' ? Transpose::Yes : Transpose::No,
+                                    argv[6][0] == 't' ? Transpose::Yes : Transpose::No, *dtype, *compute);
 
     // The candidates the search could compile: valid on the device, each name once.
     std::vector<AnyConfig> candidates;
@@ -125,11 +94,12 @@ int main(int argc, char** argv) {
         results.push_back(std::async(std::launch::async, [program, list_all] {
             try {
                 const Cubin cubin = compile_to_cubin(program);
-                const int spilled = spilled_bytes(cubin.log);
+                const PtxasResources resources = ptxas_resources(cubin.log).value_or(PtxasResources{-1, -1});
+                const int spilled = resources.spilled_bytes;
                 const bool serialized = serialization_warning(cubin.log).has_value();
                 const bool clean = spilled == 0 && !serialized;
                 if (clean && !list_all) return std::string();
-                return program.config_name + ": " + std::to_string(used_registers(cubin.log)) + " registers" +
+                return program.config_name + ": " + std::to_string(resources.registers) + " registers" +
                        (spilled != 0 ? ", " + std::to_string(spilled) + " bytes spilled" : std::string()) +
                        (serialized ? ", wgmma serialized" : "") + (clean ? ", clean" : "");
             } catch (const Error& e) {

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "bench_problem.h"
 #include "runtime/compile/kernel_program.h"
 #include "runtime/compile/nvrtc_compiler.h"
 #include "jitgemm/error.h"
@@ -29,22 +30,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "DTYPE is f32, f16 or bf16 and COMPUTE f32 or tf32\n");
         return 2;
     }
-    Problem p;
-    p.m = std::atoll(argv[3]);
-    p.n = std::atoll(argv[4]);
-    p.k = std::atoll(argv[5]);
-    p.trans_a = argv[6][0] == 't' ? Transpose::Yes : Transpose::No;
-    p.trans_b = argv[7][0] == 't' ? Transpose::Yes : Transpose::No;
-    p.lda = p.trans_a == Transpose::Yes ? p.k : p.m;
-    p.ldb = p.trans_b == Transpose::Yes ? p.n : p.k;
-    p.ldc = p.m;
-    p.alpha_one = true;
-    p.a_type = p.b_type = p.c_type = *dtype;
-    p.compute = *compute;
-    const int bytes = size_of(*dtype);
-    p.align_a = alignment_class(nullptr, p.lda, bytes);
-    p.align_b = alignment_class(nullptr, p.ldb, bytes);
-    p.align_c = alignment_class(nullptr, p.ldc, bytes);
+    Problem p = bench_problem(std::atoll(argv[3]), std::atoll(argv[4]), std::atoll(argv[5]),
+                              argv[6][0] == 't' ? Transpose::Yes : Transpose::No,
+                              argv[7][0] == 't' ? Transpose::Yes : Transpose::No, *dtype, *compute);
     if (argc > 11) {
         const std::string runtime = argv[11];
         if (runtime != "m" && runtime != "n") {

@@ -197,16 +197,8 @@ void expect_hopper_cubins(const std::vector<KernelProgram>& programs, Also also)
     }
 }
 
-// The bytes ptxas reports spilled by the program's kernel (its -v log), or -1 where the log does not say.
-int spilled_bytes(const std::string& log) {
-    const auto at = log.find(" bytes spill stores");
-    if (at == std::string::npos) return -1;
-    const auto start = log.rfind(' ', at - 1);
-    return std::stoi(log.substr(start + 1, at - start - 1));
-}
-
 // The program of wgmma configuration `name` for `p`, which it must compute on an H200, with ptxas's report of its
-// resources asked for (spilled_bytes reads it).
+// resources asked for (ptxas_resources reads it).
 KernelProgram reported_wgmma_program(const char* name, const Problem& p) {
     const WgmmaConfig c = *WgmmaConfig::parse(name);
     EXPECT_FALSE(c.validate(p, testing::h200_profile())) << c.to_string() << " " << p.key();
@@ -218,7 +210,9 @@ KernelProgram reported_wgmma_program(const char* name, const Problem& p) {
 // As expect_hopper_cubins, for programs of reported_wgmma_program: and nothing spilled to local memory.
 void expect_unspilled_hopper_cubins(const std::vector<KernelProgram>& programs) {
     expect_hopper_cubins(programs, [](std::size_t, const Cubin& cubin) {
-        EXPECT_EQ(spilled_bytes(cubin.log), 0) << cubin.log;
+        const auto resources = ptxas_resources(cubin.log);
+        ASSERT_TRUE(resources.has_value()) << cubin.log;
+        EXPECT_EQ(resources->spilled_bytes, 0) << cubin.log;
     });
 }
 
@@ -393,6 +387,22 @@ TEST(NvrtcCompileErrors, SerializationWarningIsFoundInTheLog) {
         "insufficient register resources for the wgmma pipeline in the function 'jg_wgmma'");
     ASSERT_TRUE(info.has_value());
     EXPECT_NE(info->find("C7511"), std::string::npos);
+}
+
+// ptxas's -v report, as it printed it for a wgmma kernel with C through the TMA that spilled (session 21).
+TEST(NvrtcCompileErrors, PtxasResourcesAreReadFromItsReport) {
+    const std::string log =
+        "ptxas info    : 298 bytes gmem\n"
+        "ptxas info    : Compiling entry function 'jg_wgmma' for 'sm_90a'\n"
+        "ptxas info    : Function properties for jg_wgmma\n"
+        "ptxas         .     96 bytes stack frame, 92 bytes spill stores, 92 bytes spill loads\n"
+        "ptxas info    : Used 168 registers, used 16 barriers, 96 bytes cumulative stack size\n";
+    const auto resources = ptxas_resources(log);
+    ASSERT_TRUE(resources.has_value());
+    EXPECT_EQ(resources->spilled_bytes, 92);
+    EXPECT_EQ(resources->registers, 168);
+    EXPECT_FALSE(ptxas_resources("ptxas info    : 298 bytes gmem\n").has_value());  // compiled without -v
+    EXPECT_FALSE(ptxas_resources("").has_value());
 }
 
 TEST(NvrtcCompileErrors, RejectedProgramCarriesLogAndOptions) {

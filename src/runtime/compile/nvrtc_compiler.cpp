@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 
 #include "runtime/compile/kernel_sources.h"
@@ -131,6 +132,19 @@ std::optional<std::string> serialization_warning(const std::string& log) {
     const std::size_t begin = newline_before == std::string::npos ? 0 : newline_before + 1;
     const std::size_t end = log.find('\n', at);  // npos: the line runs to the end
     return log.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+std::optional<PtxasResources> ptxas_resources(const std::string& log) {
+    // "ptxas         .     96 bytes stack frame, 92 bytes spill stores, 92 bytes spill loads"
+    // "ptxas info    : Used 168 registers, used 16 barriers"
+    const std::size_t spill = log.find(" bytes spill stores");
+    const std::size_t used = log.find("Used ");
+    if (spill == std::string::npos || used == std::string::npos) return std::nullopt;
+    const std::size_t number = log.rfind(' ', spill - 1) + 1;
+    PtxasResources r;
+    r.spilled_bytes = std::atoi(log.c_str() + number);
+    r.registers = std::atoi(log.c_str() + used + 5);
+    return r;
 }
 
 }  // namespace jitgemm

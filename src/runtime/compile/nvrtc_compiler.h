@@ -24,6 +24,15 @@ Cubin compile_to_cubin(const KernelProgram& program);
 // other), or nullopt. The tuner rejects such a candidate.
 std::optional<std::string> serialization_warning(const std::string& log);
 
+// What ptxas reports of the kernel in a log compiled with "--ptxas-options=-v" (tests and bench/compile_scan ask for
+// it; the tuner reads spills from the loaded kernel instead): the bytes it spilled to local memory and the registers
+// per thread it used, or nullopt where the log does not say.
+struct PtxasResources {
+    int spilled_bytes = 0;
+    int registers = 0;
+};
+std::optional<PtxasResources> ptxas_resources(const std::string& log);
+
 // NVRTC compiles this process has run (successful or not): what "served without compiling" is checked against.
 std::uint64_t nvrtc_compile_count();
 
