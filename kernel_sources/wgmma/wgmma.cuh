@@ -653,11 +653,12 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
     };
     for_each_piece(units, [&](index_t unit, int kb_begin, int kb_end, const k_shares::parts& shares) {
         if constexpr (PINGPONG) {
-            if (piece++ % 2 != consumer) {
+            const long long this_piece = piece++;
+            if (this_piece % 2 != consumer) {
                 at.skip(kb_end - kb_begin);
                 return;
             }
-            if (piece > 1) take_turn(consumer);
+            if (this_piece > 0) take_turn(consumer);  // the first piece has no tile before it
         }
         index_t m0, n0;
         int z;
