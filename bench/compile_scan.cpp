@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <future>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -57,15 +58,10 @@ int main(int argc, char** argv) {
 
     // The candidates the search could compile: valid on the device, each name once.
     std::vector<AnyConfig> candidates;
-    std::vector<std::string> names;
+    std::set<std::string> names;
     const auto consider = [&](const AnyConfig& c) {
         if (family != "all" && family_name(c) != family) return;
-        if (validate(c, p, device)) return;
-        const std::string name = to_string(c);
-        for (const std::string& seen : names)
-            if (seen == name) return;
-        names.push_back(name);
-        candidates.push_back(c);
+        if (!validate(c, p, device) && names.insert(to_string(c)).second) candidates.push_back(c);
     };
     for (const AnyConfig& c : enumerate_candidates(p, device)) {
         consider(c);
@@ -77,33 +73,38 @@ int main(int argc, char** argv) {
 
     // NVRTC is thread-safe: a compile per core at a time, reported in order.
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    std::vector<std::future<std::string>> results;
+    // One candidate's outcome: whether it spilled, was serialized or did not compile, and its line.
+    struct Outcome {
+        bool bad = false;
+        std::string line;
+    };
+    std::vector<std::future<Outcome>> results;
     int failed = 0;
     std::size_t reported = 0;
     const auto report = [&](std::size_t upto) {
         for (; reported < upto; ++reported) {
-            const std::string line = results[reported].get();
-            if (line.empty()) continue;
-            if (line.size() < 7 || line.compare(line.size() - 7, 7, ", clean") != 0) ++failed;
-            std::printf("%s\n", line.c_str());
+            const Outcome outcome = results[reported].get();
+            failed += outcome.bad ? 1 : 0;
+            if (outcome.bad || list_all) std::printf("%s\n", outcome.line.c_str());
         }
     };
     for (const AnyConfig& c : candidates) {
         KernelProgram program = kernel_program(c, p, arch);
         program.options.push_back("--ptxas-options=-v");
-        results.push_back(std::async(std::launch::async, [program, list_all] {
+        results.push_back(std::async(std::launch::async, [program] {
             try {
                 const Cubin cubin = compile_to_cubin(program);
                 const PtxasResources resources = ptxas_resources(cubin.log).value_or(PtxasResources{-1, -1});
                 const int spilled = resources.spilled_bytes;
                 const bool serialized = serialization_warning(cubin.log).has_value();
                 const bool clean = spilled == 0 && !serialized;
-                if (clean && !list_all) return std::string();
-                return program.config_name + ": " + std::to_string(resources.registers) + " registers" +
-                       (spilled != 0 ? ", " + std::to_string(spilled) + " bytes spilled" : std::string()) +
-                       (serialized ? ", wgmma serialized" : "") + (clean ? ", clean" : "");
+                return Outcome{!clean, program.config_name + ": " + std::to_string(resources.registers) +
+                                           " registers" +
+                                           (spilled != 0 ? ", " + std::to_string(spilled) + " bytes spilled"
+                                                         : std::string()) +
+                                           (serialized ? ", wgmma serialized" : "") + (clean ? ", clean" : "")};
             } catch (const Error& e) {
-                return program.config_name + ": did not compile: " + e.what();
+                return Outcome{true, program.config_name + ": did not compile: " + e.what()};
             }
         }));
         if (results.size() >= reported + cores) report(results.size() - cores + 1);
