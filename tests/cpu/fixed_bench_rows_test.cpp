@@ -17,13 +17,6 @@
 namespace jitgemm {
 namespace {
 
-std::optional<DType> dtype_named(const std::string& name) {
-    if (name == "f32") return DType::F32;
-    if (name == "f16") return DType::F16;
-    if (name == "bf16") return DType::BF16;
-    return std::nullopt;
-}
-
 TEST(FixedBenchRows, EveryRowNamesAConfigurationThatComputesItsProblem) {
     int rows = 0;
     for (const auto& entry : std::filesystem::directory_iterator(std::string(JITGEMM_SOURCE_DIR) + "/bench/shapes")) {
@@ -51,17 +44,18 @@ TEST(FixedBenchRows, EveryRowNamesAConfigurationThatComputesItsProblem) {
             const std::string ta = with_transposes ? f[4] : "n", tb = with_transposes ? f[5] : "n";
             const std::string& config = with_transposes ? f[6] : f[5];
             s.batch = with_transposes && f.size() >= 8 ? std::stoll(f[7]) : 1;
-            const std::string compute = with_transposes ? (f.size() == 9 ? f[8] : "f32") : f[4];
-            const auto type = dtype_named(dtype);
+            const std::string compute_name = with_transposes ? (f.size() == 9 ? f[8] : "f32") : f[4];
+            const auto type = parse_dtype(dtype);
+            const auto compute = parse_compute_type(compute_name);
             ASSERT_TRUE(type.has_value()) << dtype;
             ASSERT_TRUE(ta == "n" || ta == "t") << ta;
             ASSERT_TRUE(tb == "n" || tb == "t") << tb;
-            ASSERT_TRUE(compute == "f32" || compute == "tf32") << compute;
+            ASSERT_TRUE(compute.has_value()) << compute_name;
             s.order = with_transposes ? Order::ColumnMajor : Order::RowMajor;
             s.trans_a = ta == "t" ? Transpose::Yes : Transpose::No;
             s.trans_b = tb == "t" ? Transpose::Yes : Transpose::No;
             s.a_type = s.b_type = s.c_type = *type;
-            s.compute = compute == "tf32" ? ComputeType::TF32 : ComputeType::F32;
+            s.compute = *compute;
             alignas(256) static unsigned char storage[16] = {};
             const Problem problem = make_canonical_call(s.with_minimum_leading_dimensions().call(storage, storage,
                                                                                                   storage))
