@@ -190,7 +190,7 @@ all_gpu_tests() {
 # compute-sanitizer memcheck and racecheck on `jitgemm run` of each row "m n k dtype transa transb config [compute]"
 # (column-major), unless SANITIZE is empty or the tool is missing.
 sanitize_rows() {  # sanitize_rows ROW...
-    [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null || return 0
+    [ -n "${SANITIZE-1}" ] && command -v compute-sanitizer > /dev/null || return 0
     local rows=("$@") tool row m n k dtype ta tb config compute
     for tool in memcheck racecheck; do
         for row in "${rows[@]}"; do
@@ -310,7 +310,7 @@ if [ "$MODE" = batched ]; then
     # calls of each family, then the manifests of $SETS_BATCHED (default batched_targets) untuned and tuned ($BUDGET s)
     # against cublasGemmStridedBatchedEx.
     all_gpu_tests
-    if [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null; then
+    if [ -n "${SANITIZE-1}" ] && command -v compute-sanitizer > /dev/null; then
         stamp "compute-sanitizer memcheck and racecheck on batched calls"
         for tool in memcheck racecheck; do
             for row in "--dtype f32 --config naive_16x16" "--dtype f32 --config regblock_64x64x16_t4x4_v4_s2_g8" \
@@ -336,7 +336,7 @@ if [ "$MODE" = runtime ]; then
     #          sizes of m_sweep_sample.csv tuned exactly and benched again, for the ratio of variant to exact tuning.
     if [[ " ${PARTS:-tests sweep} " == *" tests "* ]]; then
         all_gpu_tests
-        if [ -n "${SANITIZE:-1}" ] && command -v compute-sanitizer > /dev/null; then
+        if [ -n "${SANITIZE-1}" ] && command -v compute-sanitizer > /dev/null; then
             stamp "compute-sanitizer memcheck on run-time-shape variant sweeps"
             for type in bf16 f32; do
                 JITGEMM_CACHE=/tmp/jitgemm-sanitize timeout 400 compute-sanitizer --tool memcheck --error-exitcode 9 \

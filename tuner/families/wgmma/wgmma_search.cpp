@@ -18,10 +18,12 @@ int deepest_ring(WgmmaConfig c, const Problem& p, const DeviceInfo& device) {
     return c.stages;
 }
 
-// Whether the search tries ping-pong (_pp). Not until its GPU tests have run: a kernel the tuner measures must not
-// be one that has never run, since a wrong schedule can hang rather than fail verification (bench/shapes/
-// pingpong_fixed.txt and the wgmma FamilyCorrectness cases are waiting). Named configurations take it meanwhile.
-constexpr bool kSearchPingPong = false;
+// Whether the search tries ping-pong (_pp). Its first GPU run (session 22, an H100: bench/results/
+// 2026-12-05-h100-s22-pingpong.md) found it correct and free of races, slower on large problems (0.55-0.89x cuBLAS
+// against 0.96-1.00x for the split tiles: a block's tile is one consumer's, half the split's, so each FLOP draws
+// 1.3-1.7x the operand traffic, which the cost model's L2 term charges) and ahead where the epilogue dominates
+// (bf16 512 x 512 x 64 x 64 with C through the TMA: 1.05x against 0.83x). The tuner's measurements decide between.
+constexpr bool kSearchPingPong = true;
 
 // A stage's k depth of one and two 128-byte rows: 64 and 128 16-bit elements, 32 and 64 fp32 ones.
 int row_depth(const Problem& p) { return 128 / WgmmaConfig::element_bytes(p); }
@@ -100,8 +102,9 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
         out.push_back(other_schedule);  // validate() drops a tile outside 64..256
     }
     // Stream-K (_sk) is not tried: on the H200 it ran 0-9% slower than whole tiles on every shape measured
-    // (bench/results/2026-12-05-h200-s20.md) — but those kernels spilled 240 bytes per thread where the partial sums
-    // meet, mended since; until the mended kernels are measured, a winner with it goes back to whole tiles.
+    // (bench/results/2026-12-05-h200-s20.md), and again with its spills mended, on an H100: 4096^3 0.87x cuBLAS
+    // against 0.97x, 4096 x 8192 x 14336 0.85x against 0.98x, 4097^3 2.9x against 3.2x
+    // (bench/results/2026-12-05-h100-s22-pingpong.md). A winner with it goes back to whole tiles.
     if (stream_k) {
         WgmmaConfig whole = *this;
         whole.stream_k = false;
@@ -178,8 +181,8 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
                                     (ceilings.dram_bytes_per_s / device.sm_count);
     const double fill_seconds = grid > 0 ? 0.2e-6 : 1.0e-6;
     // Stored through the TMA, the consumers hand the tile over and go on; C's writes then overlap the next tile's
-    // instructions; in ping-pong the other consumer's instructions run meanwhile (expected, not yet measured: the
-    // shares left are guesses).
+    // instructions; in ping-pong the other consumer's instructions run meanwhile. The shares left are guesses; they
+    // rank only candidates the L2 term leaves level (on large problems ping-pong's smaller tiles lose there first).
     const double epilogue_share = pingpong ? 0.1 : tma_store ? 0.25 : 0.5;
     e.compute_seconds = tiles_on_busiest_sm *
                             (tile_flops / per_sm_flops * pipeline + epilogue_seconds * epilogue_share + fill_seconds) +

@@ -1,0 +1,55 @@
+// Prints the cost model's estimate for named configurations of one problem on an H200 or A100 profile (with the
+// ceilings estimated from the profile, as a first tune has before `jitgemm info` measured them), without a GPU: to
+// set the model's guesses beside measured rows (bench/shapes/*_fixed.txt) and see where it ranks them wrongly.
+//   cost_table h200|a100 M N K TRANSA TRANSB DTYPE COMPUTE BATCH CONFIG...
+//   e.g. cost_table h200 4096 4096 4096 t n bf16 f32 1 wgmma_256x128x64_c2_s4_g8_q132 wgmma_256x64x64_c2_s5_g8_q132_pp
+// Column-major, minimum leading dimensions, alpha 1 and beta 0 (as compile_scan and dump_cubin).
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "bench_problem.h"
+#include "runtime/device/device_ceilings.h"
+#include "support/device_profiles.h"
+#include "tuner/families/registry.h"
+
+int main(int argc, char** argv) {
+    using namespace jitgemm;
+    if (argc < 11) {
+        std::fprintf(stderr, "usage: cost_table h200|a100 M N K TRANSA TRANSB DTYPE COMPUTE BATCH CONFIG...\n");
+        return 2;
+    }
+    const std::string gpu = argv[1];
+    const auto dtype = parse_dtype(argv[7]);
+    const auto compute = parse_compute_type(argv[8]);
+    const long long batch = std::atoll(argv[9]);
+    if ((gpu != "h200" && gpu != "a100") || !dtype || !compute || batch < 1) {
+        std::fprintf(stderr, "the GPU is h200 or a100, DTYPE f32, f16 or bf16, COMPUTE f32 or tf32, BATCH >= 1\n");
+        return 2;
+    }
+    const DeviceInfo device = gpu == "h200" ? testing::h200_profile() : testing::a100_profile();
+    const DeviceCeilings ceilings = estimate_ceilings(device);
+    Problem p = bench_problem(std::atoll(argv[2]), std::atoll(argv[3]), std::atoll(argv[4]),
+                              argv[5][0] == 't' ? Transpose::Yes : Transpose::No,
+                              argv[6][0] == 't' ? Transpose::Yes : Transpose::No, *dtype, *compute);
+    p.batch = batch;  // the strides are run-time arguments: the problem holds only their alignment
+    std::printf("%-44s %10s %10s %10s %6s\n", "configuration", "us", "compute", "traffic", "waves");
+    int status = 0;
+    for (int i = 10; i < argc; ++i) {
+        const auto config = parse_config(argv[i]);
+        if (!config) {
+            std::printf("%-44s not a configuration\n", argv[i]);
+            status = 1;
+            continue;
+        }
+        if (const auto why = validate(*config, p, device)) {
+            std::printf("%-44s invalid: %s\n", argv[i], why->reason.c_str());
+            status = 1;
+            continue;
+        }
+        const CostEstimate e = estimate_cost(*config, p, device, ceilings);
+        std::printf("%-44s %10.1f %10.1f %10.1f %6.2f\n", argv[i], e.seconds * 1e6, e.compute_seconds * 1e6,
+                    e.traffic_seconds * 1e6, e.wave_efficiency);
+    }
+    return status;
+}
