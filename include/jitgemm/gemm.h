@@ -125,7 +125,8 @@ JITGEMM_API std::string_view version();
 
 // Counters of this process, for checking that production serves from the cache without compiling.
 struct Statistics {
-    std::uint64_t nvrtc_compiles = 0;  // kernels compiled by NVRTC (tuning candidates included)
+    std::uint64_t nvrtc_compiles = 0;  // GEMM kernels compiled by NVRTC (tuning candidates included; not the
+                                       // measurements' support kernels, such as the L2 flush)
     std::uint64_t tunings = 0;         // searches run (now or in the background)
 };
 JITGEMM_API Statistics statistics();

@@ -1,6 +1,8 @@
 // Run-time-shape variants of tuned kernels: the nearest one that computes a problem, its binary, its module.
 #include "dispatch/runtime_shape_variant.h"
 
+#include <algorithm>
+#include <limits>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -11,6 +13,7 @@
 #include "runtime/compile/kernel_program.h"
 #include "jitgemm/error.h"
 #include "log/log.h"
+#include "runtime/device/device_ceilings.h"
 #include "runtime/driver/context.h"
 #include "tuner/reference_check.h"
 #include "tuner/search_provenance.h"
@@ -99,6 +102,25 @@ std::optional<VariantKernel> variant_of(const AnyConfig& config, const Problem& 
 
 }  // namespace
 
+std::vector<LendingWinner> fastest_first(std::vector<LendingWinner> winners, const Problem& problem,
+                                         const DeviceInfo& device) {
+    const DeviceCeilings ceilings = estimate_ceilings(device);
+    std::vector<std::pair<double, std::size_t>> order;  // (expected ms, nearness rank)
+    for (std::size_t i = 0; i < winners.size(); ++i) {
+        const LendingWinner& w = winners[i];
+        Problem tuned = w.nearby.tuned;  // the exact shapes: what the model tells apart is the tiles and waves of each
+        tuned.runtime_dim = 0;
+        const double at_tuned = estimate_cost(w.config, tuned, device, ceilings).seconds;
+        const double here = estimate_cost(w.config, problem, device, ceilings).seconds;
+        const bool known = w.time_ms > 0 && at_tuned > 0 && here > 0;
+        order.emplace_back(known ? w.time_ms * here / at_tuned : std::numeric_limits<double>::infinity(), i);
+    }
+    std::stable_sort(order.begin(), order.end());  // equals (and the unknown, last) keep the nearest first
+    std::vector<LendingWinner> out;
+    for (const auto& [ms, i] : order) out.push_back(std::move(winners[i]));
+    return out;
+}
+
 void remember_untuned_size(const Problem& problem) { UntunedSizes::global().remember(problem); }
 
 std::optional<VariantKernel> default_variant(const Problem& problem, const DeviceInfo& device, bool may_compile) {
@@ -152,16 +174,19 @@ std::optional<VariantKernel> nearest_tuned_variant(const Problem& problem, const
     const cache::CacheStack& caches = cache::CacheStack::global();
     const std::vector<NearbyProblem> nearby =
         nearest_problems(problem, caches.tuned_problem_keys(device.fingerprint()));
+    std::vector<LendingWinner> winners;
     for (std::size_t i = 0; i < nearby.size() && i < kMostTries; ++i) {
         const Problem& tuned = nearby[i].tuned;
         const auto entry = caches.find_tuned(device.fingerprint(), tuned.key(), search_provenance(tuned, device));
         if (!entry) continue;  // of another provenance: stale
         const auto config = parse_config(entry->selection.config);
         if (!config) continue;
-        if (auto variant = variant_of(*config, problem, nearby[i].runtime_dim, device, caches, may_compile,
-                                      entry->selection.config + ", tuned for " + tuned.key()))
-            return variant;
+        winners.push_back({*config, nearby[i], entry->selection.time_ms});
     }
+    for (const LendingWinner& w : fastest_first(std::move(winners), problem, device))
+        if (auto variant = variant_of(w.config, problem, w.nearby.runtime_dim, device, caches, may_compile,
+                                      to_string(w.config) + ", tuned for " + w.nearby.tuned.key()))
+            return variant;
     return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 // Serving a problem that has no tuned entry without compiling for it: the run-time-shape variant (Problem::
-// runtime_dim) of the configuration tuned for the nearest problem of the same layer (dispatch/nearest_problem.h).
+// runtime_dim) of a configuration tuned for a nearby problem of the same layer (dispatch/nearest_problem.h): the one
+// expected fastest at the problem's size.
 // One binary per variant serves every size along its run-time dimension: it is loaded once per context and shared by
 // the kernels of all those sizes, each with its own launch shape.
 #pragma once
@@ -7,8 +8,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cache/cache_stack.h"
+#include "dispatch/nearest_problem.h"
 #include "runtime/device/device_info.h"
 #include "runtime/launch/loaded_kernel.h"
 #include "runtime/problem/problem.h"
@@ -21,10 +24,26 @@ struct VariantKernel {
     std::string why;                             // for the log: which variant, tuned for which problem
 };
 
-// The variant of the nearest tuned problem that can compute `problem` (the family's checks with the run-time
-// dimension set, so knobs sized by the problem — split K, packed copies — are passed over for the next nearest), in
-// the current context. Its binary comes from the caches; only where none is stored and `may_compile`, it is
-// compiled, once, and kept (so the next process finds it). nullopt when no tuned problem of the layer lends one.
+// A tuned problem's winner that could lend its variant: the configuration, the problem, its measured time there.
+struct LendingWinner {
+    AnyConfig config;
+    NearbyProblem nearby;
+    double time_ms = 0.0;  // SelectionRecord::time_ms; 0 where unknown
+};
+
+// `winners` (nearest first) ordered by the time each is expected to take on `problem`: its measured time on its own
+// problem, scaled by the cost model's estimate for `problem` over its estimate there. The measurement carries what
+// the model gets wrong of a kernel, the model what changes with the size (tiles, waves): a kernel tuned for 64 rows
+// takes two tile rows at 65 and about twice the time, where one tuned for 256 rows, further away, still takes one.
+// Equals keep their order, and those without a time come last.
+std::vector<LendingWinner> fastest_first(std::vector<LendingWinner> winners, const Problem& problem,
+                                         const DeviceInfo& device);
+
+// The variant that can compute `problem` (the family's checks with the run-time dimension set, so knobs sized by the
+// problem — split K, packed copies — are passed over) of the winner, among those of the nearest tuned problems of
+// its layer, expected fastest at its size (fastest_first), in the current context. Its binary comes from the caches;
+// only where none is stored and `may_compile`, it is compiled, once, and kept (so the next process finds it). nullopt
+// when no tuned problem of the layer lends one.
 std::optional<VariantKernel> nearest_tuned_variant(const Problem& problem, const DeviceInfo& device,
                                                    bool may_compile);
 

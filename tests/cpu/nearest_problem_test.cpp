@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "dispatch/nearest_problem.h"
+#include "dispatch/runtime_shape_variant.h"
+#include "support/device_profiles.h"
+#include "tuner/families/registry.h"
 
 namespace jitgemm {
 namespace {
@@ -100,6 +103,35 @@ TEST(NearestProblem, OnlyOneSizeAndTheLeadingDimensionsMayDiffer) {
     EXPECT_EQ(same[0].tuned, padded);
     EXPECT_EQ(same[0].distance, 0.0);
     EXPECT_EQ(same[0].runtime_dim, 1);
+}
+
+// Of the winners nearby problems lend, the one expected fastest at the wanted size serves: each one's measured time
+// scaled by the cost model from its size to the wanted one. In the H200 sweep of 4096 x 4096 bf16 (session 22), the
+// 64-token winner (tiles 64 tokens wide) served 65-125 tokens at 0.028 ms, twice its 0.017 ms at 63, while the
+// 256-token winner (ping-pong tiles 64 tokens wide too, but 128 rows deep: half the blocks) ran 128 tokens in 0.018 ms.
+TEST(NearestProblem, TheWinnerExpectedFastestAtTheSizeServesFirst) {
+    const DeviceInfo d = testing::h200_profile();
+    const auto config = [](const char* name) { return *parse_config(name); };
+    const auto lend = [&](const char* name, std::int64_t tokens, double ms, Problem wanted) {
+        return LendingWinner{config(name), nearest_problems(wanted, {layer(tokens).key()}).front(), ms};
+    };
+    const char* small = "mma_sync_64x64x64_w2x2_s4_g8_k4";
+    const char* large = "wgmma_128x64x64_c2_s7_g8_x2_q132_pp_ts";
+    for (const std::int64_t tokens : {65, 94, 125}) {
+        const Problem wanted = layer(tokens);
+        // Nearest first: 64 tokens is nearer than 256 to all three.
+        const auto order = fastest_first({lend(small, 64, 0.0167, wanted), lend(large, 256, 0.0195, wanted)}, wanted, d);
+        ASSERT_EQ(order.size(), 2u);
+        EXPECT_EQ(to_string(order[0].config), large) << tokens << " tokens";
+    }
+    // Within the small winner's tiles it stays first (it is measured faster, and the model scales both alike).
+    const Problem fits = layer(48);
+    const auto order = fastest_first({lend(small, 64, 0.0167, fits), lend(large, 256, 0.0195, fits)}, fits, d);
+    EXPECT_EQ(to_string(order[0].config), small);
+    // A winner without a measured time goes after those with one, whatever its nearness.
+    const auto unknown_last = fastest_first({lend(small, 64, 0.0, fits), lend(large, 256, 0.0195, fits)}, fits, d);
+    EXPECT_EQ(to_string(unknown_last[0].config), large);
+    EXPECT_EQ(to_string(unknown_last[1].config), small);
 }
 
 }  // namespace

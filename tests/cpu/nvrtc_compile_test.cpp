@@ -424,6 +424,24 @@ TEST(NvrtcCompileErrors, RejectedProgramCarriesLogAndOptions) {
     }
 }
 
+// statistics().nvrtc_compiles counts GEMM kernels, which is what "served without compiling" means; the L2 flush that
+// a bench compiles once for its timings is a support kernel and does not count (a sweep of 200 sizes served by
+// stored variants once reported 1 compile: the flush).
+TEST(NvrtcCompileCount, CountsGemmKernelsAndNotSupportKernels) {
+    const KernelProgram flush = make_support_program("support/jg_l2_flush.cuh", "jg_l2_read", "sm_90a");
+    EXPECT_TRUE(flush.support);
+    const std::uint64_t before = nvrtc_compile_count();
+    EXPECT_FALSE(compile_to_cubin(flush).image.empty());
+    EXPECT_EQ(nvrtc_compile_count(), before);
+    Problem p;
+    p.m = p.n = p.k = 64;
+    p.lda = p.ldb = p.ldc = 64;
+    const KernelProgram gemm = kernel_program(NaiveConfig{}, p, "sm_90a");
+    EXPECT_FALSE(gemm.support);
+    EXPECT_FALSE(compile_to_cubin(gemm).image.empty());
+    EXPECT_EQ(nvrtc_compile_count(), before + 1);
+}
+
 TEST(KernelProgram, ProblemAndKnobsBecomeDefinesAndTheCubinKeyTracksThem) {
     Problem p;
     p.m = 100;

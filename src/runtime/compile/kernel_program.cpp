@@ -52,6 +52,7 @@ KernelProgram make_support_program(const std::string& header, const std::string&
     program.source_hash = jitgemm::source_hash(header);
     program.arch = arch;
     program.options = {"--gpu-architecture=" + arch, "-std=c++17"};
+    program.support = true;
     return program;
 }
 

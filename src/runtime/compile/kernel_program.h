@@ -21,6 +21,9 @@ struct KernelProgram {
     std::string arch;           // "sm_90a"
     std::vector<std::string> options;
     std::string config_name;
+    // A support kernel (make_support_program: the L2 flush, verification, the ceilings' probes), no GEMM: compiled
+    // once per process for measuring and checking, so not among the compiles statistics() counts.
+    bool support = false;
 
     // What makes the binary stale if it changes: the source hash, the config, the arch, the NVRTC version and every
     // option (the problem is in the -D options). 32 hex digits (XXH3-128).

@@ -55,7 +55,7 @@ std::uint64_t nvrtc_compile_count() { return compile_count.load(); }
 
 Cubin compile_to_cubin(const KernelProgram& program) {
     const auto start = std::chrono::steady_clock::now();
-    ++compile_count;
+    if (!program.support) ++compile_count;
     const auto& sources = embedded_kernel_sources();
     // NVRTC copies header texts at creation, so NUL-terminated copies need only live until then.
     std::vector<std::string> texts, names;

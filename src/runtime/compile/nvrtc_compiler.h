@@ -33,7 +33,9 @@ struct PtxasResources {
 };
 std::optional<PtxasResources> ptxas_resources(const std::string& log);
 
-// NVRTC compiles this process has run (successful or not): what "served without compiling" is checked against.
+// NVRTC compiles of GEMM kernels this process has run (successful or not): what "served without compiling" is
+// checked against. Support kernels (KernelProgram::support: the L2 flush a bench or search times with, compiled once
+// per process) are not counted: a bench of 200 sizes all served by stored kernels said "1 NVRTC compiles", the flush.
 std::uint64_t nvrtc_compile_count();
 
 // "13.0"
