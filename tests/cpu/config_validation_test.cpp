@@ -453,8 +453,9 @@ TEST(HeuristicConfig, LargeProblemsGetTheLargestTile) {
     EXPECT_TRUE(heuristic_config(p, h200_profile()) == AnyConfig{RegBlockConfig{}});
     p.a_type = p.b_type = p.c_type = DType::BF16;
     EXPECT_TRUE(heuristic_config(p, a100_profile()) == AnyConfig{mma(128, 128, 32, 2, 4)});
-    // On Hopper the wgmma family: its widest tile, persistent, the deepest ring that fits.
-    const auto hopper = WgmmaConfig::parse("wgmma_256x128x64_c2_s4_g8_q132");
+    // On Hopper the wgmma family: its widest tile, persistent, C through the TMA and the deepest ring that fits
+    // beside its staging area.
+    const auto hopper = WgmmaConfig::parse("wgmma_256x128x64_c2_s3_g8_q132_ts");
     ASSERT_TRUE(hopper.has_value());
     EXPECT_EQ(to_string(heuristic_config(p, h200_profile())), hopper->to_string());
 }

@@ -515,12 +515,18 @@ TEST(WgmmaFamily, UntunedDefaultTakesLargeHalfPrecisionProblemsOnHopper) {
         EXPECT_FALSE(w->validate(p, d)) << w->to_string();
         EXPECT_EQ(w->grid, d.sm_count);
         EXPECT_GE(w->tiles(p), d.sm_count);
+        EXPECT_TRUE(w->tma_store) << w->to_string();  // 16-bit C through the TMA
     }
     Problem odd = half(4097, 4097, 4097);
     odd.align_a = odd.align_b = 2;
+    odd.align_c = 2;
     const AnyConfig packed = heuristic_config(odd, d);
     ASSERT_NE(std::get_if<WgmmaConfig>(&packed), nullptr);
     EXPECT_EQ(std::get<WgmmaConfig>(packed).pack, 3);
+    // 4097 rows of 2 bytes end columns inside a 16-byte chunk, which the TMA's store would overwrite: stored from
+    // the registers instead.
+    EXPECT_FALSE(std::get<WgmmaConfig>(packed).tma_store);
+    EXPECT_FALSE(std::get<WgmmaConfig>(packed).validate(odd, d));
     // Too few tiles (the mma.sync family splits K), too small, or not Hopper: another family's default.
     EXPECT_NE(family_name(heuristic_config(half(1024, 1024, 1024), d)), "wgmma");
     EXPECT_NE(family_name(heuristic_config(half(512, 512, 512), d)), "wgmma");
@@ -542,6 +548,7 @@ TEST(WgmmaFamily, UntunedDefaultTakesLargeTf32ProblemsOnHopperInEveryLayout) {
                 EXPECT_EQ(w->grid, d.sm_count);
                 // Operands stored across k read through registers, one packed only where both are.
                 EXPECT_EQ(w->pack, WgmmaConfig::operands_to_pack(p));
+                EXPECT_FALSE(w->tma_store);  // fp32 C: its staging would take half the ring
             }
     EXPECT_NE(family_name(heuristic_config(tf32(4096, 4096, 4096, Transpose::Yes, Transpose::No), a100_profile())),
               "wgmma");

@@ -18,11 +18,11 @@ int deepest_ring(WgmmaConfig c, const Problem& p, const DeviceInfo& device) {
     return c.stages;
 }
 
-// Whether the search tries ping-pong (_pp). Its first GPU run (session 22, an H100: bench/results/
-// 2026-12-05-h100-s22-pingpong.md) found it correct and free of races, slower on large problems (0.55-0.89x cuBLAS
-// against 0.96-1.00x for the split tiles: a block's tile is one consumer's, half the split's, so each FLOP draws
-// 1.3-1.7x the operand traffic, which the cost model's L2 term charges) and ahead where the epilogue dominates
-// (bf16 512 x 512 x 64 x 64 with C through the TMA: 1.05x against 0.83x). The tuner's measurements decide between.
+// Whether the search tries ping-pong (_pp). Its first GPU runs (session 22, bench/results/2026-12-05-h200-s22.md)
+// found it correct and free of races; slower on large problems (H100: 0.55-0.89x cuBLAS against 0.96-1.00x for the
+// split tiles: a block's tile is one consumer's, half the split's, so each FLOP draws 1.3-1.7x the operand traffic,
+// which the cost model's L2 term charges); ahead where the epilogue dominates (H200: batch 128 of 128^3 1.06x against
+// 0.94x, and the tuned 4097^3 winner, 3.78x). The tuner's measurements decide between them.
 constexpr bool kSearchPingPong = true;
 
 // A stage's k depth of one and two 128-byte rows: 64 and 128 16-bit elements, 32 and 64 fp32 ones.
@@ -104,7 +104,7 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     // Stream-K (_sk) is not tried: on the H200 it ran 0-9% slower than whole tiles on every shape measured
     // (bench/results/2026-12-05-h200-s20.md), and again with its spills mended, on an H100: 4096^3 0.87x cuBLAS
     // against 0.97x, 4096 x 8192 x 14336 0.85x against 0.98x, 4097^3 2.9x against 3.2x
-    // (bench/results/2026-12-05-h100-s22-pingpong.md). A winner with it goes back to whole tiles.
+    // (bench/results/2026-12-05-h200-s22.md). A winner with it goes back to whole tiles.
     if (stream_k) {
         WgmmaConfig whole = *this;
         whole.stream_k = false;
@@ -216,7 +216,16 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         c.bk = row_depth(p);
         c.grid = device.sm_count;
         c.pack = operands_to_pack(p);
+        // C through the TMA where C is 16-bit and its layout takes it: on the H200 the 10 s searches of
+        // bench/shapes/wgmma_targets.csv picked it for 13 of the 15 16-bit rows, 0.98-1.03x cuBLAS where this default
+        // without it ran 0.95-1.01x, and batched 512 x 512 x 64 x 64 ran 0.99x against 0.79x
+        // (bench/results/2026-12-05-h200-s22.md). An fp32 C's staging area would take half the ring.
+        c.tma_store = size_of(p.c_type) == 2;
         c.stages = deepest_ring(c, p, device);
+        if (c.tma_store && c.validate(p, device)) {
+            c.tma_store = false;
+            c.stages = deepest_ring(c, p, device);
+        }
         // A batch cannot split K: its last step is taken whatever its tile count.
         const bool last = c.bm == ladder.back().bm && c.bn == ladder.back().bn;
         if ((c.tiles(p) >= device.sm_count || (batched && last)) && !c.validate(p, device)) return c;
