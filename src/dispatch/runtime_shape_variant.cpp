@@ -2,8 +2,10 @@
 #include "dispatch/runtime_shape_variant.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <mutex>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -24,6 +26,8 @@ namespace {
 // How many of the nearest tuned problems are tried before giving up: each try is a cache lookup, and the ones past
 // the first few are too far away to be worth serving from.
 constexpr std::size_t kMostTries = 8;
+// How many candidates other than winners are looked for in the caches before the winners expected slower than them.
+constexpr int kMostStoredLookups = 16;
 
 // The loaded variants of this process, by context and binary: a variant's module is loaded once per context.
 class LoadedVariants {
@@ -102,23 +106,53 @@ std::optional<VariantKernel> variant_of(const AnyConfig& config, const Problem& 
 
 }  // namespace
 
-std::vector<LendingWinner> fastest_first(std::vector<LendingWinner> winners, const Problem& problem,
-                                         const DeviceInfo& device) {
+std::vector<Lender> fastest_first(std::vector<Lender> lenders, const Problem& problem, const DeviceInfo& device) {
     const DeviceCeilings ceilings = estimate_ceilings(device);
     std::vector<std::pair<double, std::size_t>> order;  // (expected ms, nearness rank)
-    for (std::size_t i = 0; i < winners.size(); ++i) {
-        const LendingWinner& w = winners[i];
-        Problem tuned = w.nearby.tuned;  // the exact shapes: what the model tells apart is the tiles and waves of each
+    for (std::size_t i = 0; i < lenders.size(); ++i) {
+        const Lender& l = lenders[i];
+        Problem tuned = l.nearby.tuned;  // the exact shapes: what the model tells apart is the tiles and waves of each
         tuned.runtime_dim = 0;
-        const double at_tuned = estimate_cost(w.config, tuned, device, ceilings).seconds;
-        const double here = estimate_cost(w.config, problem, device, ceilings).seconds;
-        const bool known = w.time_ms > 0 && at_tuned > 0 && here > 0;
-        order.emplace_back(known ? w.time_ms * here / at_tuned : std::numeric_limits<double>::infinity(), i);
+        const double at_tuned = estimate_cost(l.config, tuned, device, ceilings).seconds;
+        const double here = estimate_cost(l.config, problem, device, ceilings).seconds;
+        const bool known = l.time_ms > 0 && at_tuned > 0 && here > 0;
+        order.emplace_back(known ? l.time_ms * here / at_tuned : std::numeric_limits<double>::infinity(), i);
     }
     std::stable_sort(order.begin(), order.end());  // equals (and the unknown, last) keep the nearest first
-    std::vector<LendingWinner> out;
-    for (const auto& [ms, i] : order) out.push_back(std::move(winners[i]));
+    std::vector<Lender> out;
+    for (const auto& [ms, i] : order) out.push_back(std::move(lenders[i]));
     return out;
+}
+
+std::vector<AnyConfig> neighbour_variants(const Problem& tuned, std::uint8_t runtime_dim, const AnyConfig& winner,
+                                          double winner_ms, const std::vector<cache::MeasurementRecord>& measured,
+                                          const DeviceInfo& device) {
+    const std::int64_t size = runtime_dim == 1 ? tuned.m : tuned.n;
+    // Every candidate that passed and whose knobs take a variant, each once, the winner first.
+    std::vector<Lender> lenders;
+    std::set<std::string> names{to_string(winner)};
+    const auto lends = [&](const AnyConfig& config) {
+        Problem variant = tuned;
+        variant.runtime_dim = runtime_dim;
+        return !validate(config, variant, device);
+    };
+    lenders.push_back({winner, {tuned, runtime_dim, 0.0}, winner_ms, true});
+    for (const cache::MeasurementRecord& m : measured) {
+        if (m.outcome != cache::CandidateOutcome::Passed || !(m.time_ms > 0) || !names.insert(m.config).second) continue;
+        if (const auto config = parse_config(m.config); config && lends(*config))
+            lenders.push_back({*config, {tuned, runtime_dim, 0.0}, m.time_ms, false});
+    }
+    std::vector<AnyConfig> picks;
+    std::set<std::string> picked;
+    for (const double factor : {0.5, 2.0 / 3.0, 1.5, 2.0}) {
+        const std::int64_t other = std::max<std::int64_t>(1, std::llround(double(size) * factor));
+        if (other == size) continue;
+        Problem there = tuned;
+        (runtime_dim == 1 ? there.m : there.n) = other;
+        const Lender best = fastest_first(lenders, there, device).front();
+        if (!best.winner && picked.insert(to_string(best.config)).second) picks.push_back(best.config);
+    }
+    return picks;
 }
 
 void remember_untuned_size(const Problem& problem) { UntunedSizes::global().remember(problem); }
@@ -126,7 +160,11 @@ void remember_untuned_size(const Problem& problem) { UntunedSizes::global().reme
 std::optional<VariantKernel> default_variant(const Problem& problem, const DeviceInfo& device, bool may_compile) {
     const std::vector<NearbyProblem> nearby = nearest_problems(problem, UntunedSizes::global().keys());
     if (nearby.empty()) return std::nullopt;
-    const AnyConfig config = heuristic_config(problem, device);
+    // The default for the variant, which may differ from the exact problem's: wgmma's C through the TMA, for one,
+    // takes no run-time m.
+    Problem variant = problem;
+    variant.runtime_dim = nearby.front().runtime_dim;
+    const AnyConfig config = heuristic_config(variant, device);
     return variant_of(config, problem, nearby.front().runtime_dim, device, cache::CacheStack::global(), may_compile,
                       "the default " + to_string(config) + ", another size of the layer seen");
 }
@@ -174,19 +212,34 @@ std::optional<VariantKernel> nearest_tuned_variant(const Problem& problem, const
     const cache::CacheStack& caches = cache::CacheStack::global();
     const std::vector<NearbyProblem> nearby =
         nearest_problems(problem, caches.tuned_problem_keys(device.fingerprint()));
-    std::vector<LendingWinner> winners;
+    std::vector<Lender> lenders;
     for (std::size_t i = 0; i < nearby.size() && i < kMostTries; ++i) {
         const Problem& tuned = nearby[i].tuned;
-        const auto entry = caches.find_tuned(device.fingerprint(), tuned.key(), search_provenance(tuned, device));
+        const cache::Provenance provenance = search_provenance(tuned, device);
+        const auto entry = caches.find_tuned(device.fingerprint(), tuned.key(), provenance);
         if (!entry) continue;  // of another provenance: stale
         const auto config = parse_config(entry->selection.config);
         if (!config) continue;
-        winners.push_back({*config, nearby[i], entry->selection.time_ms});
+        lenders.push_back({*config, nearby[i], entry->selection.time_ms, true});
+        for (const cache::MeasurementRecord& m : caches.measurements(device.fingerprint(), tuned.key(), provenance))
+            if (m.outcome == cache::CandidateOutcome::Passed && m.time_ms > 0 && m.config != entry->selection.config)
+                if (const auto other = parse_config(m.config)) lenders.push_back({*other, nearby[i], m.time_ms, false});
     }
-    for (const LendingWinner& w : fastest_first(std::move(winners), problem, device))
-        if (auto variant = variant_of(w.config, problem, w.nearby.runtime_dim, device, caches, may_compile,
-                                      to_string(w.config) + ", tuned for " + w.nearby.tuned.key()))
+    // Another candidate's variant serves only where `jitgemm tune` stored it (neighbour_variants): a lookup each,
+    // so only so many are looked for before the winners expected slower are.
+    int lookups_left = kMostStoredLookups;
+    for (const Lender& l : fastest_first(std::move(lenders), problem, device)) {
+        if (!l.winner) {
+            Problem variant = problem;
+            variant.runtime_dim = l.nearby.runtime_dim;
+            if (validate(l.config, variant, device) || lookups_left-- <= 0) continue;
+        }
+        if (auto variant = variant_of(l.config, problem, l.nearby.runtime_dim, device, caches,
+                                      may_compile && l.winner,
+                                      to_string(l.config) + (l.winner ? ", tuned for " : ", measured for ") +
+                                          l.nearby.tuned.key()))
             return variant;
+    }
     return std::nullopt;
 }
 

@@ -24,26 +24,37 @@ struct VariantKernel {
     std::string why;                             // for the log: which variant, tuned for which problem
 };
 
-// A tuned problem's winner that could lend its variant: the configuration, the problem, its measured time there.
-struct LendingWinner {
+// A kernel that could lend its variant: a nearby tuned problem's winner, or another candidate its search measured.
+struct Lender {
     AnyConfig config;
     NearbyProblem nearby;
-    double time_ms = 0.0;  // SelectionRecord::time_ms; 0 where unknown
+    double time_ms = 0.0;  // measured on nearby.tuned (SelectionRecord or MeasurementRecord); 0 where unknown
+    bool winner = true;    // a winner's variant may be compiled on the call path; another's serves only if stored
 };
 
-// `winners` (nearest first) ordered by the time each is expected to take on `problem`: its measured time on its own
+// `lenders` (nearest first) ordered by the time each is expected to take on `problem`: its measured time on its own
 // problem, scaled by the cost model's estimate for `problem` over its estimate there. The measurement carries what
 // the model gets wrong of a kernel, the model what changes with the size (tiles, waves): a kernel tuned for 64 rows
 // takes two tile rows at 65 and about twice the time, where one tuned for 256 rows, further away, still takes one.
 // Equals keep their order, and those without a time come last.
-std::vector<LendingWinner> fastest_first(std::vector<LendingWinner> winners, const Problem& problem,
-                                         const DeviceInfo& device);
+std::vector<Lender> fastest_first(std::vector<Lender> lenders, const Problem& problem, const DeviceInfo& device);
+
+// The measured candidates of a search whose variants `jitgemm tune` stores beside its winner's, for the sizes between
+// tuned ones: for each of a few sizes around the tuned one along `runtime_dim` (half, two thirds, three halves and
+// twice it), the candidate expected fastest there (fastest_first over the winner and every candidate that passed),
+// where that is not the winner and its knobs take a variant; each once. Near a tuned size whose winner's tiles just
+// fill the SMs, another tile can run the next size in fewer waves (1058 tokens: 192 x 128 tiles where the 1024-token
+// winner's 256 x 128 take two waves).
+std::vector<AnyConfig> neighbour_variants(const Problem& tuned, std::uint8_t runtime_dim, const AnyConfig& winner,
+                                          double winner_ms, const std::vector<cache::MeasurementRecord>& measured,
+                                          const DeviceInfo& device);
 
 // The variant that can compute `problem` (the family's checks with the run-time dimension set, so knobs sized by the
-// problem — split K, packed copies — are passed over) of the winner, among those of the nearest tuned problems of
-// its layer, expected fastest at its size (fastest_first), in the current context. Its binary comes from the caches;
-// only where none is stored and `may_compile`, it is compiled, once, and kept (so the next process finds it). nullopt
-// when no tuned problem of the layer lends one.
+// problem — split K, packed copies — are passed over), among those the nearest tuned problems of its layer lend —
+// their winners', and the stored ones of other candidates their searches measured — of the kernel expected fastest
+// at its size (fastest_first), in the current context. Its binary comes from the caches; only a winner's, where none
+// is stored and `may_compile`, is compiled, once, and kept (so the next process finds it). nullopt when no tuned
+// problem of the layer lends one.
 std::optional<VariantKernel> nearest_tuned_variant(const Problem& problem, const DeviceInfo& device,
                                                    bool may_compile);
 

@@ -113,7 +113,7 @@ TEST(NearestProblem, TheWinnerExpectedFastestAtTheSizeServesFirst) {
     const DeviceInfo d = testing::h200_profile();
     const auto config = [](const char* name) { return *parse_config(name); };
     const auto lend = [&](const char* name, std::int64_t tokens, double ms, Problem wanted) {
-        return LendingWinner{config(name), nearest_problems(wanted, {layer(tokens).key()}).front(), ms};
+        return Lender{config(name), nearest_problems(wanted, {layer(tokens).key()}).front(), ms, true};
     };
     const char* small = "mma_sync_64x64x64_w2x2_s4_g8_k4";
     const char* large = "wgmma_128x64x64_c2_s7_g8_x2_q132_pp_ts";
@@ -134,5 +134,36 @@ TEST(NearestProblem, TheWinnerExpectedFastestAtTheSizeServesFirst) {
     EXPECT_EQ(to_string(unknown_last[1].config), small);
 }
 
+
+// What `jitgemm tune` stores beside a winner's variant: for sizes around the tuned one, the measured candidate
+// expected fastest there. At 1024 tokens the 256 x 128 winner's tiles fill the SMs once; at 683 and 1536 a 192 x 128
+// tile runs in fewer waves than it (the H200 sweep: 1058-1450 tokens at 0.75 of exact tuning, which picked 192 x 128).
+TEST(NearestProblem, NeighbourVariantsAreTheCandidatesExpectedFastestAroundTheTunedSize) {
+    const DeviceInfo d = testing::h200_profile();
+    const Problem tuned = layer(1024);
+    const AnyConfig winner = *parse_config("wgmma_256x128x64_c2_s4_g1_q132");
+    const auto measured = [](const char* config, double ms, cache::CandidateOutcome outcome) {
+        cache::MeasurementRecord m;
+        m.config = config;
+        m.time_ms = ms;
+        m.outcome = outcome;
+        return m;
+    };
+    using cache::CandidateOutcome;
+    const std::vector<cache::MeasurementRecord> search = {
+        measured("wgmma_256x128x64_c2_s4_g1_q132", 0.047, CandidateOutcome::Passed),  // the winner itself
+        measured("wgmma_192x128x64_c2_s4_g8_x2_q132_ts", 0.070, CandidateOutcome::Passed),
+        measured("wgmma_192x128x64_c2_s4_g8_x2_q132_ts", 0.070, CandidateOutcome::Passed),  // measured twice
+        measured("wgmma_128x64x64_c2_s7_g8_x2_q132_pp_ts", 0.0, CandidateOutcome::Incorrect),
+        // Stream-K is laid out by the problem when compiled: no variant, however fast.
+        measured("wgmma_256x128x64_c2_s4_g8_q132_sk", 0.001, CandidateOutcome::Passed)};
+    const std::vector<AnyConfig> picks = neighbour_variants(tuned, 2, winner, 0.047, search, d);
+    ASSERT_EQ(picks.size(), 1u);
+    EXPECT_EQ(to_string(picks[0]), "wgmma_192x128x64_c2_s4_g8_x2_q132_ts");
+    // Where the winner is expected fastest at every size around, nothing more is stored.
+    const std::vector<cache::MeasurementRecord> slow = {
+        measured("wgmma_192x128x64_c2_s4_g8_x2_q132_ts", 0.5, CandidateOutcome::Passed)};
+    EXPECT_TRUE(neighbour_variants(tuned, 2, winner, 0.047, slow, d).empty());
+}
 }  // namespace
 }  // namespace jitgemm

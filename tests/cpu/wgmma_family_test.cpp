@@ -523,6 +523,14 @@ TEST(WgmmaFamily, UntunedDefaultTakesLargeHalfPrecisionProblemsOnHopper) {
     const AnyConfig packed = heuristic_config(odd, d);
     ASSERT_NE(std::get_if<WgmmaConfig>(&packed), nullptr);
     EXPECT_EQ(std::get<WgmmaConfig>(packed).pack, 3);
+    // A run-time m (the default's variant for a layer whose m varies) cannot store through the TMA: the same tile
+    // from the registers.
+    Problem varying_m = half(4096, 4096, 4096);
+    varying_m.runtime_dim = 1;
+    const AnyConfig for_variant = heuristic_config(varying_m, d);
+    ASSERT_NE(std::get_if<WgmmaConfig>(&for_variant), nullptr) << to_string(for_variant);
+    EXPECT_FALSE(std::get<WgmmaConfig>(for_variant).tma_store);
+    EXPECT_FALSE(std::get<WgmmaConfig>(for_variant).validate(varying_m, d));
     // 4097 rows of 2 bytes end columns inside a 16-byte chunk, which the TMA's store would overwrite: stored from
     // the registers instead.
     EXPECT_FALSE(std::get<WgmmaConfig>(packed).tma_store);

@@ -73,24 +73,43 @@ struct ProblemOutcome {
 };
 
 // For a range of M (tune --m FIRST-LAST): compiles the run-time-shape variant of the winner and keeps its binary in
-// the cache, so that every M of the layer between the tuned ones is served without a compile. The run-time size is
-// the caller's M: the kernel's m for column-major calls, its n for row-major ones (folded to C^T = B^T A^T).
-std::string store_runtime_variant(const PlannedProblem& p, const std::string& config_name, const DeviceInfo& device,
+// the cache, so that every M of the layer between the tuned ones is served without a compile; and those of the
+// measured candidates expected fastest at sizes around this one (neighbour_variants), which serving weighs against
+// the winners by their measured times. The run-time size is the caller's M: the kernel's m for column-major calls,
+// its n for row-major ones (folded to C^T = B^T A^T).
+std::string store_runtime_variant(const PlannedProblem& p, const std::string& config_name, double winner_ms,
+                                  const std::vector<cache::MeasurementRecord>& measured, const DeviceInfo& device,
                                   const cache::CacheStack& stack) {
     const std::uint8_t dim = p.entry.layout_c == Order::ColumnMajor ? 1 : 2;
     const auto config = parse_config(config_name);
     if (!config) return "no run-time variant (" + config_name + " is not a configuration of this build)";
+    const std::string name = "run-time-" + std::string(dim == 1 ? "m" : "n");
+    // Each variant is stored as the winner's is: compiled, checked against the reference, kept only then.
+    std::string said;
     Problem variant = p.problem;
     variant.runtime_dim = dim;
-    if (const auto rejection = validate(*config, variant, device))
-        return "no run-time variant of " + config_name + " (" + rejection->reason + "): nearer sizes lend theirs";
-    try {
-        if (!runtime_shape_kernel(*config, p.problem, dim, device, stack, true))
-            return "its run-time variant computed unlike the reference: not stored";
-    } catch (const Error& e) {
-        return "its run-time variant failed: " + std::string(e.what());
+    if (const auto rejection = validate(*config, variant, device)) {
+        said = "no run-time variant of " + config_name + " (" + rejection->reason + "): nearer sizes lend theirs";
+    } else {
+        try {
+            said = runtime_shape_kernel(*config, p.problem, dim, device, stack, true)
+                       ? "its " + name + " variant stored"
+                       : "its run-time variant computed unlike the reference: not stored";
+        } catch (const Error& e) {
+            said = "its run-time variant failed: " + std::string(e.what());
+        }
     }
-    return "its run-time-" + std::string(dim == 1 ? "m" : "n") + " variant stored";
+    int neighbours = 0, failed = 0;
+    for (const AnyConfig& other : neighbour_variants(p.problem, dim, *config, winner_ms, measured, device)) {
+        try {
+            (runtime_shape_kernel(other, p.problem, dim, device, stack, true) ? neighbours : failed) += 1;
+        } catch (const Error&) {  // a compile that failed: the winner's variant still serves
+            ++failed;
+        }
+    }
+    if (neighbours > 0) said += "; and " + std::to_string(neighbours) + " of candidates faster at sizes around";
+    if (failed > 0) said += " (" + std::to_string(failed) + " such failed their check or compile: not stored)";
+    return said;
 }
 
 std::string joined_names(const PlannedProblem& p) {
@@ -195,7 +214,11 @@ int tune_command(const std::vector<std::string>& args) {
                 out.ms = existing->time_ms;
                 out.tflops = existing->tflops;
                 out.complete = true;
-                if (store_variants) out.variant = store_runtime_variant(p, out.config, device, stack);
+                if (store_variants)
+                    out.variant = store_runtime_variant(
+                        p, out.config, existing->time_ms,
+                        stack.measurements(device.fingerprint(), out.key, search_provenance(p.problem, device)),
+                        device, stack);
                 display.finished(slot, out.name + ": already tuned (" + existing->config + ")" +
                                            (out.variant.empty() ? "" : "; " + out.variant));
                 continue;
@@ -219,7 +242,8 @@ int tune_command(const std::vector<std::string>& args) {
                 out.complete = r.complete;
                 out.ruled_out = r.ruled_out;
                 out.detail = r.pruning.describe();
-                if (store_variants && r.winner) out.variant = store_runtime_variant(p, out.config, device, stack);
+                if (store_variants && r.winner)
+                    out.variant = store_runtime_variant(p, out.config, r.winner_ms, r.measurements, device, stack);
             } catch (const Error& e) {
                 out.status = "failed";
                 out.detail = e.what();
