@@ -594,6 +594,36 @@ TEST(WgmmaFamily, TmaStoredCNeedsColumnsOfWhole16ByteChunks) {
     EXPECT_FALSE(rule_of(c, p));
 }
 
+// The search starts from C through the TMA where C is 16-bit and its layout takes it (the H200's 10 s searches picked
+// it for 13 of 15 16-bit target rows), and refines a winner back to the store from registers; an fp32 C (TF32) and
+// a C whose columns end inside 16-byte chunks start from the registers.
+TEST(WgmmaFamily, SearchStartsFromTmaStoredCWhereC16BitTakesIt) {
+    const DeviceInfo d = h200_profile();
+    const Problem p = half(4096, 4096, 4096);
+    int valid = 0;
+    for (const WgmmaConfig& c : WgmmaConfig::enumerate(p, d)) {
+        EXPECT_TRUE(c.tma_store) << c.to_string();
+        if (!c.validate(p, d)) ++valid;
+    }
+    EXPECT_GE(valid, 20);
+    WgmmaConfig winner;
+    winner.grid = 132;
+    winner.tma_store = true;
+    winner.stages = 3;
+    bool from_registers = false;
+    for (const WgmmaConfig& r : winner.refinements(p, d))
+        from_registers = from_registers || (!r.tma_store && r.bm == 256 && r.bn == 128 && !r.validate(p, d));
+    EXPECT_TRUE(from_registers);
+    Problem odd_rows = half(4100, 4096, 4096);  // 8200 bytes per column of C
+    odd_rows.ldc = 4104;
+    for (const WgmmaConfig& c : WgmmaConfig::enumerate(odd_rows, d)) EXPECT_FALSE(c.tma_store) << c.to_string();
+    Problem fp32_c = half(4096, 4096, 4096);
+    fp32_c.c_type = DType::F32;
+    EXPECT_FALSE(WgmmaConfig::starts_with_tma_store(fp32_c));
+    for (const WgmmaConfig& c : WgmmaConfig::enumerate(tf32(4096, 4096, 4096, Transpose::Yes, Transpose::No), d))
+        EXPECT_FALSE(c.tma_store) << c.to_string();
+}
+
 // Stream-K (_sk): a persistent grid of single blocks deals out the k blocks of the tiles past its whole waves. 4096^3
 // in 256 x 128 tiles is 512 tiles on 132 blocks: 3 whole waves, 116 tiles left (64 k blocks each, 7424 in all, runs
 // of 57 reaching into at most 2 tiles). The workspace: a zeroed counter per tile left, then a 256 x 128 fp32 tile

@@ -73,6 +73,21 @@ std::int64_t WgmmaConfig::blocks(const Problem& p) const {
     return clusters * cluster;
 }
 
+std::optional<Rejection> WgmmaConfig::tma_store_rejection(const Problem& p) {
+    if (rows_along_m(p))
+        return Rejection{PruneRule::Knobs, "with op(A) read through registers (TF32, A stored m-contiguous) C is "
+                                           "stored from the registers (no _ts)"};
+    if (p.align_c < 16)
+        return Rejection{PruneRule::Knobs, "the TMA writes C only where its pointer and leading dimension are 16-byte "
+                                           "aligned: store it from the registers (no _ts)"};
+    // Measured on the H200: where a column of C ends inside a 16-byte chunk, the TMA's store wrote the chunk's rest,
+    // C's padding (bench/results/2026-12-05-h200-s20.md).
+    if (p.runtime_dim == 1 || p.m * size_of(p.c_type) % 16 != 0)
+        return Rejection{PruneRule::Knobs, "the TMA writes whole 16-byte chunks of C's columns: m must fill them (m "
+                                           "times C's element size a multiple of 16, m not a run-time size)"};
+    return std::nullopt;
+}
+
 std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const DeviceInfo& device) const {
     if (!is_wgmma_input(problem))
         return Rejection{PruneRule::Dtype, "the wgmma family takes fp16 or bf16 inputs, or fp32 inputs with compute "
@@ -126,9 +141,6 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
             return Rejection{PruneRule::Knobs, "stream-K needs a whole wave of tiles and tiles left over with at least "
                                                "a k block per block of the grid"};
     }
-    if (rows_along_m(p) && tma_store)
-        return Rejection{PruneRule::Knobs, "with op(A) read through registers (TF32, A stored m-contiguous) C is "
-                                           "stored from the registers (no _ts)"};
     if (accumulators(p) > 128)
         return Rejection{PruneRule::Registers, std::to_string(accumulators(p)) +
                                                    " accumulators per consumer thread; at most 128 leave room for "
@@ -146,14 +158,8 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
                              std::to_string(register_limit) +
                              (tma_store ? ", with C through the TMA, they spill" : ", ptxas serializes the wgmma "
                                                                                    "instructions (C7511)")};
-    if (tma_store && p.align_c < 16)
-        return Rejection{PruneRule::Knobs, "the TMA writes C only where its pointer and leading dimension are 16-byte "
-                                           "aligned: store it from the registers (no _ts)"};
-    // Measured on the H200: where a column of C ends inside a 16-byte chunk, the TMA's store wrote the chunk's rest,
-    // C's padding (bench/results/2026-12-05-h200-s20.md).
-    if (tma_store && (p.runtime_dim == 1 || p.m * size_of(p.c_type) % 16 != 0))
-        return Rejection{PruneRule::Knobs, "the TMA writes whole 16-byte chunks of C's columns: m must fill them (m "
-                                           "times C's element size a multiple of 16, m not a run-time size)"};
+    if (tma_store)
+        if (auto why = tma_store_rejection(p)) return why;
     for (const auto& [name, align] : {std::pair{'A', p.align_a}, {'B', p.align_b}})
         if (align < 16)
             return Rejection{PruneRule::Knobs, std::string("the TMA reads ") + name +

@@ -105,10 +105,20 @@ struct WgmmaConfig {
     // from a packed k-contiguous copy: the search's choice. 0 for 16-bit inputs.
     static int transposable_operands(const Problem& problem);
     Problem kernel_problem(const Problem& problem) const;
+    // Why C cannot go through the TMA (_ts) for this kernel problem (its layout: the TMA writes whole aligned 16-byte
+    // chunks of C's columns, and C is stored from registers where the rows run along m), or nullopt.
+    static std::optional<Rejection> tma_store_rejection(const Problem& kernel_problem);
+    // Whether the search and the untuned default start from C through the TMA: a 16-bit C whose layout takes it
+    // (an fp32 C's staging area would take half the ring).
+    static bool starts_with_tma_store(const Problem& kernel_problem) {
+        return size_of(kernel_problem.c_type) == 2 && !tma_store_rejection(kernel_problem);
+    }
     std::string kernel_identity(const Problem&) const { return to_string(); }
 
     // Tiles, depths, the two deepest stage counts that fit, consumers and clusters of one and two, at group 8, one
-    // block per tile and a persistent grid of one block per SM, two consumers splitting tiles or in ping-pong;
+    // block per tile and a persistent grid of one block per SM, two consumers splitting tiles or in ping-pong; a
+    // 16-bit C through the TMA where its layout takes it (session 22: the 10 s searches of the H200's 16-bit targets
+    // picked it for 13 of 15 rows, reaching it as a refinement; the store from registers is now the refinement);
     // misaligned problems packed first.
     static std::vector<WgmmaConfig> enumerate(const Problem& problem, const DeviceInfo& device);
     // Other rasterization groups and stage counts, the other grid (persistent or one block per tile), the other

@@ -54,6 +54,7 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
                                 c.grid = grid;
                                 c.pack = pack;
                                 c.pingpong = pingpong;
+                                c.tma_store = starts_with_tma_store(c.kernel_problem(problem));
                                 const int deepest = deepest_ring(c, problem, device);
                                 // The deepest ring and one stage less (whose shared memory may leave L1 room).
                                 for (const int stages : {deepest, deepest - 1}) {
@@ -219,13 +220,9 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         // C through the TMA where C is 16-bit and its layout takes it: on the H200 the 10 s searches of
         // bench/shapes/wgmma_targets.csv picked it for 13 of the 15 16-bit rows, 0.98-1.03x cuBLAS where this default
         // without it ran 0.95-1.01x, and batched 512 x 512 x 64 x 64 ran 0.99x against 0.79x
-        // (bench/results/2026-12-05-h200-s22.md). An fp32 C's staging area would take half the ring.
-        c.tma_store = size_of(p.c_type) == 2;
+        // (bench/results/2026-12-05-h200-s22.md).
+        c.tma_store = starts_with_tma_store(c.kernel_problem(p));
         c.stages = deepest_ring(c, p, device);
-        if (c.tma_store && c.validate(p, device)) {
-            c.tma_store = false;
-            c.stages = deepest_ring(c, p, device);
-        }
         // A batch cannot split K: its last step is taken whatever its tile count.
         const bool last = c.bm == ladder.back().bm && c.bn == ladder.back().bn;
         if ((c.tiles(p) >= device.sm_count || (batched && last)) && !c.validate(p, device)) return c;
