@@ -3,8 +3,11 @@
 // untuned default that serves decode steps.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <variant>
 
+#include "runtime/device/occupancy.h"
 #include "support/device_profiles.h"
 #include "tuner/families/registry.h"
 
@@ -170,6 +173,31 @@ TEST(DecodeFamily, SearchSpaceIsValidAndCoversBothMaths) {
 
 // A winner is refined to twice and half its row groups where W is read along k (each lane's X values from shared
 // memory then serve twice or half the rows): four row groups, which the enumeration does not list, are reached so.
+// A winner whose blocks leave their last wave part empty is refined to the split (between half and twice its own)
+// that fills the waves most evenly at the model's residency: on the H200 the fp32 16-token winner of 16 x 14336 x 4096, 8 splits, ran 896
+// blocks on 528 slots (its second wave 70% full) at 56% of DRAM's rate.
+TEST(DecodeFamily, RefinementsTryTheSplitThatFillsTheWavesMostEvenly) {
+    const DeviceInfo device = h200_profile();
+    const Problem p = decode_step(16, 14336, 4096, DType::F32);
+    const DecodeConfig winner = config("decode_simt_w4_r1_c16_k8_u2");
+    ASSERT_FALSE(rule_of(winner, p));
+    const auto evenness = [&](const DecodeConfig& c) {
+        const std::int64_t slots =
+            std::int64_t{device.sm_count} *
+            std::max(1, blocks_per_sm(device, c.threads(), c.estimated_registers(p), c.shared_bytes(p)).blocks);
+        return double(c.blocks(p)) / double((c.blocks(p) + slots - 1) / slots * slots);
+    };
+    ASSERT_LT(evenness(winner), 0.9);
+    double evenest = 0.0;
+    std::set<std::string> names;
+    for (const DecodeConfig& r : winner.refinements(p, device)) {
+        EXPECT_TRUE(names.insert(r.to_string()).second) << "twice: " << r.to_string();
+        if (r.splits != winner.splits && r.warps == winner.warps && r.unroll == winner.unroll)
+            evenest = std::max(evenest, evenness(r));
+    }
+    EXPECT_GE(evenest, 0.98);  // twice, half and 1.5 times the splits reach 0.97 at best here
+}
+
 TEST(DecodeFamily, RefinementsTryOtherRowGroupsWhereWIsReadAlongK) {
     const DeviceInfo device = h200_profile();
     Problem along_k = decode_step(16, 14336, 4096, DType::F32);
