@@ -595,7 +595,7 @@ TEST(WgmmaFamily, TmaStoredCNeedsColumnsOfWhole16ByteChunks) {
 }
 
 // The search starts from C through the TMA where C is 16-bit and its layout takes it (the H200's 10 s searches picked
-// it for 13 of 15 16-bit target rows), and refines a winner back to the store from registers; an fp32 C (TF32) and
+// it for 14 of the 15 16-bit target rows whose C it can store), and refines a winner back to the store from registers; an fp32 C (TF32) and
 // a C whose columns end inside 16-byte chunks start from the registers.
 TEST(WgmmaFamily, SearchStartsFromTmaStoredCWhereC16BitTakesIt) {
     const DeviceInfo d = h200_profile();

@@ -118,7 +118,7 @@ struct WgmmaConfig {
     // Tiles, depths, the two deepest stage counts that fit, consumers and clusters of one and two, at group 8, one
     // block per tile and a persistent grid of one block per SM, two consumers splitting tiles or in ping-pong; a
     // 16-bit C through the TMA where its layout takes it (session 22: the 10 s searches of the H200's 16-bit targets
-    // picked it for 13 of 15 rows, reaching it as a refinement; the store from registers is now the refinement);
+    // picked it for 14 of the 15 rows it can store, reaching it as a refinement; the store from registers is now the refinement);
     // misaligned problems packed first.
     static std::vector<WgmmaConfig> enumerate(const Problem& problem, const DeviceInfo& device);
     // Other rasterization groups and stage counts, the other grid (persistent or one block per tile), the other
