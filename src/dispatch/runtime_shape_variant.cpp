@@ -104,6 +104,16 @@ std::optional<VariantKernel> variant_of(const AnyConfig& config, const Problem& 
                          "the run-time-" + std::string(dim == 1 ? "m" : "n") + " variant of " + whose};
 }
 
+// The candidates a search of `nearby`'s problem measured that passed, as lenders: each configuration once (the first
+// of its measurements), the winner `winner` left out.
+void add_measured(std::vector<Lender>& lenders, const std::vector<cache::MeasurementRecord>& measured,
+                  const NearbyProblem& nearby, const std::string& winner) {
+    std::set<std::string> names{winner};
+    for (const cache::MeasurementRecord& m : measured)
+        if (m.outcome == cache::CandidateOutcome::Passed && m.time_ms > 0 && names.insert(m.config).second)
+            if (const auto config = parse_config(m.config)) lenders.push_back({*config, nearby, m.time_ms, false});
+}
+
 }  // namespace
 
 std::vector<Lender> fastest_first(std::vector<Lender> lenders, const Problem& problem, const DeviceInfo& device) {
@@ -129,19 +139,14 @@ std::vector<AnyConfig> neighbour_variants(const Problem& tuned, std::uint8_t run
                                           const DeviceInfo& device) {
     const std::int64_t size = runtime_dim == 1 ? tuned.m : tuned.n;
     // Every candidate that passed and whose knobs take a variant, each once, the winner first.
-    std::vector<Lender> lenders;
-    std::set<std::string> names{to_string(winner)};
-    const auto lends = [&](const AnyConfig& config) {
-        Problem variant = tuned;
-        variant.runtime_dim = runtime_dim;
-        return !validate(config, variant, device);
-    };
-    lenders.push_back({winner, {tuned, runtime_dim, 0.0}, winner_ms, true});
-    for (const cache::MeasurementRecord& m : measured) {
-        if (m.outcome != cache::CandidateOutcome::Passed || !(m.time_ms > 0) || !names.insert(m.config).second) continue;
-        if (const auto config = parse_config(m.config); config && lends(*config))
-            lenders.push_back({*config, {tuned, runtime_dim, 0.0}, m.time_ms, false});
-    }
+    const NearbyProblem itself{tuned, runtime_dim, 0.0};
+    std::vector<Lender> lenders{{winner, itself, winner_ms, true}};
+    add_measured(lenders, measured, itself, to_string(winner));
+    Problem variant = tuned;
+    variant.runtime_dim = runtime_dim;
+    lenders.erase(std::remove_if(lenders.begin() + 1, lenders.end(),
+                                 [&](const Lender& l) { return validate(l.config, variant, device).has_value(); }),
+                  lenders.end());
     std::vector<AnyConfig> picks;
     std::set<std::string> picked;
     for (const double factor : {0.5, 2.0 / 3.0, 1.5, 2.0}) {
@@ -221,9 +226,8 @@ std::optional<VariantKernel> nearest_tuned_variant(const Problem& problem, const
         const auto config = parse_config(entry->selection.config);
         if (!config) continue;
         lenders.push_back({*config, nearby[i], entry->selection.time_ms, true});
-        for (const cache::MeasurementRecord& m : caches.measurements(device.fingerprint(), tuned.key(), provenance))
-            if (m.outcome == cache::CandidateOutcome::Passed && m.time_ms > 0 && m.config != entry->selection.config)
-                if (const auto other = parse_config(m.config)) lenders.push_back({*other, nearby[i], m.time_ms, false});
+        add_measured(lenders, caches.measurements(device.fingerprint(), tuned.key(), provenance), nearby[i],
+                     entry->selection.config);
     }
     // Another candidate's variant serves only where `jitgemm tune` stored it (neighbour_variants): a lookup each,
     // so only so many are looked for before the winners expected slower are.

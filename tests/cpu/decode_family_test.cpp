@@ -7,7 +7,6 @@
 
 #include <variant>
 
-#include "runtime/device/occupancy.h"
 #include "support/device_profiles.h"
 #include "tuner/families/registry.h"
 
@@ -181,19 +180,13 @@ TEST(DecodeFamily, RefinementsTryTheSplitThatFillsTheWavesMostEvenly) {
     const Problem p = decode_step(16, 14336, 4096, DType::F32);
     const DecodeConfig winner = config("decode_simt_w4_r1_c16_k8_u2");
     ASSERT_FALSE(rule_of(winner, p));
-    const auto evenness = [&](const DecodeConfig& c) {
-        const std::int64_t slots =
-            std::int64_t{device.sm_count} *
-            std::max(1, blocks_per_sm(device, c.threads(), c.estimated_registers(p), c.shared_bytes(p)).blocks);
-        return double(c.blocks(p)) / double((c.blocks(p) + slots - 1) / slots * slots);
-    };
-    ASSERT_LT(evenness(winner), 0.9);
+    ASSERT_LT(winner.wave_efficiency(p, device), 0.9);
     double evenest = 0.0;
     std::set<std::string> names;
     for (const DecodeConfig& r : winner.refinements(p, device)) {
         EXPECT_TRUE(names.insert(r.to_string()).second) << "twice: " << r.to_string();
         if (r.splits != winner.splits && r.warps == winner.warps && r.unroll == winner.unroll)
-            evenest = std::max(evenest, evenness(r));
+            evenest = std::max(evenest, r.wave_efficiency(p, device));
     }
     EXPECT_GE(evenest, 0.98);  // twice, half and 1.5 times the splits reach 0.97 at best here
 }

@@ -48,6 +48,10 @@ struct DecodeConfig {
     std::int64_t sums_bytes(const Problem& problem) const;  // the block's sums: shared memory, a workspace slot
     int shared_bytes(const Problem& problem) const;         // X's staged rows, then the sums
     int estimated_registers(const Problem& problem) const;
+    // Blocks resident on an SM at once (by the estimated registers and the shared memory; at least 1), and the share of
+    // the waves' slots that the blocks fill (1: the last wave full).
+    int resident_blocks(const Problem& problem, const DeviceInfo& device) const;
+    double wave_efficiency(const Problem& problem, const DeviceInfo& device) const;
 
     std::string to_string() const;  // "decode_mma_w4_r1_c8_k2_u4"
     static std::optional<DecodeConfig> parse(std::string_view name);

@@ -102,20 +102,13 @@ std::vector<DecodeConfig> DecodeConfig::refinements(const Problem& p, const Devi
     // the fp32 16-token winner on 16 x 14336 x 4096 (8 splits: 896 blocks on 528 slots) ran its second wave 70% full
     // at 56% of DRAM's rate. The estimate of registers behind that residency runs high on the SIMT paths (ptxas: 127
     // for that winner, estimated 176), so this is one more candidate to measure, not a ruling.
-    const auto evenness = [&](const DecodeConfig& c) {
-        const std::int64_t slots =
-            std::int64_t{device.sm_count} *
-            std::max(1, blocks_per_sm(device, c.threads(), c.estimated_registers(p), c.shared_bytes(p)).blocks);
-        const std::int64_t all = c.blocks(p);
-        return double(all) / double((all + slots - 1) / slots * slots);
-    };
     DecodeConfig evenest = *this;
-    double best = evenness(*this) + 0.05;
+    double best = wave_efficiency(p, device) + 0.05;
     for (int s = std::max(1, splits / 2); s <= std::min(64, 2 * splits); ++s) {
         DecodeConfig c = *this;
         c.splits = s;
         if (s == splits || c.validate(p, device)) continue;
-        if (const double e = evenness(c); e > best) {
+        if (const double e = c.wave_efficiency(p, device); e > best) {
             best = e;
             evenest = c;
         }
@@ -135,6 +128,15 @@ std::vector<DecodeConfig> DecodeConfig::refinements(const Problem& p, const Devi
     return out;
 }
 
+int DecodeConfig::resident_blocks(const Problem& p, const DeviceInfo& device) const {
+    return std::max(1, blocks_per_sm(device, threads(), estimated_registers(p), shared_bytes(p)).blocks);
+}
+
+double DecodeConfig::wave_efficiency(const Problem& p, const DeviceInfo& device) const {
+    const std::int64_t all = blocks(p), slots = std::int64_t{device.sm_count} * resident_blocks(p, device);
+    return double(all) / double((all + slots - 1) / slots * slots);
+}
+
 CostEstimate DecodeConfig::estimate_cost(const Problem& p, const DeviceInfo& device,
                                          const DeviceCeilings& ceilings) const {
     const DecodeShape d = decode_shape(p);
@@ -146,11 +148,11 @@ CostEstimate DecodeConfig::estimate_cost(const Problem& p, const DeviceInfo& dev
         double(d.large) * d.small * size_of(p.c_type) * (p.beta_mode == BetaMode::Zero ? 1 : 2) * p.batch;
 
     CostEstimate e;
-    e.blocks_per_sm = std::max(1, blocks_per_sm(device, threads(), estimated_registers(p), shared_bytes(p)).blocks);
+    e.blocks_per_sm = resident_blocks(p, device);
     const std::int64_t all_blocks = blocks(p);
     const std::int64_t slots = std::int64_t{device.sm_count} * e.blocks_per_sm;
     const std::int64_t full_waves = all_blocks / slots, rest = all_blocks % slots;
-    e.wave_efficiency = double(all_blocks) / (double(full_waves + (rest > 0 ? 1 : 0)) * slots);
+    e.wave_efficiency = wave_efficiency(p, device);
 
     // DRAM's rate as the SMs draw on it: each SM needs enough bytes in flight to cover the latency, and about 60% of
     // the SMs so supplied saturate DRAM. Blocks run in waves: the full ones at `resident` blocks per SM, then the
