@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Search time and search quality from two `jitgemm tune --json` runs of one manifest in fresh caches: the short one
 (the default budget) and the long one. Per problem: the short search's seconds and whether it stopped complete, and
-its winner's time against the long search's winner (both as the searches recorded them: median of alternated runs).
+its winner's time against the long search's winner (both as the searches recorded them: median of alternated runs);
+then where each short search's time went (stages, as `tune --json` reports them).
 
     bench/search_summary.py search_10.json search_60.json
 """
@@ -29,6 +30,13 @@ def main():
         ratios.append(ratio)
         print(f"{s['name'][:34]:34} {s['seconds']:8.2f} {str(s['search_complete']):>8} {s['time_ms']:9.4f} "
               f"{l['time_ms']:9.4f} {ratio:10.3f}  {s['config']} / {l['config']}")
+    print("where the short searches' time went (s):")
+    for key, s in short.items():
+        t = s.get("times")
+        if t:
+            print(f"  {s['name'][:34]:34} setup {t['setup']:.2f}, ranking {t['ranking']:.2f}, waiting for compiles "
+                  f"{t['compile_wait']:.2f}, measuring {t['measuring']:.2f}, finalists {t['finalists']:.2f}, "
+                  f"recording {t['recording']:.2f}; NVRTC {t['nvrtc_seconds']:.1f} over {t['compile_threads']} threads")
     if seconds:
         print(f"median short search {statistics.median(seconds):.2f} s (max {max(seconds):.2f}); winners within 3% of "
               f"the long search's: {sum(r >= 0.97 for r in ratios)} of {len(ratios)} (worst {min(ratios):.3f})")

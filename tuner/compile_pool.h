@@ -60,6 +60,9 @@ public:
         return item;
     }
 
+    // Threads compiling.
+    unsigned threads() const { return static_cast<unsigned>(workers_.size()); }
+
     // Jobs started so far.
     std::size_t started() const {
         std::lock_guard lock(mutex_);

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <deque>
 #include <map>
 #include <mutex>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
@@ -22,6 +24,7 @@
 #include "runtime/compile/cached_compile.h"
 #include "runtime/compile/cubin_verification.h"
 #include "runtime/device/roofline.h"
+#include "tuner/families/common/cost_model.h"
 #include "tuner/families/registry.h"
 #include "tuner/search_provenance.h"
 #include "tuner/search_turns.h"
@@ -82,12 +85,14 @@ public:
           ceilings_(estimate_ceilings(device)) {}
 
     TuneResult run() {
-        prepare_operands();
-        const std::vector<AnyConfig> ranked = prune_and_rank_stage();
-        evaluate_all(ranked);
+        SearchTimes& t = result_.times;
+        std::vector<AnyConfig> ranked;
+        timed(t.ranking, [&] { ranked = prune_and_rank_stage(); });
+        evaluate_all(ranked);  // prepares the operands while the first candidates compile
+        timed(t.setup, [&] { prepare_operands(); });  // where there was nothing to compile
         refine_stage();
-        choose_stage();
-        record_stage();
+        timed(t.finalists, [&] { choose_stage(); });
+        timed(t.recording, [&] { record_stage(); });
         result_.seconds = elapsed();
         log("done in " + std::to_string(result_.seconds) + " s: " +
             (result_.winner ? to_string(*result_.winner) + " " + std::to_string(result_.winner_ms) + " ms"
@@ -95,10 +100,19 @@ public:
             (result_.complete ? ", complete" : ", incomplete (budget)") +
             (result_.ruled_out > 0 ? " (" + std::to_string(result_.ruled_out) + " ruled out: " + result_.stop_reason + ")"
                                    : std::string()));
+        log("time: " + t.describe());
         return std::move(result_);
     }
 
 private:
+    // Runs `stage`, adding its wall time to `seconds`.
+    template <typename Stage>
+    static void timed(double& seconds, Stage&& stage) {
+        const auto from = Clock::now();
+        stage();
+        seconds += std::chrono::duration<double>(Clock::now() - from).count();
+    }
+
     double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
     double seconds_left() const { return std::chrono::duration<double>(deadline_ - Clock::now()).count(); }
 
@@ -144,8 +158,10 @@ private:
     }
 
     // Stage 0: the tuner's own operands on the device, the verification kernels, and the reference output from the
-    // reference family.
+    // reference family. Once per search, while the first candidates compile: those kernels are compiled on the
+    // tuning thread (per problem, the reference kernel is).
     void prepare_operands() {
+        if (operands_) return;
         const KernelProgram program = make_support_program("support/jg_verify.cuh", "jg_compare", arch_);
         verification_kernels_ = load_verification_kernels(obtain_cubin(program, caches_, true).image);
         operands_ = std::make_unique<TuningOperands>(problem_, *verification_kernels_, stream_.get(),
@@ -222,7 +238,7 @@ private:
         const auto choose = [&](const std::vector<std::size_t>& pending) -> std::size_t {
             if (pending.front() == 0) return 0;
             std::lock_guard lock(calibration_mutex_);
-            return most_promising(pending, estimates, groups, calibration_, failed_groups_);
+            return most_promising(pending, estimates, groups, calibration_, failed_groups_, stop_rule_);
         };
         CompilePool<CompiledCandidate> pool(
             configs.size(),
@@ -245,8 +261,13 @@ private:
                 return c;
             },
             options_.compile_threads, choose);
+        timed(result_.times.setup, [&] { prepare_operands(); });
+        result_.times.compile_threads = std::max(result_.times.compile_threads, pool.threads());
         bool done = false;
-        while (auto item = pool.next()) {
+        while (true) {
+            std::optional<std::pair<std::size_t, CompiledCandidate>> item;
+            timed(result_.times.compile_wait, [&] { item = pool.next(); });
+            if (!item) break;
             if (done) continue;  // compiles under way still arrive after the stop; the rule ruled them out
             if (have_winner() && seconds_left() < final_reserve()) {
                 pool.cancel();  // compiles under way still arrive; they are left unmeasured
@@ -257,8 +278,12 @@ private:
                 pool.cancel();
                 continue;
             }
-            if (compiled.compiled_now) ++result_.compiles;
-            evaluate(configs[index], std::move(compiled), estimates[index], groups[index]);
+            if (compiled.compiled_now) {
+                ++result_.compiles;
+                result_.times.nvrtc_seconds += compiled.cubin.seconds;
+            }
+            timed(result_.times.measuring,
+                  [&] { evaluate(configs[index], std::move(compiled), estimates[index], groups[index]); });
             if (result_.measurements.back().outcome != CandidateOutcome::Passed) {
                 std::lock_guard lock(calibration_mutex_);
                 ++failed_groups_[groups[index]];
@@ -269,7 +294,7 @@ private:
             std::vector<BestLeft> best_left;
             for (const auto& [group, group_estimates] : left)
                 if (!group_estimates.empty()) best_left.push_back({group, *group_estimates.begin()});
-            if (const auto reason = search_done(calibration_, best_ms_.load(), best_left)) {
+            if (const auto reason = search_done(calibration_, best_ms_.load(), best_left, stop_rule_)) {
                 // The candidates left leave the search: it is complete without them, as if pruned.
                 log("stop: " + *reason + "; " + std::to_string(left_count) + " candidates ruled out");
                 result_.ruled_out += static_cast<int>(left_count);
@@ -400,21 +425,38 @@ private:
         c.median_ms = time_candidate(k);
     }
 
-    // Median of at least min_runs runs and min_milliseconds of kernel time, L2 flushed before each.
+    // Median of at least min_runs runs and min_milliseconds of kernel time (at most max_runs), L2 flushed before
+    // each: a first batch of min_runs, then as many more as its times say the rest of min_milliseconds takes.
     double time_candidate(const LoadedKernel& k) {
         operands_->launch(k, stream_.get());  // warm-up
-        std::vector<double> samples;
+        std::vector<double> samples = timed_runs(k, options_.min_runs);
         double total = 0.0;
-        while ((static_cast<int>(samples.size()) < options_.min_runs || total < options_.min_milliseconds) &&
-               static_cast<int>(samples.size()) < options_.max_runs) {
-            flusher_.flush(stream_.get());
-            timer_.start(stream_.get());
-            operands_->launch(k, stream_.get());
-            timer_.stop(stream_.get());
-            samples.push_back(timer_.elapsed_ms());
-            total += samples.back();
+        for (const double ms : samples) total += ms;
+        if (total < options_.min_milliseconds && !samples.empty()) {
+            const double per_run = std::max(total / static_cast<double>(samples.size()), 1e-6);
+            const double wanted = std::ceil((options_.min_milliseconds - total) / per_run);
+            const int more = static_cast<int>(
+                std::min(wanted, static_cast<double>(options_.max_runs) - static_cast<double>(samples.size())));
+            if (more > 0) {
+                const std::vector<double> rest = timed_runs(k, more);
+                samples.insert(samples.end(), rest.begin(), rest.end());
+            }
         }
         return median(samples);
+    }
+
+    // `runs` runs of one kernel queued back to back; their times.
+    std::vector<double> timed_runs(const LoadedKernel& k, int runs) {
+        for (int r = 0; r < runs; ++r) queue_timed_run(k);
+        return timer_.collect();
+    }
+
+    // One run after an L2 flush, between the timer's events; its time comes with the timer's next collect().
+    void queue_timed_run(const LoadedKernel& k) {
+        flusher_.flush(stream_.get());
+        timer_.start(stream_.get());
+        operands_->launch(k, stream_.get());
+        timer_.stop(stream_.get());
     }
 
     std::vector<Candidate*> best_passed(int count) {
@@ -446,14 +488,12 @@ private:
         if (finalists.empty()) return;
         std::vector<std::vector<double>> samples(finalists.size());
         const LoggedTurn gpu = gpu_turn();
-        for (int round = 0; round < options_.final_rounds && finalists.size() > 1; ++round)
-            for (std::size_t f = 0; f < finalists.size(); ++f) {
-                flusher_.flush(stream_.get());
-                timer_.start(stream_.get());
-                operands_->launch(*finalists[f]->kernel, stream_.get());
-                timer_.stop(stream_.get());
-                samples[f].push_back(timer_.elapsed_ms());
-            }
+        if (finalists.size() > 1) {
+            for (int round = 0; round < options_.final_rounds; ++round)
+                for (const Candidate* finalist : finalists) queue_timed_run(*finalist->kernel);
+            const std::vector<double> times = timer_.collect();  // round by round, the finalists in order
+            for (std::size_t i = 0; i < times.size(); ++i) samples[i % finalists.size()].push_back(times[i]);
+        }
         std::size_t best = 0;
         double best_ms = 0.0;
         for (std::size_t f = 0; f < finalists.size(); ++f) {
@@ -512,10 +552,16 @@ private:
     driver::StreamHandle stream_;
     L2Flusher flusher_;
     const DeviceCeilings ceilings_;  // the cost model's: the ranking's and the stopping rule's
+    // Calibrated beyond the launch, which every estimate holds once (search_stop.h).
+    const StopRule stop_rule_ = [] {
+        StopRule rule;
+        rule.fixed_seconds = cost::kLaunchSeconds;
+        return rule;
+    }();
     std::vector<Calibration> calibration_;  // estimate and measurement of every candidate that passed
     std::map<std::string, int> failed_groups_;  // candidates that failed, by calibration group (the order's)
     std::mutex calibration_mutex_;  // over both: written on the tuning thread, read by the compile threads
-    EventTimer timer_;
+    QueuedTimer timer_;
     std::unique_ptr<VerificationKernels> verification_kernels_;
     std::unique_ptr<TuningOperands> operands_;
     std::set<std::string> settled_;  // configs an earlier search already settled
@@ -530,6 +576,15 @@ private:
 std::atomic<std::uint64_t> tunings{0};
 
 }  // namespace
+
+std::string SearchTimes::describe() const {
+    char line[320];
+    std::snprintf(line, sizeof line,
+                  "setup %.2f s, ranking %.2f s, waiting for compiles %.2f s, measuring %.2f s, finalists %.2f s, "
+                  "recording %.2f s; NVRTC %.1f s over %u threads",
+                  setup, ranking, compile_wait, measuring, finalists, recording, nvrtc_seconds, compile_threads);
+    return line;
+}
 
 std::string calibration_group(const AnyConfig& config, const Problem& problem) {
     std::string group(family_name(config));

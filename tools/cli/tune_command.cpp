@@ -70,6 +70,7 @@ struct ProblemOutcome {
     bool complete = false;
     std::string detail;
     std::string variant;  // tune --m FIRST-LAST: whether the winner's run-time-shape variant was stored
+    SearchTimes times;
 };
 
 // For a range of M (tune --m FIRST-LAST): compiles the run-time-shape variant of the winner and keeps its binary in
@@ -242,6 +243,7 @@ int tune_command(const std::vector<std::string>& args) {
                 out.complete = r.complete;
                 out.ruled_out = r.ruled_out;
                 out.detail = r.pruning.describe();
+                out.times = r.times;
                 if (store_variants && r.winner)
                     out.variant = store_runtime_variant(p, out.config, r.winner_ms, r.measurements, device, stack);
             } catch (const Error& e) {
@@ -289,6 +291,13 @@ int tune_command(const std::vector<std::string>& args) {
                                        {"candidates_total", o.total}, {"search_complete", o.complete},
                                        {"candidates_ruled_out", o.ruled_out},
                                        {"compiles", o.compiles}, {"detail", o.detail},
+                                       {"times", {{"setup", o.times.setup}, {"ranking", o.times.ranking},
+                                                  {"compile_wait", o.times.compile_wait},
+                                                  {"measuring", o.times.measuring},
+                                                  {"finalists", o.times.finalists},
+                                                  {"recording", o.times.recording},
+                                                  {"nvrtc_seconds", o.times.nvrtc_seconds},
+                                                  {"compile_threads", o.times.compile_threads}}},
                                        {"runtime_variant", o.variant}});
         std::cout << out.dump(1) << "\n";
     }

@@ -20,6 +20,28 @@ float EventTimer::elapsed_ms() const {
     return ms;
 }
 
+void QueuedTimer::start(CUstream stream) {
+    if (used_ == starts_.size()) {
+        starts_.push_back(driver::make_timing_event());
+        stops_.push_back(driver::make_timing_event());
+    }
+    JITGEMM_CU_CHECK(driver::api().cuEventRecord(starts_[used_].get(), stream));
+}
+
+void QueuedTimer::stop(CUstream stream) { JITGEMM_CU_CHECK(driver::api().cuEventRecord(stops_[used_++].get(), stream)); }
+
+std::vector<double> QueuedTimer::collect() {
+    std::vector<double> ms;
+    if (used_ > 0) JITGEMM_CU_CHECK(driver::api().cuEventSynchronize(stops_[used_ - 1].get()));
+    for (std::size_t i = 0; i < used_; ++i) {
+        float run = 0.0f;
+        JITGEMM_CU_CHECK(driver::api().cuEventElapsedTime(&run, starts_[i].get(), stops_[i].get()));
+        ms.push_back(run);
+    }
+    used_ = 0;
+    return ms;
+}
+
 double median(std::vector<double> samples) {
     if (samples.empty()) return 0.0;
     const auto middle = samples.begin() + static_cast<std::ptrdiff_t>(samples.size() / 2);
