@@ -27,7 +27,8 @@
 #     runtime: run-time-shape variants — every GPU test and memcheck on variant sweeps ($PARTS tests), the M sweep
 #            of bench/shapes/m_sweep*.csv against cuBLAS and against exact tuning ($PARTS sweep)
 #     searchcmp: search time and quality — bench/shapes/$SEARCH_SET.csv searched with each budget of $SEARCH_BUDGETS
-#            (default "10 60") in fresh caches, compared by bench/search_summary.py
+#            (default "10 60") in fresh caches, compared by bench/search_summary.py; then (unless $SEARCH_TWINS_TRIAL
+#            is empty) the short budget again with JITGEMM_SEARCH_TWINS=later, against the same long search
 #     report: the command's GPU tests (its JSON), then the quick rows tuned and benched as JSON and `jitgemm report`
 #            of the cache and those files (report.html)
 #     python: the Python package's tests and bench/python_overhead.py (per-call cost; public shapes of $PY_SETS (empty: none),
@@ -385,6 +386,17 @@ if [ "$MODE" = searchcmp ]; then
         tail -3 "$RES/search_$budget.log" | tee -a "$log"
     done
     python3 bench/search_summary.py "$RES/search_${budgets[0]}.json" "$RES/search_${budgets[1]}.json" 2>&1 | tee -a "$log"
+    if [ -n "${SEARCH_TWINS_TRIAL-1}" ]; then
+        # The trial of $JITGEMM_SEARCH_TWINS=later (tuner/tune_options.h): the short budget again, the cost model's
+        # twins left to the refinement, against the same long search.
+        stamp "${SEARCH_SET:-search_targets} searched with ${budgets[0]} s each, twins later"
+        rm -rf /tmp/jitgemm-search-twins
+        JITGEMM_SEARCH_TWINS=later JITGEMM_CACHE=/tmp/jitgemm-search-twins timeout "${SEARCH_TIMEOUT:-580}" \
+            "$BUILD/jitgemm" tune --manifest "bench/shapes/${SEARCH_SET:-search_targets}.csv" --budget "${budgets[0]}" \
+            --json > "$RES/search_twins.json" 2> "$RES/search_twins.log"
+        echo "tune exit $?" | tee -a "$log"
+        python3 bench/search_summary.py "$RES/search_twins.json" "$RES/search_${budgets[1]}.json" 2>&1 | tee -a "$log"
+    fi
     stamp "done"; exit "$status"
 fi
 

@@ -2,6 +2,8 @@
 #include "tuner/pruning.h"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <set>
 
 namespace jitgemm {
@@ -15,11 +17,27 @@ constexpr double kModelCutoff = 2.0;          // times the best candidate's esti
 std::string PruneReport::describe() const {
     std::string s = std::to_string(enumerated) + " enumerated:";
     for (const auto& [rule, count] : removed) s += " " + std::string(to_string(rule)) + " -" + std::to_string(count) + ",";
-    return s + " " + std::to_string(survivors) + " left";
+    s += " " + std::to_string(survivors) + " left";
+    if (deferred_twins > 0) s += ", and " + std::to_string(deferred_twins) + " twins for the refinement";
+    return s;
 }
 
+namespace {
+
+// Equal for twins (pruning.h): the family, whether its tiles are shared, and every term of the estimate, to the
+// picosecond (the same formula reached by two routes may differ in the last bits).
+std::string twin_key(const RankedCandidate& r, const Problem& problem) {
+    const auto ps = [](double seconds) { return std::to_string(std::llround(seconds * 1e12)); };
+    const CostEstimate& e = r.estimate;
+    return std::string(family_name(r.config)) + (shares_tiles(r.config, problem) ? " shared " : " own ") +
+           ps(e.seconds) + " " + ps(e.compute_seconds) + " " + ps(e.traffic_seconds) + " " +
+           std::to_string(std::llround(e.wave_efficiency * 1e6)) + " " + std::to_string(e.blocks_per_sm);
+}
+
+}  // namespace
+
 PrunedSpace prune_and_rank(const std::vector<AnyConfig>& candidates, const Problem& problem,
-                           const DeviceInfo& device, const DeviceCeilings& ceilings) {
+                           const DeviceInfo& device, const DeviceCeilings& ceilings, Twins twins) {
     PrunedSpace out;
     out.report.enumerated = static_cast<int>(candidates.size());
     std::vector<RankedCandidate> valid;
@@ -55,9 +73,21 @@ PrunedSpace prune_and_rank(const std::vector<AnyConfig>& candidates, const Probl
         return x.estimate.seconds < y.estimate.seconds;
     });
     const double cutoff = kModelCutoff * filled.front().estimate.seconds;
+    std::map<std::string, std::string> first_of_key;  // twin key -> name of the first candidate with it
     for (auto& r : filled) {
-        if (r.estimate.seconds > cutoff) ++out.report.removed[PruneRule::Model];
-        else out.ranked.push_back(std::move(r));
+        if (r.estimate.seconds > cutoff) {
+            ++out.report.removed[PruneRule::Model];
+            continue;
+        }
+        if (twins == Twins::Later) {
+            const auto [first, fresh] = first_of_key.emplace(twin_key(r, problem), to_string(r.config));
+            if (!fresh) {
+                out.twins[first->second].push_back(r.config);
+                ++out.report.deferred_twins;
+                continue;
+            }
+        }
+        out.ranked.push_back(std::move(r));
     }
     out.report.survivors = static_cast<int>(out.ranked.size());
     return out;

@@ -16,6 +16,11 @@ struct TuneProgress {
     double budget_seconds = 0.0;
 };
 
+// Candidates the cost model cannot tell apart (twins: tuner/pruning.h): All measures each in the main pass; Later
+// measures the first, and the others only as refinements of the best few. Later is under trial (bench/gpu-run.sh
+// searchcmp measures both) and is chosen with $JITGEMM_SEARCH_TWINS=later.
+enum class Twins { All, Later };
+
 struct TuneOptions {
     // Wall time for the whole search, setup and final re-timing included; exceeded only as far as it takes one
     // candidate to pass (a search always ends with a verified winner when any candidate works).
@@ -26,6 +31,7 @@ struct TuneOptions {
     int finalists = 3;             // re-timed alternately before the choice
     int final_rounds = 10;         // alternating rounds of the finalists
     unsigned compile_threads = 0;  // 0: one per hardware thread
+    Twins twins = Twins::All;
     bool verbose = false;          // stage-by-stage log on stderr (also with JITGEMM_LOG=debug)
     std::function<void(const TuneProgress&)> on_progress;  // called on the tuning thread; may be empty
 };

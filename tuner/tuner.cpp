@@ -179,9 +179,10 @@ private:
 
     // Stages 1-3: enumerate, prune, rank; minus the candidates whose failure is already on record.
     std::vector<AnyConfig> prune_and_rank_stage() {
-        const PrunedSpace space =
-            prune_and_rank(enumerate_candidates(problem_, device_), problem_, device_, ceilings_);
+        PrunedSpace space =
+            prune_and_rank(enumerate_candidates(problem_, device_), problem_, device_, ceilings_, options_.twins);
         result_.pruning = space.report;
+        twins_ = std::move(space.twins);
         log("prune: " + space.report.describe());
         // Resuming: what earlier searches of this problem (same device and provenance) settled is not redone.
         // Failures are never retried; candidates that passed are skipped too, except the best few, which are
@@ -468,14 +469,19 @@ private:
         return sorted;
     }
 
-    // Stage 7: rasterization groups, stage count and vector width around the best few.
+    // Stage 7: rasterization groups, stage count and vector width around the best few, and their twins that the
+    // main pass left (Twins::Later).
     void refine_stage() {
         std::set<std::string> seen(settled_);
         for (const auto& m : result_.measurements) seen.insert(m.config);
         std::vector<AnyConfig> variants;
-        for (const Candidate* c : best_passed(options_.finalists))
-            for (const AnyConfig& v : refinements(c->config, problem_, device_))
+        for (const Candidate* c : best_passed(options_.finalists)) {
+            std::vector<AnyConfig> around = refinements(c->config, problem_, device_);
+            if (const auto twins = twins_.find(to_string(c->config)); twins != twins_.end())
+                around.insert(around.begin(), twins->second.begin(), twins->second.end());
+            for (const AnyConfig& v : around)
                 if (!validate(v, problem_, device_) && seen.insert(to_string(v)).second) variants.push_back(v);
+        }
         if (variants.empty() || seconds_left() < final_reserve()) return;
         log("refine: " + std::to_string(variants.size()) + " variants of the best " +
             std::to_string(std::min<std::size_t>(passed_.size(), options_.finalists)));
@@ -565,6 +571,7 @@ private:
     std::unique_ptr<VerificationKernels> verification_kernels_;
     std::unique_ptr<TuningOperands> operands_;
     std::set<std::string> settled_;  // configs an earlier search already settled
+    std::map<std::string, std::vector<AnyConfig>> twins_;  // left to the refinement, by the candidate they follow
     std::deque<Candidate> passed_;  // stable addresses: finalists point into it
     Candidate* winner_ = nullptr;
     std::atomic<double> best_ms_{0.0};          // read by the compile threads (final_reserve)

@@ -49,6 +49,14 @@ bool runtime_shapes_enabled() {
     throw Error(ErrorCode::InvalidArgument, "jitgemm: JITGEMM_RUNTIME_SHAPES=" + text + " is not on or off");
 }
 
+Twins search_twins_from_environment() {
+    const char* value = std::getenv("JITGEMM_SEARCH_TWINS");
+    const std::string text = value == nullptr ? "" : value;
+    if (text.empty() || text == "all") return Twins::All;
+    if (text == "later") return Twins::Later;
+    throw Error(ErrorCode::InvalidArgument, "jitgemm: JITGEMM_SEARCH_TWINS=" + text + " is not all or later");
+}
+
 TunePolicy resolve_tune_policy(TunePolicy requested) {
     return requested == TunePolicy::FromEnvironment ? environment_policy() : requested;
 }
@@ -59,6 +67,7 @@ TuneOptions resolve_tune_options(const GemmOptions& options) {
                                                     std::to_string(options.tune_budget_seconds) + " is negative");
     TuneOptions t;
     t.budget_seconds = options.tune_budget_seconds > 0 ? options.tune_budget_seconds : environment_budget();
+    t.twins = search_twins_from_environment();
     return t;
 }
 

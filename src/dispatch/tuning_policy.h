@@ -1,5 +1,5 @@
 // Resolution of GemmOptions' tuning fields against the environment: $JITGEMM_TUNE and $JITGEMM_TUNE_BUDGET, read once
-// per process, and $JITGEMM_RUNTIME_SHAPES. A value that is not understood throws Error(InvalidArgument) naming the
+// per process, and $JITGEMM_RUNTIME_SHAPES and $JITGEMM_SEARCH_TWINS. A value that is not understood throws Error(InvalidArgument) naming the
 // variable.
 #pragma once
 
@@ -15,5 +15,9 @@ TuneOptions resolve_tune_options(const GemmOptions& options);
 // run-time-shape variant of the nearest tuned size of its layer (dispatch/runtime_shape_variant.h); "off" (or 0, or
 // unset) does not.
 bool runtime_shapes_enabled();
+
+// $JITGEMM_SEARCH_TWINS, read at each search: "later" defers the candidates the cost model cannot tell apart to the
+// refinement (tune_options.h); "all" (or unset) measures each.
+Twins search_twins_from_environment();
 
 }  // namespace jitgemm

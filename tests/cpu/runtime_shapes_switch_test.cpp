@@ -1,5 +1,5 @@
-// $JITGEMM_RUNTIME_SHAPES: on or off (1 or 0; off when unset), read at each miss, and anything else refused with a
-// sentence naming the variable.
+// The switches read at each miss or search: $JITGEMM_RUNTIME_SHAPES, on or off (1 or 0; off when unset), and
+// $JITGEMM_SEARCH_TWINS, all or later (all when unset); anything else refused with a sentence naming the variable.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -10,6 +10,20 @@
 
 namespace jitgemm {
 namespace {
+
+// Sets `variable` to `value` and expects `read` to refuse it, naming both.
+template <typename Read>
+void expect_refused(const char* variable, const char* value, Read read) {
+    ::setenv(variable, value, 1);
+    try {
+        read();
+        ADD_FAILURE() << variable << "=" << value << " was taken";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+        EXPECT_NE(std::string(e.what()).find(std::string(variable) + "=" + value), std::string::npos) << e.what();
+    }
+    ::unsetenv(variable);
+}
 
 TEST(RuntimeShapesSwitch, OnOffAndNothingElse) {
     ::unsetenv("JITGEMM_RUNTIME_SHAPES");
@@ -22,15 +36,19 @@ TEST(RuntimeShapesSwitch, OnOffAndNothingElse) {
         ::setenv("JITGEMM_RUNTIME_SHAPES", off, 1);
         EXPECT_FALSE(runtime_shapes_enabled()) << off;
     }
-    ::setenv("JITGEMM_RUNTIME_SHAPES", "yes", 1);
-    try {
-        runtime_shapes_enabled();
-        ADD_FAILURE() << "\"yes\" was taken";
-    } catch (const Error& e) {
-        EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
-        EXPECT_NE(std::string(e.what()).find("JITGEMM_RUNTIME_SHAPES=yes"), std::string::npos) << e.what();
-    }
-    ::unsetenv("JITGEMM_RUNTIME_SHAPES");
+    expect_refused("JITGEMM_RUNTIME_SHAPES", "yes", runtime_shapes_enabled);
+}
+
+TEST(SearchTwinsSwitch, AllLaterAndNothingElse) {
+    ::unsetenv("JITGEMM_SEARCH_TWINS");
+    EXPECT_EQ(search_twins_from_environment(), Twins::All);
+    ::setenv("JITGEMM_SEARCH_TWINS", "later", 1);
+    EXPECT_EQ(search_twins_from_environment(), Twins::Later);
+    GemmOptions options;
+    EXPECT_EQ(resolve_tune_options(options).twins, Twins::Later);
+    ::setenv("JITGEMM_SEARCH_TWINS", "all", 1);
+    EXPECT_EQ(search_twins_from_environment(), Twins::All);
+    expect_refused("JITGEMM_SEARCH_TWINS", "first", search_twins_from_environment);
 }
 
 }  // namespace

@@ -97,6 +97,47 @@ TEST(Pruning, ReportAddsUpAndSurvivorsRunAndAreRanked) {
         }
 }
 
+// Twins (Twins::Later): the candidates the model cannot tell apart wait behind the first of them, in a map the
+// refinement reads; together with the ranked ones they are exactly the candidates of Twins::All, and each waits
+// behind one that its estimate matches in every term.
+TEST(Pruning, TwinsWaitBehindTheFirstCandidateTheyMatchInEveryTerm) {
+    const DeviceInfo device = testing::h200_profile();
+    for (const auto& [m, n, k] : {std::tuple{7, 7, 7}, {4096, 16, 4096}, {4096, 4096, 4096}}) {
+        Problem p = column_major(m, n, k, 16);
+        p.a_type = p.b_type = p.c_type = DType::BF16;
+        const auto candidates = enumerate_candidates(p, device);
+        const PrunedSpace all = prune_and_rank(candidates, p, device, estimate_ceilings(device));
+        const PrunedSpace later = prune_and_rank(candidates, p, device, estimate_ceilings(device), Twins::Later);
+        EXPECT_TRUE(all.twins.empty());
+        EXPECT_EQ(all.report.deferred_twins, 0);
+        ASSERT_FALSE(later.twins.empty()) << p.key();
+        std::map<std::string, CostEstimate> ranked;
+        for (const auto& r : later.ranked) ranked.emplace(to_string(r.config), r.estimate);
+        std::set<std::string> together;
+        for (const auto& [name, estimate] : ranked) together.insert(name);
+        int deferred = 0;
+        for (const auto& [first, twins] : later.twins) {
+            ASSERT_TRUE(ranked.count(first)) << first;
+            const CostEstimate& e = ranked.at(first);
+            for (const AnyConfig& twin : twins) {
+                const CostEstimate t = estimate_cost(twin, p, device, estimate_ceilings(device));
+                EXPECT_NEAR(t.seconds, e.seconds, 1e-12) << to_string(twin) << " behind " << first;
+                EXPECT_NEAR(t.compute_seconds, e.compute_seconds, 1e-12) << to_string(twin);
+                EXPECT_NEAR(t.traffic_seconds, e.traffic_seconds, 1e-12) << to_string(twin);
+                EXPECT_EQ(family_name(twin), family_name(*parse_config(first))) << to_string(twin);
+                EXPECT_TRUE(together.insert(to_string(twin)).second) << to_string(twin) << " twice";
+                ++deferred;
+            }
+        }
+        EXPECT_EQ(deferred, later.report.deferred_twins);
+        EXPECT_EQ(later.report.survivors + deferred, all.report.survivors) << p.key();
+        std::set<std::string> every;
+        for (const auto& r : all.ranked) every.insert(to_string(r.config));
+        EXPECT_EQ(together, every) << p.key();
+        EXPECT_NE(later.report.describe().find("twins for the refinement"), std::string::npos);
+    }
+}
+
 // (And the decode family, on problems whose small side is at most 64: there the large operand's one pass decides.)
 TEST(Pruning, HalfPrecisionAndTf32ProblemsSearchOnlyTheTensorCoreFamily) {
     for (const DeviceInfo& device : {testing::h200_profile(), testing::a100_profile(), testing::small_gpu_profile()})

@@ -30,6 +30,7 @@
 #include "jitgemm/jitgemm.h"
 #include "tuner/search_provenance.h"
 #include "tuner/search_turns.h"
+#include "dispatch/tuning_policy.h"
 #include "tuner/tuner.h"
 
 namespace jitgemm::cli {
@@ -188,6 +189,7 @@ int tune_command(const std::vector<std::string>& args) {
     std::vector<ProblemOutcome> outcomes(plan.size());
     std::atomic<std::size_t> next{0};
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const Twins search_twins = search_twins_from_environment();  // a bad value fails before any search
     auto worker = [&](int slot, int ordinal) {
         const CUcontext context = driver::primary_context(ordinal);
         JITGEMM_CU_CHECK(driver::api().cuCtxSetCurrent(context));
@@ -229,6 +231,7 @@ int tune_command(const std::vector<std::string>& args) {
             tune.budget_seconds = budget;
             tune.verbose = vm.count("verbose") > 0;
             tune.compile_threads = std::max(1u, cores / static_cast<unsigned>(devices.size()));
+            tune.twins = search_twins;
             tune.on_progress = [&display, slot](const TuneProgress& progress) { display.progress(slot, progress); };
             try {
                 const TuneResult r = tune_problem(p.problem, device, context, tune, stack);
