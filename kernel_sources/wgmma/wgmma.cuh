@@ -43,7 +43,10 @@
 // and the TMA (store_tile_through_tma): each consumer writes its columns of the tile, converted, into a staging area
 // of its own laid out as 128-byte swizzled boxes of C's tensor map, and one of its threads hands the boxes to the TMA,
 // which writes them while the consumer goes on to its next tile's instructions (and clips what lies past M and N).
-// The staging area is rewritten only once the TMA has read the previous tile's.
+// The staging area is rewritten only once the TMA has read the previous tile's. 2: the same boxes, written and handed
+// to the TMA one at a time through two box buffers per consumer, each rewritten once the TMA has read the box before
+// last from it: the staging area shrinks from the whole tile (64 KB for a 256 x 128 tile of bf16) to two boxes (32 KB),
+// which leaves room for another stage of the ring.
 //
 // Orientation: the instruction's rows (its M, 64 per instruction) run along C's n and its columns (its N = BM) along
 // C's m, as in the mma.sync family: each thread's accumulator pairs are then consecutive in m, the contiguous dimension
@@ -101,7 +104,8 @@
 #define WGMMA_GROUP 8     // tile rows per rasterization group (tile_of_block)
 #endif
 #ifndef WGMMA_STORE
-#define WGMMA_STORE 0     // C stored from registers (0) or through shared memory and the TMA (1)
+#define WGMMA_STORE 0     // C stored from registers (0) or through shared memory and the TMA: the tile at once (1) or
+                          // box by box through two box buffers (2)
 #endif
 #ifndef WGMMA_STREAMK
 #define WGMMA_STREAMK 0   // 0, or the persistent grid's blocks, among which the last wave's k blocks are dealt out
@@ -159,7 +163,12 @@ constexpr int C_BYTES = (int)sizeof(c_t);
 constexpr int C_BOX_ELEMS = 128 / C_BYTES;
 constexpr int C_BOXES = BM / C_BOX_ELEMS;
 constexpr int C_BOX_BYTES = CONSUMER_COLS * 128;
-constexpr int STAGING_BYTES = TMA_STORE ? CONSUMERS * C_BOXES * C_BOX_BYTES : 0;
+// Boxes handed to the TMA at once (a round), and box buffers per consumer: the tile in one round, or box by box through
+// two buffers that alternate (WGMMA_STORE 2).
+constexpr bool STORE_BY_BOX = WGMMA_STORE == 2;
+constexpr int STORE_ROUND_BOXES = STORE_BY_BOX ? 1 : C_BOXES;
+constexpr int STORE_BUFFERS = STORE_BY_BOX ? 2 : C_BOXES;
+constexpr int STAGING_BYTES = TMA_STORE ? CONSUMERS * STORE_BUFFERS * C_BOX_BYTES : 0;
 
 // Stream-K: the units of the exact problem, the whole waves of them, and the units left over, whose k blocks are dealt
 // out; the consumers' partial sums, SUM_COLS float4 per row of a thread's accumulators.
@@ -200,11 +209,11 @@ static_assert(STAGES >= 2 && STAGES <= 8, "2 to 8 stages");
 static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of one or two blocks");
 static_assert(!A_KMAJOR || BM % (8 * CLUSTER) == 0, "each block's share of a k-major op(A) tile is whole 8-row groups");
 static_assert(K >= 1, "the family computes k >= 1 (k = 0 is the reference family's scaling kernel)");
-static_assert(WGMMA_STORE == 0 || WGMMA_STORE == 1, "WGMMA_STORE is 0 (from registers) or 1 (through the TMA)");
 static_assert(!STREAM_K || (CLUSTER == 1 && !RUNTIME_SHAPE && STREAM_UNITS_LEFT > 0),
               "stream-K: single blocks, an exact problem, and units left over after the whole waves");
 static_assert(ATOMS * ACC % (4 * SUM_COLS) == 0, "a thread's accumulators are whole rows of partial sums");
 static_assert(!TMA_STORE || !ROWS_ALONG_M, "C goes through the TMA only where the rows run along n");
+static_assert(WGMMA_STORE >= 0 && WGMMA_STORE <= 2, "C from registers (0), through the TMA whole (1) or by box (2)");
 static_assert(!TMA_STORE || ALIGN_C_ELEMS * C_BYTES >= 16,
               "the TMA writes C only where its pointer and leading dimension are 16-byte aligned");
 static_assert(!PINGPONG || (CONSUMERS == 2 && !STREAM_K), "ping-pong takes two consumers and whole tiles");
@@ -254,7 +263,7 @@ struct ring {
     // The instruction's A operand's tile (P) and its B operand's (Q) in stage s.
     __device__ unsigned p_tile(int s) const { return ROWS_ALONG_M ? a_tile(s) : b_tile(s); }
     __device__ unsigned q_tile(int s) const { return ROWS_ALONG_M ? b_tile(s) : a_tile(s); }
-    __device__ unsigned staging(int consumer) const { return base + RING_BYTES + consumer * C_BOXES * C_BOX_BYTES; }
+    __device__ unsigned staging(int consumer) const { return base + RING_BYTES + consumer * STORE_BUFFERS * C_BOX_BYTES; }
     __device__ unsigned full(int s) const { return base + RING_BYTES + STAGING_BYTES + 8 * s; }
     __device__ unsigned empty(int s) const { return base + RING_BYTES + STAGING_BYTES + 8 * (STAGES + s); }
     // Stream-K: the word that tells the consumers whether they were the last to finish a unit.
@@ -525,48 +534,64 @@ __device__ __forceinline__ void consumer_sync(int consumer) {
 // thread's pair (see store_tile) lands in its box's row n at its 16-byte chunk of m, the chunk's index XORed with
 // n % 8 as the 128-byte swizzle places it: the eight rows a warp's store touches then fall on different banks.
 // `staging` is the area's generic address, `staging_address` its shared one; C (the GEMM's) is read where beta asks.
+// In rounds of STORE_ROUND_BOXES boxes; `rounds` counts this consumer's rounds over all its tiles, so that by box the
+// buffers alternate across tiles too: a round waits until the TMA has read all but the latest round before it, which
+// used the other buffer.
 __device__ __forceinline__ void store_tile_through_tma(const dims& d, const float (&acc)[ATOMS][ACC], const c_t* C,
                                                        const tma::tensor_map* map_c, unsigned char* staging,
                                                        unsigned staging_address, index_t m0, index_t n0, int z,
-                                                       int consumer, int first_row, float alpha, float beta) {
+                                                       int consumer, int first_row, float alpha, float beta,
+                                                       unsigned& rounds) {
     const int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
     const bool issues = threadIdx.x % 128 == 0;
-    if (issues) tma::store_wait_read<0>();  // the previous tile's boxes have left the staging area
-    consumer_sync(consumer);
     const index_t m_end = d.m(), n_end = d.n();
+    constexpr int ROUND_J = STORE_ROUND_BOXES * C_BOX_ELEMS / 8;  // pairs' chunks of 8 m per thread and row, a round
 #pragma unroll
-    for (int t = 0; t < ATOMS; ++t) {
+    for (int round = 0; round < C_BOXES / STORE_ROUND_BOXES; ++round) {
+        const int buffer = STORE_BY_BOX ? (int)(rounds++ % 2) : 0;
+        // The buffer's previous boxes have left it.
+        if (issues) {
+            if constexpr (STORE_BY_BOX) tma::store_wait_read<1>();
+            else tma::store_wait_read<0>();
+        }
+        consumer_sync(consumer);
+        unsigned char* const area = staging + buffer * STORE_ROUND_BOXES * C_BOX_BYTES;
 #pragma unroll
-        for (int half = 0; half < 2; ++half) {
-            const int row = 64 * t + 16 * warp + lane / 4 + 8 * half;  // n within this consumer's columns
-            const index_t n = n0 + first_row + row;
+        for (int t = 0; t < ATOMS; ++t) {
 #pragma unroll
-            for (int j = 0; j < BM / 8; ++j) {
-                const int m_in_tile = 8 * j + 2 * (lane % 4);
-                const index_t m = m0 + m_in_tile;
-                float pair[2] = {acc[t][4 * j + 2 * half], acc[t][4 * j + 2 * half + 1]};
-                // Outside C the values are never written (the TMA clips them): only C's reads for beta need the
-                // bounds (tested for every pair, they cost registers that the widest tiles then spilled).
-                if (BETA_MODE == 0 || (n < n_end && m < m_end))
-                    epilogue_values<2>(C, d.c_offset(m, n), pair, m_end - m < 2 ? 1 : 2, alpha, beta, pair);
-                const int byte = (m_in_tile % C_BOX_ELEMS) * C_BYTES;
-                const int offset = (m_in_tile / C_BOX_ELEMS) * C_BOX_BYTES + row * 128 +
-                                   (((byte / 16) ^ (row % 8)) * 16) + byte % 16;
-                store_typed_run<2>(reinterpret_cast<c_t*>(staging + offset), 2, pair);
+            for (int half = 0; half < 2; ++half) {
+                const int row = 64 * t + 16 * warp + lane / 4 + 8 * half;  // n within this consumer's columns
+                const index_t n = n0 + first_row + row;
+#pragma unroll
+                for (int j = round * ROUND_J; j < (round + 1) * ROUND_J; ++j) {
+                    const int m_in_tile = 8 * j + 2 * (lane % 4);
+                    const index_t m = m0 + m_in_tile;
+                    float pair[2] = {acc[t][4 * j + 2 * half], acc[t][4 * j + 2 * half + 1]};
+                    // Outside C the values are never written (the TMA clips them): only C's reads for beta need the
+                    // bounds (tested for every pair, they cost registers that the widest tiles then spilled).
+                    if (BETA_MODE == 0 || (n < n_end && m < m_end))
+                        epilogue_values<2>(C, d.c_offset(m, n), pair, m_end - m < 2 ? 1 : 2, alpha, beta, pair);
+                    const int byte = (m_in_tile % C_BOX_ELEMS) * C_BYTES;
+                    const int box_in_round = m_in_tile / C_BOX_ELEMS - round * STORE_ROUND_BOXES;
+                    const int offset = box_in_round * C_BOX_BYTES + row * 128 + (((byte / 16) ^ (row % 8)) * 16) +
+                                       byte % 16;
+                    store_typed_run<2>(reinterpret_cast<c_t*>(area + offset), 2, pair);
+                }
             }
         }
-    }
-    tma::fence_shared_to_async();  // this thread's writes, visible to the TMA's reads
-    consumer_sync(consumer);
-    if (issues) {
+        tma::fence_shared_to_async();  // this thread's writes, visible to the TMA's reads
+        consumer_sync(consumer);
+        if (issues) {
 #pragma unroll
-        for (int box = 0; box < C_BOXES; ++box) {
-            const unsigned src = staging_address + box * C_BOX_BYTES;
-            const int x = (int)m0 + box * C_BOX_ELEMS, y = (int)n0 + first_row;
-            if constexpr (BATCH == 1) tma::store_2d(map_c, src, x, y);
-            else tma::store_3d(map_c, src, x, y, z);
+            for (int b = 0; b < STORE_ROUND_BOXES; ++b) {
+                const int box = round * STORE_ROUND_BOXES + b;
+                const unsigned src = staging_address + (buffer * STORE_ROUND_BOXES + b) * C_BOX_BYTES;
+                const int x = (int)m0 + box * C_BOX_ELEMS, y = (int)n0 + first_row;
+                if constexpr (BATCH == 1) tma::store_2d(map_c, src, x, y);
+                else tma::store_3d(map_c, src, x, y, z);
+            }
+            tma::store_commit();
         }
-        tma::store_commit();
     }
 }
 
@@ -642,6 +667,7 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
     const int first_row = PINGPONG ? 0 : consumer * CONSUMER_ROWS;
     const bool releases = threadIdx.x % 32 == 0;  // one arrival per warp frees a stage
     ring_position at;
+    unsigned store_rounds = 0;  // C's rounds through the TMA so far (store_tile_through_tma)
     long long piece = 0;  // of this block's pieces, in order (ping-pong: consumer c takes those of parity c)
     // Frees a stage in this block (one arrival per warp) and, in a cluster of two, in the other, whose producer writes
     // this block's share of op(A) into it (one arrival per warpgroup: wgmma.wait_group has told every warp of it).
@@ -705,7 +731,7 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         c_t* const gemm_c = BATCH == 1 ? C : C + z * args.batch_stride_c;
         if constexpr (TMA_STORE)
             store_tile_through_tma(d, acc, gemm_c, map_c, staging, r.staging(consumer), m0, n0, z, consumer,
-                                   first_row, args.alpha, args.beta);
+                                   first_row, args.alpha, args.beta, store_rounds);
         else if constexpr (ROWS_ALONG_M)
             store_tile_rows_along_m(d, acc, gemm_c, m0, n0, first_row, args.alpha, args.beta);
         else

@@ -133,6 +133,12 @@ TEST(ConfigNames, WgmmaNamesWriteOptionalFieldsOnlyWhenSet) {
     ASSERT_TRUE(plain_ts.has_value());
     EXPECT_TRUE(plain_ts->tma_store);
     EXPECT_EQ(plain_ts->pack, 0);
+    c.store_by_box = true;
+    EXPECT_EQ(c.to_string(), "wgmma_256x128x64_c2_s4_g8_x2_q132_p3_tb");  // box by box, in the same place
+    const auto by_box = WgmmaConfig::parse("wgmma_256x128x64_c2_s4_g8_x2_q132_p3_tb");
+    ASSERT_TRUE(by_box.has_value());
+    EXPECT_TRUE(*by_box == c);
+    EXPECT_FALSE(*by_box == *through_tma);
     EXPECT_EQ(family_name(*parse_config("wgmma_64x64x64_c1_s8_g1")), "wgmma");
 }
 
@@ -154,7 +160,8 @@ TEST(ConfigNames, MalformedNamesAreRefused) {
           "wgmma_256x128x64_c2_s4_g8_q0", "wgmma_256x128x64_c2_s4_g8_p0", "wgmma_256x128x64_c2_s4_g8_p3_q132",
           "wgmma_256x128x64_c2_s4_g8_q132_q132", "wgmma_256x128x64_c2_s4_g8_q132_p3_x",
           "wgmma_256x128x64_c2_s4_g8_x1", "wgmma_256x128x64_c2_s4_g8_q132_x2", "wgmma_256x128x64_c2_s4_g8_ts_p3",
-          "wgmma_256x128x64_c2_s4_g8_ts_ts", "wgmma_256x128x64_c2_s4_g8_t", "wgmma_256x128x64_c2_s4_g8_tss"}) {
+          "wgmma_256x128x64_c2_s4_g8_ts_ts", "wgmma_256x128x64_c2_s4_g8_t", "wgmma_256x128x64_c2_s4_g8_tss",
+          "wgmma_256x128x64_c2_s4_g8_ts_tb", "wgmma_256x128x64_c2_s4_g8_tb_ts", "wgmma_256x128x64_c2_s4_g8_tb_p3"}) {
         EXPECT_FALSE(parse_config(name).has_value()) << '"' << name << '"';
     }
 }

@@ -253,9 +253,9 @@ TEST_P(NvrtcCompile, RandomKnobsAndShapesCompileForSm80AndSm90a) {
     }
 }
 
-// C through the TMA (`_ts`) in the wgmma family: each output type (boxes of 64 16-bit or 32 fp32 elements), C read for
-// beta, a batch (a 3-D map of C), a run-time n, TF32, one and two consumers, a cluster: it compiles for sm_90a, with
-// no serialized wgmma and nothing spilled.
+// C through the TMA (`_ts`, and box by box, `_tb`) in the wgmma family: each output type (boxes of 64 16-bit or 32 fp32
+// elements), C read for beta, a batch (a 3-D map of C), a run-time n, TF32, one and two consumers, a cluster,
+// ping-pong: it compiles for sm_90a, with no serialized wgmma and nothing spilled.
 TEST(NvrtcCompileWgmma, TmaStoredCCompilesForEveryOutputTypeBatchAndVariant) {
     struct Case {
         const char* config;
@@ -270,6 +270,9 @@ TEST(NvrtcCompileWgmma, TmaStoredCCompilesForEveryOutputTypeBatchAndVariant) {
         {"wgmma_64x128x64_c1_s4_g8_q5_ts", DType::BF16, DType::F16, BetaMode::One, 7, 0},
         {"wgmma_128x256x64_c2_s3_g4_x2_q132_ts", DType::F16, DType::F16, BetaMode::Zero, 1, 2},
         {"wgmma_128x128x32_c2_s4_g8_q132_ts", DType::F32, DType::F32, BetaMode::General, 3, 0},
+        {"wgmma_256x128x64_c2_s4_g8_q132_tb", DType::BF16, DType::BF16, BetaMode::Zero, 1, 0},
+        {"wgmma_192x128x64_c2_s4_g8_x2_q132_tb", DType::F16, DType::F32, BetaMode::General, 5, 0},
+        {"wgmma_256x64x64_c2_s4_g8_q132_pp_tb", DType::BF16, DType::F16, BetaMode::One, 1, 2},
     };
     std::vector<KernelProgram> programs;
     for (const Case& k : cases) {

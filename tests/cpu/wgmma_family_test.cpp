@@ -379,10 +379,37 @@ TEST(WgmmaFamily, TmaStoredCHasItsMapStagingAreaAndAlignment) {
     for (const AnyConfig& v : refinements(staged, big, h200_profile()))
         back = back || (!std::get<WgmmaConfig>(v).tma_store && std::get<WgmmaConfig>(v).stages == 3);
     EXPECT_TRUE(back);
+    // Box by box (_tb): two boxes of 64 m by a consumer's 64 columns per consumer, 32 KB in all, so the fourth stage
+    // fits; the refinements of a tile through the TMA include it with that ring, and it goes back.
+    WgmmaConfig by_box = staged;
+    by_box.store_by_box = true;
+    by_box.stages = 4;
+    EXPECT_EQ(by_box.shared_bytes(big), direct.shared_bytes(big) + 2 * 2 * 64 * 128);
+    EXPECT_FALSE(rule_of(by_box, big));
+    EXPECT_TRUE(defines_knob(by_box, "WGMMA_STORE", 2));
+    bool box_twin = false;
+    for (const AnyConfig& v : refinements(staged, big, h200_profile())) {
+        const auto& w = std::get<WgmmaConfig>(v);
+        box_twin = box_twin || (w.store_by_box && w.stages == 4 && w.tma_store);
+    }
+    EXPECT_TRUE(box_twin);
+    bool whole_again = false;
+    for (const AnyConfig& v : refinements(by_box, big, h200_profile())) {
+        const auto& w = std::get<WgmmaConfig>(v);
+        whole_again = whole_again || (w.tma_store && !w.store_by_box && w.stages == 3);
+    }
+    EXPECT_TRUE(whole_again);
+    WgmmaConfig two_boxes = by_box;  // a 128-row tile of bf16 is two boxes: nothing saved
+    two_boxes.bm = 128;
+    EXPECT_EQ(rule_of(two_boxes, big), PruneRule::Knobs);
+    WgmmaConfig no_tma = by_box;
+    no_tma.tma_store = false;
+    EXPECT_EQ(rule_of(no_tma, big), PruneRule::Knobs);
     Problem odd_c = big;
     odd_c.ldc = 4097;
     odd_c.align_c = 2;
     EXPECT_EQ(rule_of(staged, odd_c), PruneRule::Knobs);
+    EXPECT_EQ(rule_of(by_box, odd_c), PruneRule::Knobs);
     EXPECT_FALSE(rule_of(direct, odd_c));
     // Its launch carries the map of C as the third parameter.
     EXPECT_NE(staged.launch(big).preparation, nullptr);

@@ -160,6 +160,11 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
                                                                                    "instructions (C7511)")};
     if (tma_store)
         if (auto why = tma_store_rejection(p)) return why;
+    if (store_by_box && !tma_store)
+        return Rejection{PruneRule::Knobs, "box by box (_tb) is a way of storing C through the TMA"};
+    if (store_by_box && c_boxes(p) <= 2)
+        return Rejection{PruneRule::Knobs, "a tile of " + std::to_string(c_boxes(p)) +
+                                               " boxes of C takes no more shared memory whole (_ts) than box by box"};
     for (const auto& [name, align] : {std::pair{'A', p.align_a}, {'B', p.align_b}})
         if (align < 16)
             return Rejection{PruneRule::Knobs, std::string("the TMA reads ") + name +
@@ -179,7 +184,7 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
 KnobDefines WgmmaConfig::defines() const {
     return {{"WGMMA_BM", bm},         {"WGMMA_BN", bn},         {"WGMMA_BK", bk},
             {"WGMMA_CONSUMERS", consumers}, {"WGMMA_STAGES", stages}, {"WGMMA_GROUP", group},
-            {"WGMMA_CLUSTER", cluster}, {"WGMMA_STORE", tma_store ? 1 : 0},
+            {"WGMMA_CLUSTER", cluster}, {"WGMMA_STORE", tma_store ? (store_by_box ? 2 : 1) : 0},
             {"WGMMA_STREAMK", stream_k ? grid : 0}, {"WGMMA_PINGPONG", pingpong ? 1 : 0}};
 }
 
@@ -221,7 +226,7 @@ std::string WgmmaConfig::to_string() const {
            (cluster != 1 ? "_" + format_numbers("x", {cluster}) : "") +
            (grid != 0 ? "_" + format_numbers("q", {grid}) : "") + (stream_k ? "_sk" : "") + (pingpong ? "_pp" : "") +
            (pack != 0 ? "_" + format_numbers("p", {pack}) : "") +
-           (tma_store ? "_ts" : "");
+           (tma_store ? (store_by_box ? "_tb" : "_ts") : "");
 }
 
 std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
@@ -243,7 +248,7 @@ std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     c.group = (*group)[0];
     // Optional fields, in this order and only where they differ from the default (a default spelled out would give
     // one kernel two names): "_x<cluster>" (not 1), "_q<grid>" (not 0), "_sk" (stream-K), "_pp" (ping-pong),
-    // "_p<mask>" (not 0), "_ts" (C through the TMA).
+    // "_p<mask>" (not 0), "_ts" or "_tb" (C through the TMA, the tile at once or box by box).
     std::size_t next = 4;
     if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'x') {
         const auto cluster = parse_numbers(fields[next++], "x", 1);
@@ -268,8 +273,9 @@ std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
         if (!pack) return std::nullopt;
         c.pack = (*pack)[0];
     }
-    if (next < fields.size() && fields[next] == "ts") {
+    if (next < fields.size() && (fields[next] == "ts" || fields[next] == "tb")) {
         c.tma_store = true;
+        c.store_by_box = fields[next] == "tb";
         ++next;
     }
     if (next != fields.size()) return std::nullopt;

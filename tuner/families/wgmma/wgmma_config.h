@@ -23,7 +23,7 @@ struct WgmmaConfig {
     static constexpr std::string_view kSourceHeader = "wgmma/wgmma.cuh";
     static constexpr std::string_view kKernelSymbol = "jg_wgmma";
     static constexpr std::string_view kNameFormat =
-        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_x<CLUSTER>][_q<GRID>][_sk|_pp][_p<PACK>][_ts]";
+        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_x<CLUSTER>][_q<GRID>][_sk|_pp][_p<PACK>][_ts|_tb]";
     static constexpr std::string_view kDescription =
         "Hopper Tensor Cores (wgmma.mma_async) fed by TMA, warp-specialized, for fp16 and bf16 inputs and fp32\n"
         "inputs with --compute tf32 (sm_90a).\n"
@@ -39,7 +39,9 @@ struct WgmmaConfig {
         "PACK: operands copied to an aligned workspace first, 1 A, 2 B, 3 both (the TMA needs 16-byte aligned\n"
         "pointers and leading dimensions; TF32 needs both operands k-contiguous, so an operand stored otherwise is\n"
         "copied transposed);\n"
-        "ts: C stored through shared memory and the TMA (C 16-byte aligned), not from the registers";
+        "ts: C stored through shared memory and the TMA (C 16-byte aligned), not from the registers; tb: the same,\n"
+        "box by box through two 128-byte-wide box buffers per consumer instead of a staging area for the whole tile\n"
+        "(more stages fit)";
 
     int bm = 256;       // WGMMA_BM: rows of C per tile, the N of every wgmma instruction
     int bn = 128;       // WGMMA_BN: columns of C per tile
@@ -51,6 +53,7 @@ struct WgmmaConfig {
     int grid = 0;       // blocks of a persistent grid (0: one block per tile); the host's choice, not a macro
     int pack = 0;       // operands copied to an aligned workspace first (common/jg_pack*.cuh): bit 0 A, bit 1 B
     bool tma_store = false;  // WGMMA_STORE: C through a staging area in shared memory and the TMA
+    bool store_by_box = false;  // WGMMA_STORE 2 (with tma_store): box by box through two box buffers per consumer
     bool stream_k = false;   // WGMMA_STREAMK (the grid): the last wave's k blocks dealt out among the grid's blocks
     bool pingpong = false;   // WGMMA_PINGPONG: two consumers take whole tiles in turn instead of splitting each
 
@@ -76,11 +79,16 @@ struct WgmmaConfig {
     int fragment_registers(const Problem& kernel_problem) const;
     // The element size of the problem's inputs: 2 (fp16, bf16) or 4 (fp32 as TF32).
     static int element_bytes(const Problem& problem);
-    // The ring, C's staging area where C goes through the TMA (a BM x BN tile of C's type; in ping-pong one per
-    // consumer), a full and an empty barrier per stage, stream-K's flag word, and 1024 bytes to align the ring to the
-    // swizzle's period.
+    // C's boxes where it goes through the TMA: 128 bytes of m by a consumer's columns; per consumer, the tile's
+    // (bm / (128 / C's element size)) of them, and the buffers its staging area holds: as many, or two box by box.
+    static int c_box_elements(const Problem& problem) { return 128 / size_of(problem.c_type); }
+    int c_boxes(const Problem& problem) const { return bm / c_box_elements(problem); }
+    int staging_boxes(const Problem& problem) const { return store_by_box ? 2 : c_boxes(problem); }
+    // The ring, C's staging area where C goes through the TMA (each consumer that stores a tile of its own — both,
+    // splitting one, or in ping-pong each its own — its staging_boxes() of a consumer's columns), a full and an empty
+    // barrier per stage, stream-K's flag word, and 1024 bytes to align the ring to the swizzle's period.
     int shared_bytes(const Problem& problem) const {
-        const int staging = tma_store ? consumers / stage_readers() * bm * bn * size_of(problem.c_type) : 0;
+        const int staging = tma_store ? consumers * staging_boxes(problem) * (bn / stage_readers()) * 128 : 0;
         return stages * (bm + bn) * bk * element_bytes(problem) + staging + 16 * stages + (stream_k ? 16 : 0) + 1024;
     }
     // Stream-K: the units past the grid's whole waves, whose k blocks are dealt out, and the most of them one block's
@@ -142,7 +150,7 @@ struct WgmmaConfig {
     friend bool operator==(const WgmmaConfig& x, const WgmmaConfig& y) {
         return x.bm == y.bm && x.bn == y.bn && x.bk == y.bk && x.consumers == y.consumers && x.stages == y.stages &&
                x.group == y.group && x.cluster == y.cluster && x.grid == y.grid && x.pack == y.pack &&
-               x.tma_store == y.tma_store && x.stream_k == y.stream_k && x.pingpong == y.pingpong;
+               x.tma_store == y.tma_store && x.store_by_box == y.store_by_box && x.stream_k == y.stream_k && x.pingpong == y.pingpong;
     }
 };
 

@@ -89,8 +89,18 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     // from the registers, with the stages that frees.
     WgmmaConfig other_store = *this;
     other_store.tma_store = !tma_store;
+    other_store.store_by_box = false;
     other_store.stages = tma_store ? stages : std::min(stages, deepest_ring(other_store, problem, device));
     out.push_back(other_store);
+    // Through the TMA, the tile at once or box by box: the box buffers leave room for more stages (a 256 x 128 tile
+    // of bf16: 4 where a whole staging area leaves 3, as cuBLAS's kernel of that tile has), at the price of a wait for
+    // the TMA between boxes; validate() drops tiles of two boxes or fewer.
+    if (tma_store) {
+        WgmmaConfig other_staging = *this;
+        other_staging.store_by_box = !store_by_box;
+        other_staging.stages = deepest_ring(other_staging, problem, device);
+        out.push_back(other_staging);
+    }
     // The other schedule of two consumers, each holding as many accumulators: ping-pong on half the tile (half its
     // rows of P, so the same instruction width), or the two splitting a tile twice as deep in P's rows.
     if ((kSearchPingPong || pingpong) && consumers == 2 && grid > 0 && !stream_k) {
