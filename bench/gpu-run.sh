@@ -250,7 +250,8 @@ if [ "$MODE" = hopper ]; then
         "704 392 200 bf16 t n wgmma_128x128x64_c2_s4_g8_q7_sk" \
         "328 264 200 f32 n n wgmma_128x128x32_c2_s4_g8_q5_sk tf32" \
         "704 392 200 bf16 t n wgmma_128x64x64_c2_s6_g8_q5_pp" "704 392 200 f16 n t wgmma_64x128x64_c2_s6_g8_x2_q4_pp_ts" \
-        "328 264 200 f32 n n wgmma_128x128x32_c2_s4_g8_q3_pp tf32"
+        "328 264 200 f32 n n wgmma_128x128x32_c2_s4_g8_q3_pp tf32" \
+        "704 392 200 bf16 n n wgmma_192x128x64_c2_s4_g8_q3_tb" "704 392 200 f16 t n wgmma_256x64x64_c2_s4_g8_q5_pp_tb"
     bench_manifests ${SETS_HOPPER:-}
     stamp "done"; exit "$status"
 fi

@@ -145,6 +145,9 @@ const std::vector<std::string> kWgmmaConfigs = {
     // consumers, a cluster, and fp32 C's 32-wide boxes (shapes where C is not 16-byte aligned fall back to others).
     "wgmma_256x128x64_c2_s3_g8_q132_ts", "wgmma_128x128x64_c2_s4_g8_ts", "wgmma_64x128x64_c1_s4_g8_q5_ts",
     "wgmma_128x256x64_c2_s3_g4_x2_q132_ts",
+    // The same box by box through two buffers per consumer (_tb): four boxes a tile over a persistent grid, three (an
+    // odd count: the buffers alternate across tiles) over a small grid, and ping-pong's two staging areas.
+    "wgmma_256x128x64_c2_s4_g8_q132_tb", "wgmma_192x128x64_c2_s4_g4_q7_tb", "wgmma_256x64x64_c2_s4_g8_q5_pp_tb",
     // Stream-K: small grids, so that most shapes leave tiles over after whole waves and runs cross tiles (shapes
     // with too few tiles fall back to others); with C through the TMA too.
     "wgmma_128x128x64_c2_s4_g8_q7_sk", "wgmma_64x128x64_c1_s6_g4_q5_sk", "wgmma_256x128x64_c2_s3_g8_q3_sk_ts",
