@@ -50,14 +50,20 @@ TEST(SearchStop, NeedsEnoughMeasurements) {
     EXPECT_FALSE(search_done(three, 0.002, 0.0, rule));  // nothing left to judge
 }
 
+// The tuner's rule: a 3 us launch in every estimate, which the ratio does not scale.
+StopRule beyond_launch() {
+    StopRule rule;
+    rule.fixed_seconds = 3e-6;
+    return rule;
+}
+
 TEST(SearchStop, ScalesOnlyWhatTheEstimatesHoldBeyondTheLaunch) {
     // A 7x7x7 problem: every estimate is the 3 us launch and a little work (0.40 to 0.85 us); they all measure about
     // 4 us. Beyond the launch, the best calibration is 1 us measured for 0.61 us estimated: a candidate left with
     // 0.70 us of work would take 3 + 0.70 * 1/0.61 = 4.15 us, more than 3% behind 4.0 us.
     const std::vector<Calibration> passed = {
         {3.40e-6, 0.0040, ""}, {3.42e-6, 0.0041, ""}, {3.61e-6, 0.0040, ""}, {3.64e-6, 0.0042, ""}};
-    StopRule launch;
-    launch.fixed_seconds = 3e-6;
+    const StopRule launch = beyond_launch();
     EXPECT_TRUE(search_done(passed, 0.0040, 3.70e-6, launch));
     // Whole estimates scaled alike (no fixed part) put it at 3.70 * 4.0/3.61 = 4.10 us: within the noise, measured.
     EXPECT_FALSE(search_done(passed, 0.0040, 3.70e-6));
@@ -73,8 +79,7 @@ TEST(SearchStop, ScalesWholeEstimatesWhereAKernelRanFasterThanTheFixedPart) {
     // (within the noise: measured); beyond a launch of 3 us it would have been predicted at 3 us (ruled out).
     const std::vector<Calibration> passed = {
         {3.4e-6, 0.0028, ""}, {3.5e-6, 0.0029, ""}, {3.6e-6, 0.0029, ""}, {3.7e-6, 0.0030, ""}};
-    StopRule launch;
-    launch.fixed_seconds = 3e-6;
+    const StopRule launch = beyond_launch();
     EXPECT_FALSE(search_done(passed, 0.0028, 3.45e-6, launch));
     EXPECT_EQ(search_done(passed, 0.0028, 3.6e-6, launch).has_value(), search_done(passed, 0.0028, 3.6e-6).has_value());
 }
