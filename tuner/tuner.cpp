@@ -430,10 +430,10 @@ private:
     // each: a first batch of min_runs, then as many more as its times say the rest of min_milliseconds takes.
     double time_candidate(const LoadedKernel& k) {
         operands_->launch(k, stream_.get());  // warm-up
-        std::vector<double> samples = timed_runs(k, options_.min_runs);
+        std::vector<double> samples = timed_runs(k, std::max(options_.min_runs, 1));
         double total = 0.0;
         for (const double ms : samples) total += ms;
-        if (total < options_.min_milliseconds && !samples.empty()) {
+        if (total < options_.min_milliseconds) {
             const double per_run = std::max(total / static_cast<double>(samples.size()), 1e-6);
             const double wanted = std::ceil((options_.min_milliseconds - total) / per_run);
             const int more = static_cast<int>(
