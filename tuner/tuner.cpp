@@ -274,7 +274,9 @@ private:
                 pool.cancel();  // compiles under way still arrive; they are left unmeasured
                 continue;
             }
-            auto& [index, compiled] = *item;
+            // Named, not bound (C++17 lambdas cannot capture structured bindings).
+            const std::size_t index = item->first;
+            CompiledCandidate& compiled = item->second;
             if (compiled.skipped) {
                 pool.cancel();
                 continue;
