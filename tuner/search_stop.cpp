@@ -58,8 +58,9 @@ std::size_t most_promising(const std::vector<std::size_t>& pending, const std::v
         // Nothing passed yet: the model's own ranking. A group that has only failed (twice or more) gets no margin.
         const auto failed = failures.find(group);
         const bool failing = failed != failures.end() && failed->second >= 2 && !ratios.own.count(group);
-        const double score = !ratios.measured ? estimates[pending[at]]
-                             : ratios.predicted_ms(estimates[pending[at]], failing ? ratios.any : ratios.judged(group, rule));
+        const double ratio = failing ? ratios.any : ratios.judged(group, rule);
+        const double score =
+            ratios.measured ? ratios.predicted_ms(estimates[pending[at]], ratio) : estimates[pending[at]];
         if (at == 0 || score < best_score) {
             best = at;
             best_score = score;

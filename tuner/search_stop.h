@@ -11,7 +11,8 @@
 // scale: a candidate's time is predicted as that part plus its estimate beyond it at the ratio of measured to
 // estimated time beyond it. Where the launch is most of every estimate (a 7x7x7 problem: about 3 of 3.4 us), scaling
 // whole estimates by the most favourable ratio made them all alike: an H100 search of that problem measured 147
-// candidates and ruled out 2, in 7.8 s. Beyond the launch, the estimates still say which candidates do more work. On problems of milliseconds the fixed part is a rounding error and the rule is as it was.
+// candidates and ruled out 2, in 7.8 s. Beyond the launch, the estimates still say which candidates do more work. On
+// problems of milliseconds the fixed part is a rounding error and the rule is as it was.
 //
 // Per calibration group (a family, its configurations that split K apart from the rest: tuner.cpp): each group's best
 // candidate left is judged at its own group's most favourable ratio. A group none of whose candidates has passed yet

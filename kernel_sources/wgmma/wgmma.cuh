@@ -263,7 +263,9 @@ struct ring {
     // The instruction's A operand's tile (P) and its B operand's (Q) in stage s.
     __device__ unsigned p_tile(int s) const { return ROWS_ALONG_M ? a_tile(s) : b_tile(s); }
     __device__ unsigned q_tile(int s) const { return ROWS_ALONG_M ? b_tile(s) : a_tile(s); }
-    __device__ unsigned staging(int consumer) const { return base + RING_BYTES + consumer * STORE_BUFFERS * C_BOX_BYTES; }
+    __device__ unsigned staging(int consumer) const {
+        return base + RING_BYTES + consumer * STORE_BUFFERS * C_BOX_BYTES;
+    }
     __device__ unsigned full(int s) const { return base + RING_BYTES + STAGING_BYTES + 8 * s; }
     __device__ unsigned empty(int s) const { return base + RING_BYTES + STAGING_BYTES + 8 * (STAGES + s); }
     // Stream-K: the word that tells the consumers whether they were the last to finish a unit.

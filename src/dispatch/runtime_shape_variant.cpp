@@ -95,9 +95,7 @@ private:
 std::optional<VariantKernel> variant_of(const AnyConfig& config, const Problem& problem, std::uint8_t dim,
                                         const DeviceInfo& device, const cache::CacheStack& caches, bool may_compile,
                                         const std::string& whose) {
-    Problem variant = problem;
-    variant.runtime_dim = dim;
-    if (validate(config, variant, device)) return std::nullopt;
+    if (validate(config, problem.with_runtime_dim(dim), device)) return std::nullopt;
     auto kernel = runtime_shape_kernel(config, problem, dim, device, caches, may_compile);
     if (!kernel) return std::nullopt;
     return VariantKernel{std::move(kernel),
@@ -121,8 +119,8 @@ std::vector<Lender> fastest_first(std::vector<Lender> lenders, const Problem& pr
     std::vector<std::pair<double, std::size_t>> order;  // (expected ms, nearness rank)
     for (std::size_t i = 0; i < lenders.size(); ++i) {
         const Lender& l = lenders[i];
-        Problem tuned = l.nearby.tuned;  // the exact shapes: what the model tells apart is the tiles and waves of each
-        tuned.runtime_dim = 0;
+        // The exact shapes: what the model tells apart is the tiles and waves of each.
+        const Problem tuned = l.nearby.tuned.with_runtime_dim(0);
         const double at_tuned = estimate_cost(l.config, tuned, device, ceilings).seconds;
         const double here = estimate_cost(l.config, problem, device, ceilings).seconds;
         const bool known = l.time_ms > 0 && at_tuned > 0 && here > 0;
@@ -142,8 +140,7 @@ std::vector<AnyConfig> neighbour_variants(const Problem& tuned, std::uint8_t run
     const NearbyProblem itself{tuned, runtime_dim, 0.0};
     std::vector<Lender> lenders{{winner, itself, winner_ms, true}};
     add_measured(lenders, measured, itself, to_string(winner));
-    Problem variant = tuned;
-    variant.runtime_dim = runtime_dim;
+    const Problem variant = tuned.with_runtime_dim(runtime_dim);
     lenders.erase(std::remove_if(lenders.begin() + 1, lenders.end(),
                                  [&](const Lender& l) { return validate(l.config, variant, device).has_value(); }),
                   lenders.end());
@@ -167,9 +164,7 @@ std::optional<VariantKernel> default_variant(const Problem& problem, const Devic
     if (nearby.empty()) return std::nullopt;
     // The default for the variant, which may differ from the exact problem's: wgmma's C through the TMA, for one,
     // takes no run-time m.
-    Problem variant = problem;
-    variant.runtime_dim = nearby.front().runtime_dim;
-    const AnyConfig config = heuristic_config(variant, device);
+    const AnyConfig config = heuristic_config(problem.with_runtime_dim(nearby.front().runtime_dim), device);
     return variant_of(config, problem, nearby.front().runtime_dim, device, cache::CacheStack::global(), may_compile,
                       "the default " + to_string(config) + ", another size of the layer seen");
 }
@@ -177,8 +172,7 @@ std::optional<VariantKernel> default_variant(const Problem& problem, const Devic
 std::shared_ptr<const LoadedKernel> runtime_shape_kernel(const AnyConfig& config, const Problem& problem,
                                                          std::uint8_t runtime_dim, const DeviceInfo& device,
                                                          const cache::CacheStack& caches, bool may_compile) {
-    Problem variant = problem;
-    variant.runtime_dim = runtime_dim;
+    const Problem variant = problem.with_runtime_dim(runtime_dim);
     const KernelProgram program = kernel_program(config, variant, device.arch());
     const LaunchDescription launch = launch_description(config, variant);
     const CUcontext context = driver::current_context();
@@ -194,9 +188,8 @@ std::shared_ptr<const LoadedKernel> runtime_shape_kernel(const AnyConfig& config
     // is kept, so a variant that computes wrongly is never stored, and the call falls back to the next choice.
     const Cubin cubin = obtain_cubin(program, caches, false);
     auto loaded = load_kernel(cubin.image, program.kernel_symbol, launch, program.config_name);
-    Problem exact = problem;
-    exact.runtime_dim = 0;
-    if (const std::uint64_t bad = mismatches_against_reference(*loaded, exact, device.arch(), caches)) {
+    if (const std::uint64_t bad =
+            mismatches_against_reference(*loaded, problem.with_runtime_dim(0), device.arch(), caches)) {
         log::warn("the run-time-shape variant " + program.config_name + " (" + variant.key() + ") computed " +
                   std::to_string(bad) + " elements unlike the reference: not used");
         variants.refuse(context, program.cubin_key());
@@ -233,11 +226,9 @@ std::optional<VariantKernel> nearest_tuned_variant(const Problem& problem, const
     // so only so many are looked for before the winners expected slower are.
     int lookups_left = kMostStoredLookups;
     for (const Lender& l : fastest_first(std::move(lenders), problem, device)) {
-        if (!l.winner) {
-            Problem variant = problem;
-            variant.runtime_dim = l.nearby.runtime_dim;
-            if (validate(l.config, variant, device) || lookups_left-- <= 0) continue;
-        }
+        if (!l.winner &&
+            (validate(l.config, problem.with_runtime_dim(l.nearby.runtime_dim), device) || lookups_left-- <= 0))
+            continue;
         if (auto variant = variant_of(l.config, problem, l.nearby.runtime_dim, device, caches,
                                       may_compile && l.winner,
                                       to_string(l.config) + (l.winner ? ", tuned for " : ", measured for ") +

@@ -1,6 +1,6 @@
 // Resolution of GemmOptions' tuning fields against the environment: $JITGEMM_TUNE and $JITGEMM_TUNE_BUDGET, read once
-// per process, and $JITGEMM_RUNTIME_SHAPES and $JITGEMM_SEARCH_TWINS. A value that is not understood throws Error(InvalidArgument) naming the
-// variable.
+// per process, and $JITGEMM_RUNTIME_SHAPES and $JITGEMM_SEARCH_TWINS, read each time. A value that is not understood
+// throws Error(InvalidArgument) naming the variable.
 #pragma once
 
 #include "jitgemm/gemm.h"

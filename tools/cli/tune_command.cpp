@@ -88,9 +88,7 @@ std::string store_runtime_variant(const PlannedProblem& p, const std::string& co
     const std::string name = "run-time-" + std::string(dim == 1 ? "m" : "n");
     // Each variant is stored as the winner's is: compiled, checked against the reference, kept only then.
     std::string said;
-    Problem variant = p.problem;
-    variant.runtime_dim = dim;
-    if (const auto rejection = validate(*config, variant, device)) {
+    if (const auto rejection = validate(*config, p.problem.with_runtime_dim(dim), device)) {
         said = "no run-time variant of " + config_name + " (" + rejection->reason + "): nearer sizes lend theirs";
     } else {
         try {

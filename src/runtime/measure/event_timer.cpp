@@ -28,7 +28,9 @@ void QueuedTimer::start(CUstream stream) {
     JITGEMM_CU_CHECK(driver::api().cuEventRecord(starts_[used_].get(), stream));
 }
 
-void QueuedTimer::stop(CUstream stream) { JITGEMM_CU_CHECK(driver::api().cuEventRecord(stops_[used_++].get(), stream)); }
+void QueuedTimer::stop(CUstream stream) {
+    JITGEMM_CU_CHECK(driver::api().cuEventRecord(stops_[used_++].get(), stream));
+}
 
 std::vector<double> QueuedTimer::collect() {
     std::vector<double> ms;

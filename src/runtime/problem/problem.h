@@ -44,6 +44,13 @@ struct Problem {
     // fields still hold this call's values, for the family's checks and its launch. Never set on a call's problem.
     std::uint8_t runtime_dim = 0;
 
+    // This problem as the run-time-shape variant along `dim` sees it (0: the exact kernel's problem again).
+    Problem with_runtime_dim(std::uint8_t dim) const {
+        Problem p = *this;
+        p.runtime_dim = dim;
+        return p;
+    }
+
     // True when some offset of the kernel, with the slack of one tile past each edge, does not fit in int32.
     bool needs_index64() const;
 

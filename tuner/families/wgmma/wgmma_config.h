@@ -126,8 +126,8 @@ struct WgmmaConfig {
     // Tiles, depths, the two deepest stage counts that fit, consumers and clusters of one and two, at group 8, one
     // block per tile and a persistent grid of one block per SM, two consumers splitting tiles or in ping-pong; a
     // 16-bit C through the TMA where its layout takes it (session 22: the 10 s searches of the H200's 16-bit targets
-    // picked it for 14 of the 15 rows it can store, reaching it as a refinement; the store from registers is now the refinement);
-    // misaligned problems packed first.
+    // picked it for 14 of the 15 rows it can store, reaching it as a refinement; the store from registers is now the
+    // refinement); misaligned problems packed first.
     static std::vector<WgmmaConfig> enumerate(const Problem& problem, const DeviceInfo& device);
     // Other rasterization groups and stage counts, the other grid (persistent or one block per tile), the other
     // cluster size, the other way of storing C (through the TMA with as many stages as then fit, or from the
@@ -150,7 +150,8 @@ struct WgmmaConfig {
     friend bool operator==(const WgmmaConfig& x, const WgmmaConfig& y) {
         return x.bm == y.bm && x.bn == y.bn && x.bk == y.bk && x.consumers == y.consumers && x.stages == y.stages &&
                x.group == y.group && x.cluster == y.cluster && x.grid == y.grid && x.pack == y.pack &&
-               x.tma_store == y.tma_store && x.store_by_box == y.store_by_box && x.stream_k == y.stream_k && x.pingpong == y.pingpong;
+               x.tma_store == y.tma_store && x.store_by_box == y.store_by_box && x.stream_k == y.stream_k &&
+               x.pingpong == y.pingpong;
     }
 };
 

@@ -228,8 +228,8 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         c.grid = device.sm_count;
         c.pack = operands_to_pack(p);
         // C through the TMA where C is 16-bit and its layout takes it: on the H200 the 10 s searches of
-        // bench/shapes/wgmma_targets.csv picked it for 14 of the 15 16-bit rows it can store, 0.98-1.03x cuBLAS where this default
-        // without it ran 0.95-1.01x, and batched 512 x 512 x 64 x 64 ran 0.99x against 0.79x
+        // bench/shapes/wgmma_targets.csv picked it for 14 of the 15 16-bit rows it can store, 0.98-1.03x cuBLAS
+        // where this default without it ran 0.95-1.01x, and batched 512 x 512 x 64 x 64 ran 0.99x against 0.79x
         // (bench/results/2026-12-05-h200-s22.md).
         c.tma_store = starts_with_tma_store(c.kernel_problem(p));
         c.stages = deepest_ring(c, p, device);
