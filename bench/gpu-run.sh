@@ -26,9 +26,10 @@
 #            manifests of $SETS_NEW (default "batched_targets batched_decode simt_split_targets") untuned and tuned
 #     runtime: run-time-shape variants — every GPU test and memcheck on variant sweeps ($PARTS tests), the M sweep
 #            of bench/shapes/m_sweep*.csv against cuBLAS and against exact tuning ($PARTS sweep)
-#     searchcmp: search time and quality — bench/shapes/$SEARCH_SET.csv searched with each budget of $SEARCH_BUDGETS
-#            (default "10 60") in fresh caches, compared by bench/search_summary.py; then (unless $SEARCH_TWINS_TRIAL
-#            is empty) the short budget again with JITGEMM_SEARCH_TWINS=later, against the same long search
+#     searchcmp: search time and quality — bench/shapes/$SEARCH_SET.csv searched with the short budget of
+#            $SEARCH_BUDGETS (default "10 60"), then (unless $SEARCH_TWINS_TRIAL is empty) again with
+#            JITGEMM_SEARCH_TWINS=later, then with the long budget row by row, in fresh caches; each short search
+#            against the long one by bench/search_summary.py
 #     report: the command's GPU tests (its JSON), then the quick rows tuned and benched as JSON and `jitgemm report`
 #            of the cache and those files (report.html)
 #     python: the Python package's tests and bench/python_overhead.py (per-call cost; public shapes of $PY_SETS (empty: none),
@@ -190,11 +191,12 @@ all_gpu_tests() {
 }
 # compute-sanitizer memcheck and racecheck on `jitgemm run` of each row "m n k dtype transa transb config [compute]"
 # (column-major), unless SANITIZE is empty or the tool is missing.
-sanitize_rows() {  # sanitize_rows ROW...
+sanitize_rows() {  # sanitize_rows ROW... (only those matching the regex $SANITIZE_MATCH, where it is set)
     [ -n "${SANITIZE-1}" ] && command -v compute-sanitizer > /dev/null || return 0
     local rows=("$@") tool row m n k dtype ta tb config compute
     for tool in memcheck racecheck; do
         for row in "${rows[@]}"; do
+            [[ -z "${SANITIZE_MATCH:-}" || "$row" =~ $SANITIZE_MATCH ]] || continue
             read -r m n k dtype ta tb config compute <<< "$row"
             timeout 300 compute-sanitizer --tool "$tool" "$BUILD/jitgemm" run --m "$m" --n "$n" --k "$k" --dtype "$dtype" \
                 --compute "${compute:-f32}" --transa "$ta" --transb "$tb" --order col --config "$config" 2>&1 | \
@@ -300,7 +302,8 @@ if [ "$MODE" = decode ]; then
     grep -E "Test +#|tests passed|Failure|failed|cases" "$RES/gpu-tests.log" | head -60 | tee -a "$log"
     stamp "compute-sanitizer memcheck and racecheck on decode kernels"
     sanitize_rows "777 5 1000 bf16 t n decode_mma_w4_r2_c8_k3_u4" "1000 13 333 f16 n n decode_mma_w2_r1_c16_k2_u2_x" \
-        "3 999 517 f32 n t decode_simt_w4_r1_c3_k4_u4" "1001 7 129 f32 n n decode_simt_w8_r1_c7_k2_u8"
+        "3 999 517 f32 n t decode_simt_w4_r1_c3_k4_u4" "1001 7 129 f32 n n decode_simt_w8_r1_c7_k2_u8" \
+        "1000 40 333 f32 t n decode_simt_w4_r1_c8_k3_u2" "1000 20 333 bf16 n n decode_mma_w4_r1_c8_k2_u2"
     stamp "fixed decode configurations against cuBLAS"
     bench_fixed_rows "${DECODE_ROWS:-bench/shapes/decode_fixed.txt}"
     bench_manifests ${SETS_DECODE-decode_targets}
@@ -373,30 +376,52 @@ fi
 
 if [ "$MODE" = searchcmp ]; then
     # Search time and quality (issues 20 and 21): the rows of bench/shapes/$SEARCH_SET.csv (default search_targets)
-    # searched with each budget of $SEARCH_BUDGETS (default "10 60") in a fresh cache per budget, then
-    # bench/search_summary.py on the first two: the short search's median seconds, its winners against the long one's.
+    # searched with the short budget of $SEARCH_BUDGETS (default "10 60") in a fresh cache; then (unless
+    # $SEARCH_TWINS_TRIAL is empty) the same with JITGEMM_SEARCH_TWINS=later; then the long budget one row at a time
+    # (each its own file, so that the call's time limit cuts off only whole rows: none is started past
+    # $SEARCH_DEADLINE seconds of the batch, default 560 less the long budget); then bench/search_summary.py of each
+    # short search against the long one: the median seconds, the winners against the long search's.
     "$BUILD/jitgemm" info > /dev/null 2>&1
     budgets=(${SEARCH_BUDGETS:-10 60})
-    for budget in "${budgets[@]}"; do
-        stamp "${SEARCH_SET:-search_targets} searched with $budget s each"
-        rm -rf "/tmp/jitgemm-search-$budget"
-        JITGEMM_CACHE="/tmp/jitgemm-search-$budget" timeout "${SEARCH_TIMEOUT:-580}" "$BUILD/jitgemm" tune \
-            --manifest "bench/shapes/${SEARCH_SET:-search_targets}.csv" --budget "$budget" --json \
-            > "$RES/search_$budget.json" 2> "$RES/search_$budget.log"
+    set_name=${SEARCH_SET:-search_targets}
+    manifest="bench/shapes/$set_name.csv"
+    short_search() {  # short_search FILE-STEM [ENV=VALUE...]
+        local stem=$1; shift
+        rm -rf "/tmp/jitgemm-search-$stem"
+        env "$@" JITGEMM_CACHE="/tmp/jitgemm-search-$stem" timeout "${SEARCH_TIMEOUT:-400}" "$BUILD/jitgemm" tune \
+            --manifest "$manifest" --budget "${budgets[0]}" --json > "$RES/search_$stem.json" 2> "$RES/search_$stem.log"
         echo "tune exit $?" | tee -a "$log"
-        tail -3 "$RES/search_$budget.log" | tee -a "$log"
-    done
-    python3 bench/search_summary.py "$RES/search_${budgets[0]}.json" "$RES/search_${budgets[1]}.json" 2>&1 | tee -a "$log"
+        tail -2 "$RES/search_$stem.log" | tee -a "$log"
+    }
+    stamp "$set_name searched with ${budgets[0]} s each"
+    short_search "${budgets[0]}"
     if [ -n "${SEARCH_TWINS_TRIAL-1}" ]; then
-        # The trial of $JITGEMM_SEARCH_TWINS=later (tuner/tune_options.h): the short budget again, the cost model's
-        # twins left to the refinement, against the same long search.
-        stamp "${SEARCH_SET:-search_targets} searched with ${budgets[0]} s each, twins later"
-        rm -rf /tmp/jitgemm-search-twins
-        JITGEMM_SEARCH_TWINS=later JITGEMM_CACHE=/tmp/jitgemm-search-twins timeout "${SEARCH_TIMEOUT:-580}" \
-            "$BUILD/jitgemm" tune --manifest "bench/shapes/${SEARCH_SET:-search_targets}.csv" --budget "${budgets[0]}" \
-            --json > "$RES/search_twins.json" 2> "$RES/search_twins.log"
-        echo "tune exit $?" | tee -a "$log"
-        python3 bench/search_summary.py "$RES/search_twins.json" "$RES/search_${budgets[1]}.json" 2>&1 | tee -a "$log"
+        stamp "$set_name searched with ${budgets[0]} s each, twins later (tuner/tune_options.h)"
+        short_search twins JITGEMM_SEARCH_TWINS=later
+    fi
+    stamp "$set_name searched with ${budgets[1]} s each, row by row"
+    rm -rf "/tmp/jitgemm-search-${budgets[1]}"
+    header=$(grep -m1 '^name,' "$manifest")
+    row=0
+    while IFS= read -r line; do
+        case "$line" in ''|'#'*|name,*) continue ;; esac
+        row=$((row + 1))
+        if [ "$SECONDS" -gt "${SEARCH_DEADLINE:-$((560 - budgets[1]))}" ]; then
+            echo "row $row (${line%%,*}) not searched with ${budgets[1]} s: the call's time is spent" | tee -a "$log"
+            continue
+        fi
+        printf '%s\n%s\n' "$header" "$line" > "$RES/row_$row.csv"
+        JITGEMM_CACHE="/tmp/jitgemm-search-${budgets[1]}" timeout $((budgets[1] + 60)) "$BUILD/jitgemm" tune \
+            --manifest "$RES/row_$row.csv" --budget "${budgets[1]}" --json > "$RES/search_${budgets[1]}_$row.json" \
+            2>> "$RES/search_${budgets[1]}.log"
+        echo "row $row (${line%%,*}) tune exit $?" | tee -a "$log"
+    done < "$manifest"
+    long_files=("$RES"/search_"${budgets[1]}"_*.json)
+    stamp "${budgets[0]} s against ${budgets[1]} s"
+    python3 bench/search_summary.py "$RES/search_${budgets[0]}.json" "${long_files[@]}" 2>&1 | tee -a "$log"
+    if [ -n "${SEARCH_TWINS_TRIAL-1}" ]; then
+        stamp "${budgets[0]} s, twins later, against ${budgets[1]} s"
+        python3 bench/search_summary.py "$RES/search_twins.json" "${long_files[@]}" 2>&1 | tee -a "$log"
     fi
     stamp "done"; exit "$status"
 fi

@@ -4,20 +4,29 @@
 its winner's time against the long search's winner (both as the searches recorded them: median of alternated runs);
 then where each short search's time went (stages, as `tune --json` reports them).
 
-    bench/search_summary.py search_10.json search_60.json
+    bench/search_summary.py search_10.json search_60.json [more of the long search's files ...]
+
+The long search may come in several files (one per row, as bench/gpu-run.sh searchcmp runs it so that a row cut short
+by the call's time limit loses only itself); their problems are taken together.
 """
 import json
 import statistics
 import sys
 
 
-def problems(path):
-    with open(path) as f:
-        return {p["key"]: p for p in json.load(f)["problems"]}
+def problems(*paths):
+    found = {}
+    for path in paths:
+        try:
+            with open(path) as f:
+                found.update({p["key"]: p for p in json.load(f)["problems"]})
+        except (OSError, ValueError, KeyError) as error:  # a search cut off or failed before it wrote its file
+            print(f"{path}: {error}", file=sys.stderr)
+    return found
 
 
 def main():
-    short, long = problems(sys.argv[1]), problems(sys.argv[2])
+    short, long = problems(sys.argv[1]), problems(*sys.argv[2:])
     seconds, ratios = [], []
     print(f"{'problem':34} {'short s':>8} {'complete':>8} {'short ms':>9} {'long ms':>9} {'long/short':>10}  configs")
     for key, s in short.items():

@@ -120,8 +120,9 @@ constexpr index_t SLICE_UNIT = WINDOW > VEC ? WINDOW : VEC;
 constexpr index_t SLICE = ceil_div(ceil_div(K, SPLITS), SLICE_UNIT) * SLICE_UNIT;
 constexpr int TILE_STRIDE = BS + 1;  // floats per row of the block's sums in shared memory (odd: no bank conflicts)
 constexpr index_t TILE_FLOATS = ROWS * TILE_STRIDE;
-// The grid's tiles (row tile: blockIdx.x / SPLITS, column tile: blockIdx.y), and the bytes of the workspace's arrival
-// counters, one per tile, before the split sums' slots: as decode_config.cpp's launch() sizes them for the call.
+// The grid's tiles (row tiles x SPLITS along x, column tiles along y; jg_decode_gemm numbers the blocks), and the
+// bytes of the workspace's arrival counters, one per tile, before the split sums' slots: as decode_config.cpp's
+// launch() sizes them for the call.
 // (Divided here, not by ceil_div: with these calls as well, ceil_div's calls in the main loops were inlined otherwise,
 // and kernels whose sizes are all constants compiled to different code.)
 __device__ __forceinline__ index_t row_tiles(const dims& d) { return (w_rows(d) + ROWS - 1) / ROWS; }
@@ -617,9 +618,25 @@ static __device__ __forceinline__ void jg_decode_gemm(const jg::dims& d, const j
     unsigned char* const stage = reinterpret_cast<unsigned char*>(shared_words);  // X's rows, then the block's sums
     float* const tile = reinterpret_cast<float*>(stage + X_STAGE_BYTES);
 
-    const index_t row_tile = blockIdx.x / SPLITS;
-    const int split = (int)(blockIdx.x % SPLITS);
-    const index_t column_tile = blockIdx.y;
+    // The grid is (row tiles x SPLITS, column tiles). Blocks start roughly in the order of their linear index, x
+    // fastest; read as blockIdx says, the second column tile's blocks would start after every row tile of the first,
+    // and a W larger than L2 would stream from DRAM once per column tile. Numbered with the column tile fastest, the
+    // blocks that share W's rows run side by side and all but the first read them from L2 (as the cost model,
+    // tuner/families/decode/decode_search.cpp, prices it). A cluster's blocks are its tile's slices, along x: those
+    // keep blockIdx's order.
+    index_t row_tile, column_tile;
+    int split;
+    if constexpr (CLUSTER) {
+        row_tile = blockIdx.x / SPLITS;
+        split = (int)(blockIdx.x % SPLITS);
+        column_tile = blockIdx.y;
+    } else {
+        const index_t linear = (index_t)blockIdx.y * gridDim.x + blockIdx.x;
+        column_tile = linear % gridDim.y;
+        const index_t row_split = linear / gridDim.y;
+        row_tile = row_split / SPLITS;
+        split = (int)(row_split % SPLITS);
+    }
     const index_t row0 = row_tile * ROWS, s0 = column_tile * BS;
     const index_t k_begin = (index_t)split * SLICE;
     const index_t k_end = k_begin + SLICE < K ? k_begin + SLICE : K;
