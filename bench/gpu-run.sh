@@ -19,6 +19,7 @@
 #            manifests named in $SETS_HOPPER tuned ($BUDGET s) after their untuned default
 #     decode: the decode family — kernel resources, correctness tests, sanitizers, fixed configurations against
 #            cuBLAS, and the manifests named in $SETS_DECODE (default decode_targets) untuned and tuned ($BUDGET s)
+#            (hopper and decode: where $NCU_ROWS names a file of fixed rows, ncu's view of each after the fixed ones)
 #     batched: every GPU test, compute-sanitizer on batched calls, the batched manifests ($SETS_BATCHED, default
 #            batched_targets) untuned and tuned against cublasGemmStridedBatchedEx
 #     newpaths: C through the TMA (wgmma _ts) and regblock split-K — SASS, correctness tests, sanitizers, fixed
@@ -204,6 +205,25 @@ sanitize_rows() {  # sanitize_rows ROW... (only those matching the regex $SANITI
         done
     done
 }
+# ncu's view of one kernel per row "m n k dtype transa transb config [compute]" of the file named (column-major, one
+# call, the GEMM's kernel only): speed of light, memory, occupancy, the warps' stall reasons; ncu_<row>.txt, with
+# the main figures in the log.
+ncu_rows() {  # ncu_rows ROWS_FILE
+    command -v ncu > /dev/null || { echo "ncu is not installed" | tee -a "$log"; return 0; }
+    local i=0 m n k dtype ta tb config compute
+    while read -r m n k dtype ta tb config compute; do
+        i=$((i + 1))
+        timeout 120 ncu --clock-control none --kernel-name regex:'^jg_(decode|wgmma|mma_sync|regblock|tiled|naive)$' \
+            --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
+            --section LaunchStats --section WarpStateStats --section SchedulerStats \
+            --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio" "$BUILD/jitgemm" run \
+            --order col --m "$m" --n "$n" --k "$k" --dtype "$dtype" --compute "${compute:-f32}" --transa "$ta" \
+            --transb "$tb" --config "$config" --iterations 1 --no-verify > "$RES/ncu_$i.txt" 2>&1
+        echo "--- ncu $i: $m x $n x $k $dtype $ta$tb $config" | tee -a "$log"
+        grep -E "^ +(Duration|DRAM Throughput|Memory Throughput|Registers Per Thread|Waves Per SM|Achieved Occupancy|Issue Slots Busy|Warp Cycles Per Issued)|stalled_(long_scoreboard|short_scoreboard|mio_throttle|barrier|wait|math_pipe_throttle|lg_throttle|not_selected|selected|no_instruction|dispatch_stall|membar|drain|branch_resolving|tex_throttle|imc_miss|sleeping)_per_issue_active" \
+            "$RES/ncu_$i.txt" | tr -s ' ' | tee -a "$log"
+    done < "$1"
+}
 # Manifests of bench/shapes/ by name: the untuned default (a cache of its own), then tuned with $BUDGET s each,
 # against cuBLAS (bench_<name>_default.csv, bench_<name>_tuned.csv).
 bench_manifests() {  # bench_manifests NAME...
@@ -242,6 +262,7 @@ if [ "$MODE" = hopper ]; then
     grep -E "Test +#|tests passed|Failure|failed|cases" "$RES/gpu-tests.log" | head -60 | tee -a "$log"
     stamp "fixed wgmma configurations against cuBLAS"
     for rows in ${HOPPER_ROWS:-bench/shapes/wgmma_fixed.txt}; do bench_fixed_rows "$rows"; done
+    [ -n "${NCU_ROWS:-}" ] && { stamp "ncu of the rows of $NCU_ROWS"; ncu_rows "$NCU_ROWS"; }
     stamp "compute-sanitizer memcheck and racecheck on wgmma kernels"
     # Column-major: the rows without _p3 have 16-byte aligned leading dimensions, which the TMA reads directly.
     # TF32 with an operand read through registers: op(A) (the rows along m) and op(B)^T, then op(A) packed beside.
@@ -306,6 +327,7 @@ if [ "$MODE" = decode ]; then
         "1000 40 333 f32 t n decode_simt_w4_r1_c8_k3_u2" "1000 20 333 bf16 n n decode_mma_w4_r1_c8_k2_u2"
     stamp "fixed decode configurations against cuBLAS"
     bench_fixed_rows "${DECODE_ROWS:-bench/shapes/decode_fixed.txt}"
+    [ -n "${NCU_ROWS:-}" ] && { stamp "ncu of the rows of $NCU_ROWS"; ncu_rows "$NCU_ROWS"; }
     bench_manifests ${SETS_DECODE-decode_targets}
     stamp "done"; exit "$status"
 fi
