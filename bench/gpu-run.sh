@@ -29,7 +29,7 @@
 #            of bench/shapes/m_sweep*.csv against cuBLAS and against exact tuning ($PARTS sweep)
 #     searchcmp: search time and quality — bench/shapes/$SEARCH_SET.csv searched with the short budget of
 #            $SEARCH_BUDGETS (default "10 60"), then (unless $SEARCH_TWINS_TRIAL is empty) again with
-#            JITGEMM_SEARCH_TWINS=later, then with the long budget row by row, in fresh caches; each short search
+#            JITGEMM_SEARCH_TWINS=all, then with the long budget row by row (all), in fresh caches; each short search
 #            against the long one by bench/search_summary.py
 #     report: the command's GPU tests (its JSON), then the quick rows tuned and benched as JSON and `jitgemm report`
 #            of the cache and those files (report.html)
@@ -366,10 +366,12 @@ if [ "$MODE" = runtime ]; then
         if [ -n "${SANITIZE-1}" ] && command -v compute-sanitizer > /dev/null; then
             stamp "compute-sanitizer memcheck on run-time-shape variant sweeps"
             for type in bf16 f32; do
+                # Each type's log kept (san_<type>.log): its seed replays the sweep, its first report names the kernel.
                 JITGEMM_CACHE=/tmp/jitgemm-sanitize timeout 400 compute-sanitizer --tool memcheck --error-exitcode 9 \
-                    "$BUILD/tests/jitgemm_gpu_tests" --gtest_filter="Types/RuntimeShapeVariant.*/$type" > "$RES/san.log" 2>&1
-                echo "memcheck $type: exit $? $(grep -E 'ERROR SUMMARY|PASSED|FAILED' "$RES/san.log" | head -3 | tr '\n' ' ')" | \
-                    tee -a "$log"
+                    "$BUILD/tests/jitgemm_gpu_tests" --gtest_filter="Types/RuntimeShapeVariant.*/$type" \
+                    > "$RES/san_$type.log" 2>&1
+                echo "memcheck $type: exit $? $(grep -E '^seed|ERROR SUMMARY|\[  (PASSED|FAILED)|Invalid|Error|at .*jg_' \
+                    "$RES/san_$type.log" | head -8 | tr '\n' ' ')" | tee -a "$log"
             done
         fi
     fi
@@ -399,7 +401,7 @@ fi
 if [ "$MODE" = searchcmp ]; then
     # Search time and quality (issues 20 and 21): the rows of bench/shapes/$SEARCH_SET.csv (default search_targets)
     # searched with the short budget of $SEARCH_BUDGETS (default "10 60") in a fresh cache; then (unless
-    # $SEARCH_TWINS_TRIAL is empty) the same with JITGEMM_SEARCH_TWINS=later; then the long budget one row at a time
+    # $SEARCH_TWINS_TRIAL is empty) the same with JITGEMM_SEARCH_TWINS=all; then the long budget one row at a time, all
     # (each its own file, so that the call's time limit cuts off only whole rows: none is started past
     # $SEARCH_DEADLINE seconds of the batch, default 560 less the long budget); then bench/search_summary.py of each
     # short search against the long one: the median seconds, the winners against the long search's.
@@ -418,8 +420,8 @@ if [ "$MODE" = searchcmp ]; then
     stamp "$set_name searched with ${budgets[0]} s each"
     short_search "${budgets[0]}"
     if [ -n "${SEARCH_TWINS_TRIAL-1}" ]; then
-        stamp "$set_name searched with ${budgets[0]} s each, twins later (tuner/tune_options.h)"
-        short_search twins JITGEMM_SEARCH_TWINS=later
+        stamp "$set_name searched with ${budgets[0]} s each, every twin in the main pass (tuner/tune_options.h)"
+        short_search twins JITGEMM_SEARCH_TWINS=all
     fi
     stamp "$set_name searched with ${budgets[1]} s each, row by row"
     rm -rf "/tmp/jitgemm-search-${budgets[1]}"
@@ -433,7 +435,8 @@ if [ "$MODE" = searchcmp ]; then
             continue
         fi
         printf '%s\n%s\n' "$header" "$line" > "$RES/row_$row.csv"
-        JITGEMM_CACHE="/tmp/jitgemm-search-${budgets[1]}" timeout $((budgets[1] + 60)) "$BUILD/jitgemm" tune \
+        JITGEMM_SEARCH_TWINS=all JITGEMM_CACHE="/tmp/jitgemm-search-${budgets[1]}" timeout $((budgets[1] + 60)) \
+            "$BUILD/jitgemm" tune \
             --manifest "$RES/row_$row.csv" --budget "${budgets[1]}" --json > "$RES/search_${budgets[1]}_$row.json" \
             2>> "$RES/search_${budgets[1]}.log"
         echo "row $row (${line%%,*}) tune exit $?" | tee -a "$log"
@@ -442,7 +445,7 @@ if [ "$MODE" = searchcmp ]; then
     stamp "${budgets[0]} s against ${budgets[1]} s"
     python3 bench/search_summary.py "$RES/search_${budgets[0]}.json" "${long_files[@]}" 2>&1 | tee -a "$log"
     if [ -n "${SEARCH_TWINS_TRIAL-1}" ]; then
-        stamp "${budgets[0]} s, twins later, against ${budgets[1]} s"
+        stamp "${budgets[0]} s, every twin in the main pass, against ${budgets[1]} s"
         python3 bench/search_summary.py "$RES/search_twins.json" "${long_files[@]}" 2>&1 | tee -a "$log"
     fi
     stamp "done"; exit "$status"

@@ -52,8 +52,8 @@ bool runtime_shapes_enabled() {
 Twins search_twins_from_environment() {
     const char* value = std::getenv("JITGEMM_SEARCH_TWINS");
     const std::string text = value == nullptr ? "" : value;
-    if (text.empty() || text == "all") return Twins::All;
-    if (text == "later") return Twins::Later;
+    if (text.empty() || text == "later") return Twins::Later;
+    if (text == "all") return Twins::All;
     throw Error(ErrorCode::InvalidArgument, "jitgemm: JITGEMM_SEARCH_TWINS=" + text + " is not all or later");
 }
 

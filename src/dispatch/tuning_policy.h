@@ -16,8 +16,8 @@ TuneOptions resolve_tune_options(const GemmOptions& options);
 // unset) does not.
 bool runtime_shapes_enabled();
 
-// $JITGEMM_SEARCH_TWINS, read at each search: "later" defers the candidates the cost model cannot tell apart to the
-// refinement (tune_options.h); "all" (or unset) measures each.
+// $JITGEMM_SEARCH_TWINS, read at each search: "later" (or unset) defers the candidates the cost model cannot tell
+// apart to the refinement (tune_options.h); "all" measures each.
 Twins search_twins_from_environment();
 
 }  // namespace jitgemm

@@ -453,11 +453,19 @@ TEST(HeuristicConfig, LargeProblemsGetTheLargestTile) {
     EXPECT_TRUE(heuristic_config(p, h200_profile()) == AnyConfig{RegBlockConfig{}});
     p.a_type = p.b_type = p.c_type = DType::BF16;
     EXPECT_TRUE(heuristic_config(p, a100_profile()) == AnyConfig{mma(128, 128, 32, 2, 4)});
-    // On Hopper the wgmma family: its widest tile, persistent, C through the TMA and the deepest ring that fits
-    // beside its staging area.
-    const auto hopper = WgmmaConfig::parse("wgmma_256x128x64_c2_s3_g8_q132_ts");
+    // On Hopper the wgmma family: its widest tile, persistent, C through the TMA box by box (four boxes) and the
+    // deepest ring that fits beside the two box buffers: four stages, where the whole tile staged leaves three.
+    const auto hopper = WgmmaConfig::parse("wgmma_256x128x64_c2_s4_g8_q132_tb");
     ASSERT_TRUE(hopper.has_value());
     EXPECT_EQ(to_string(heuristic_config(p, h200_profile())), hopper->to_string());
+    // A tile of two boxes (128 rows) stages C whole: box by box would free nothing.
+    p.m = 2048;  // 72 tiles of 256 x 128, 144 of 128 x 128
+    p.n = 1152;
+    const AnyConfig narrow = heuristic_config(p, h200_profile());
+    ASSERT_TRUE(std::holds_alternative<WgmmaConfig>(narrow)) << to_string(narrow);
+    EXPECT_EQ(std::get<WgmmaConfig>(narrow).bm, 128) << to_string(narrow);
+    EXPECT_TRUE(std::get<WgmmaConfig>(narrow).tma_store) << to_string(narrow);
+    EXPECT_FALSE(std::get<WgmmaConfig>(narrow).store_by_box) << to_string(narrow);
 }
 
 }  // namespace

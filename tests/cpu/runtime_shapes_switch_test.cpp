@@ -1,5 +1,5 @@
 // The switches read at each miss or search: $JITGEMM_RUNTIME_SHAPES, on or off (1 or 0; off when unset), and
-// $JITGEMM_SEARCH_TWINS, all or later (all when unset); anything else refused with a sentence naming the variable.
+// $JITGEMM_SEARCH_TWINS, all or later (later when unset); anything else refused with a sentence naming the variable.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -41,13 +41,13 @@ TEST(RuntimeShapesSwitch, OnOffAndNothingElse) {
 
 TEST(SearchTwinsSwitch, AllLaterAndNothingElse) {
     ::unsetenv("JITGEMM_SEARCH_TWINS");
-    EXPECT_EQ(search_twins_from_environment(), Twins::All);
-    ::setenv("JITGEMM_SEARCH_TWINS", "later", 1);
     EXPECT_EQ(search_twins_from_environment(), Twins::Later);
-    GemmOptions options;
-    EXPECT_EQ(resolve_tune_options(options).twins, Twins::Later);
     ::setenv("JITGEMM_SEARCH_TWINS", "all", 1);
     EXPECT_EQ(search_twins_from_environment(), Twins::All);
+    GemmOptions options;
+    EXPECT_EQ(resolve_tune_options(options).twins, Twins::All);
+    ::setenv("JITGEMM_SEARCH_TWINS", "later", 1);
+    EXPECT_EQ(search_twins_from_environment(), Twins::Later);
     expect_refused("JITGEMM_SEARCH_TWINS", "first", search_twins_from_environment);
 }
 

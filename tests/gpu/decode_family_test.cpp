@@ -65,6 +65,16 @@ GemmShape random_step(std::mt19937_64& rng, const DecodeCase& type, std::int64_t
                                                           : outputs[std::uniform_int_distribution<int>(0, 2)(rng)];
     s.compute = type.compute;
     s.batch = batch;
+    if (batch > 1) {
+        // random_gemm_shape drew the shape as one GEMM (its strides 0): each GEMM gets its own operands and C, packed
+        // one after the other; a quarter of the time one of A and B is shared by the whole batch (stride 0), as one
+        // weight is across a batch of vectors.
+        s.stride_a = s.stride_b = s.stride_c = -1;
+        s = s.with_minimum_leading_dimensions();
+        const int shared = std::uniform_int_distribution<int>(0, 7)(rng);
+        if (shared == 0) s.stride_a = 0;
+        if (shared == 1) s.stride_b = 0;
+    }
     testing::maybe_misalign_pointers(rng, s);
     return s;
 }

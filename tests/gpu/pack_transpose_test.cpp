@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -25,8 +26,9 @@ namespace {
 
 // A stand-in for the GEMM after the pack: it waits for the pack as the wgmma kernel does, then copies the packed
 // copies of A and B (args.lda x args.m and args.ldb x args.n floats, whole columns) to C one after the other; with C
-// null it does nothing, so that a launch times the pack alone. Both pack kernels are in its module, as in the wgmma
-// family's: a launch without a transposed copy (both operands k-contiguous, misaligned) goes through jg_pack.
+// null it does nothing, so that a launch times the pack alone. Its module holds the copy kernel its launch uses, as the
+// wgmma family's do (JG_PACKS, common/jg_packs.cuh): a launch without a transposed copy (both operands k-contiguous,
+// misaligned) goes through jg_pack.
 constexpr char kProbeSource[] = R"(#include "common/jg_args.cuh"
 #include "common/jg_pack.cuh"
 #include "common/jg_pack_transpose.cuh"
@@ -41,7 +43,7 @@ extern "C" __global__ void packed_probe(const jg_args args) {
 }
 )";
 
-KernelProgram probe_program(const std::string& arch) {
+KernelProgram probe_program(const std::string& arch, PackKernel packs) {
     KernelProgram program;
     program.file_name = "packed_probe.cu";
     program.source = kProbeSource;
@@ -49,7 +51,8 @@ KernelProgram probe_program(const std::string& arch) {
     program.kernel_symbol = "packed_probe";
     program.arch = arch;
     program.config_name = "packed_probe";
-    program.options = {"--gpu-architecture=" + arch, "-std=c++17"};
+    program.options = {"--gpu-architecture=" + arch, "-std=c++17",
+                       "-DJG_PACKS=" + std::to_string(static_cast<int>(packs))};
     return program;
 }
 
@@ -74,7 +77,6 @@ Problem tf32_problem(std::int64_t m, std::int64_t n, std::int64_t k, Transpose t
 // The probe loaded with the packs the wgmma family describes for `problem` (every operand it must pack, and both).
 std::shared_ptr<const LoadedKernel> load_probe(const Problem& problem, int pack) {
     const DeviceInfo& device = cached_device_info(driver::device_of(driver::current_context()));
-    static const Cubin cubin = compile_to_cubin(probe_program(device.arch()));
     WgmmaConfig config;
     config.bk = 32;
     config.pack = pack;
@@ -82,7 +84,11 @@ std::shared_ptr<const LoadedKernel> load_probe(const Problem& problem, int pack)
     launch.grid = {static_cast<std::uint32_t>(device.sm_count), 1, 1};
     launch.block = {256, 1, 1};
     launch.packs = config.packs(problem);
-    return load_kernel(cubin.image, "packed_probe", launch, "packed_probe");
+    static std::map<PackKernel, Cubin> cubins;  // one probe per copy kernel, compiled at its first use
+    const PackKernel packs = pack_kernel_of(launch.packs);
+    auto found = cubins.find(packs);
+    if (found == cubins.end()) found = cubins.emplace(packs, compile_to_cubin(probe_program(device.arch(), packs))).first;
+    return load_kernel(found->second.image, "packed_probe", launch, "packed_probe");
 }
 
 bool needs_hopper() {

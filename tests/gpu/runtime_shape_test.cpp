@@ -115,10 +115,16 @@ TEST_P(RuntimeShapeVariant, OneBinaryComputesEverySizeOfTheLayerWithoutCompiling
             if (validate(config, sized, device)) continue;  // e.g. decode's small side beyond 64
             const auto kernel = runtime_shape_kernel(config, call.problem, dim, device, caches, false);
             ASSERT_NE(kernel, nullptr) << to_string(config) << ": the variant's binary was stored";
-            launch_kernel(*kernel, stream.get(),
-                          make_kernel_args(call.problem, call.a, call.b, call.c, call.alpha, call.beta,
-                                           {call.stride_a, call.stride_b, call.stride_c}));
-            JITGEMM_CU_CHECK(cu.cuStreamSynchronize(stream.get()));
+            try {
+                launch_kernel(*kernel, stream.get(),
+                              make_kernel_args(call.problem, call.a, call.b, call.c, call.alpha, call.beta,
+                                               {call.stride_a, call.stride_b, call.stride_c}));
+                JITGEMM_CU_CHECK(cu.cuStreamSynchronize(stream.get()));
+            } catch (const Error& e) {
+                // A fault ends the context: name the kernel and the size that made it, for the replay.
+                FAIL() << to_string(config) << " (run-time " << (dim == 1 ? "m" : "n") << ") on "
+                       << w.shape().describe() << ": " << e.what() << " (seed " << seed << ")";
+            }
             const GemmWorkload::Result result = w.check(rng);
             ++launches;
             EXPECT_TRUE(result.passed() && result.relative_error <= c.max_relative_error)
