@@ -413,9 +413,18 @@ if [ "$MODE" = searchcmp ]; then
         local stem=$1; shift
         rm -rf "/tmp/jitgemm-search-$stem"
         env "$@" JITGEMM_CACHE="/tmp/jitgemm-search-$stem" timeout "${SEARCH_TIMEOUT:-400}" "$BUILD/jitgemm" tune \
-            --manifest "$manifest" --budget "${budgets[0]}" --json > "$RES/search_$stem.json" 2> "$RES/search_$stem.log"
+            --manifest "$manifest" --budget "${budgets[0]}" --json --verbose > "$RES/search_$stem.json" \
+            2> "$RES/search_$stem.log"
         echo "tune exit $?" | tee -a "$log"
-        tail -2 "$RES/search_$stem.log" | tee -a "$log"
+        grep "^jitgemm tune:" "$RES/search_$stem.log" | tail -2 | tee -a "$log"
+        # Every candidate's outcome and time, in the order measured (the cache's measurements), for the stopping
+        # rule's and the order's post-mortem.
+        python3 -c '
+import csv, sqlite3, sys
+rows = sqlite3.connect(sys.argv[1]).execute(
+    "SELECT problem_key, config, outcome, time_ms, measured_at FROM measurements ORDER BY id").fetchall()
+csv.writer(sys.stdout).writerows([("problem_key", "config", "outcome", "time_ms", "measured_at"), *rows])' \
+            "/tmp/jitgemm-search-$stem/tuning.sqlite" > "$RES/measurements_$stem.csv" 2>> "$RES/search_$stem.log"
     }
     stamp "$set_name searched with ${budgets[0]} s each"
     short_search "${budgets[0]}"

@@ -44,7 +44,8 @@ def main():
         t = s.get("times")
         if t:
             print(f"  {s['name'][:34]:34} setup {t['setup']:.2f}, ranking {t['ranking']:.2f}, waiting for compiles "
-                  f"{t['compile_wait']:.2f}, measuring {t['measuring']:.2f}, finalists {t['finalists']:.2f}, "
+                  f"{t['compile_wait']:.2f} (then {t.get('draining', 0.0):.2f} after a stop), measuring "
+                  f"{t['measuring']:.2f}, finalists {t['finalists']:.2f}, "
                   f"recording {t['recording']:.2f}; NVRTC {t['nvrtc_seconds']:.1f} over {t['compile_threads']} threads")
     if seconds:
         print(f"median short search {statistics.median(seconds):.2f} s (max {max(seconds):.2f}); winners within 3% of "

@@ -264,14 +264,15 @@ private:
             options_.compile_threads, choose);
         timed(result_.times.setup, [&] { prepare_operands(); });
         result_.times.compile_threads = std::max(result_.times.compile_threads, pool.threads());
-        bool done = false;
+        bool done = false, cancelled = false;
         while (true) {
             std::optional<std::pair<std::size_t, CompiledCandidate>> item;
-            timed(result_.times.compile_wait, [&] { item = pool.next(); });
+            timed(done || cancelled ? result_.times.draining : result_.times.compile_wait, [&] { item = pool.next(); });
             if (!item) break;
             if (done) continue;  // compiles under way still arrive after the stop; the rule ruled them out
             if (have_winner() && seconds_left() < final_reserve()) {
                 pool.cancel();  // compiles under way still arrive; they are left unmeasured
+                cancelled = true;
                 continue;
             }
             // Named, not bound (C++17 lambdas cannot capture structured bindings).
@@ -279,6 +280,7 @@ private:
             CompiledCandidate& compiled = item->second;
             if (compiled.skipped) {
                 pool.cancel();
+                cancelled = true;
                 continue;
             }
             if (compiled.compiled_now) {
@@ -589,9 +591,10 @@ std::atomic<std::uint64_t> tunings{0};
 std::string SearchTimes::describe() const {
     char line[320];
     std::snprintf(line, sizeof line,
-                  "setup %.2f s, ranking %.2f s, waiting for compiles %.2f s, measuring %.2f s, finalists %.2f s, "
-                  "recording %.2f s; NVRTC %.1f s over %u threads",
-                  setup, ranking, compile_wait, measuring, finalists, recording, nvrtc_seconds, compile_threads);
+                  "setup %.2f s, ranking %.2f s, waiting for compiles %.2f s (%.2f s after a stop), measuring %.2f s, "
+                  "finalists %.2f s, recording %.2f s; NVRTC %.1f s over %u threads",
+                  setup, ranking, compile_wait + draining, draining, measuring, finalists, recording, nvrtc_seconds,
+                  compile_threads);
     return line;
 }
 

@@ -31,13 +31,14 @@ struct SearchTimes {
     double setup = 0.0;          // the tuner's operands and its verification and reference kernels
     double ranking = 0.0;        // enumerate, prune, rank
     double compile_wait = 0.0;   // the tuning thread waiting for the next compile to finish
+    double draining = 0.0;       // ... after the stage stopped (the rule, the budget): compiles under way finishing
     double measuring = 0.0;      // loading, verifying and timing candidates
     double finalists = 0.0;      // re-timing the best few
     double recording = 0.0;      // the cache transaction
     double nvrtc_seconds = 0.0;  // the candidates' compiles, summed over the compile threads
     unsigned compile_threads = 0;
-    // "setup 0.41 s, ranking 0.01 s, waiting for compiles 2.10 s, measuring 3.02 s, finalists 0.01 s, recording
-    // 0.03 s; NVRTC 38.2 s over 16 threads"
+    // "setup 0.41 s, ranking 0.01 s, waiting for compiles 2.10 s (0.35 s after a stop), measuring 3.02 s,
+    // finalists 0.01 s, recording 0.03 s; NVRTC 38.2 s over 16 threads"
     std::string describe() const;
 };
 

@@ -294,6 +294,7 @@ int tune_command(const std::vector<std::string>& args) {
                                        {"compiles", o.compiles}, {"detail", o.detail},
                                        {"times", {{"setup", o.times.setup}, {"ranking", o.times.ranking},
                                                   {"compile_wait", o.times.compile_wait},
+                                                  {"draining", o.times.draining},
                                                   {"measuring", o.times.measuring},
                                                   {"finalists", o.times.finalists},
                                                   {"recording", o.times.recording},
