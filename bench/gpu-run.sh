@@ -220,7 +220,8 @@ ncu_rows() {  # ncu_rows ROWS_FILE
             --order col --m "$m" --n "$n" --k "$k" --dtype "$dtype" --compute "${compute:-f32}" --transa "$ta" \
             --transb "$tb" --config "$config" --iterations 1 --no-verify > "$RES/ncu_$i.txt" 2>&1
         echo "--- ncu $i: $m x $n x $k $dtype $ta$tb $config" | tee -a "$log"
-        grep -E "^ +(Duration|DRAM Throughput|Memory Throughput|Registers Per Thread|Waves Per SM|Achieved Occupancy|Issue Slots Busy|Warp Cycles Per Issued)|stalled_(long_scoreboard|short_scoreboard|mio_throttle|barrier|wait|math_pipe_throttle|lg_throttle|not_selected|selected|no_instruction|dispatch_stall|membar|drain|branch_resolving|tex_throttle|imc_miss|sleeping)_per_issue_active" \
+        local figures="Duration|DRAM Throughput|Memory Throughput|Registers Per Thread|Waves Per SM|Achieved Occupancy"
+        grep -E "^ +($figures|Issue Slots Busy|Warp Cycles Per Issued)|stalled_[a-z_]+_per_issue_active" \
             "$RES/ncu_$i.txt" | tr -s ' ' | tee -a "$log"
     done < "$1"
 }
@@ -466,8 +467,8 @@ def winner(path, name):
         return ""
     return next((p.get("config", "") for p in problems if p["name"] == name), "")
 name = open(sys.argv[1]).read().splitlines()[1].split(",")[0]
-print(winner(sys.argv[2], name) or "-", winner(sys.argv[3], name) or "-")' "$row_file" "$RES/search_${budgets[0]}.json" \
-            "$RES/search_${budgets[1]}_$row.json")
+print(winner(sys.argv[2], name) or "-", winner(sys.argv[3], name) or "-")' \
+            "$row_file" "$RES/search_${budgets[0]}.json" "$RES/search_${budgets[1]}_$row.json")
         [ "$short_config" = "$long_config" ] || [ "$short_config" = - ] || [ "$long_config" = - ] && continue
         for round in $(seq "${ROUNDS:-3}"); do
             for config in "$short_config" "$long_config"; do
