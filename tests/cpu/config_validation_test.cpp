@@ -458,6 +458,12 @@ TEST(HeuristicConfig, LargeProblemsGetTheLargestTile) {
     const auto hopper = WgmmaConfig::parse("wgmma_256x128x64_c2_s4_g8_q132_tb");
     ASSERT_TRUE(hopper.has_value());
     EXPECT_EQ(to_string(heuristic_config(p, h200_profile())), hopper->to_string());
+    // A batch stages C whole (box by box it has not yet run batched on a GPU).
+    Problem batch = p;
+    batch.batch = 4;
+    const AnyConfig batched = heuristic_config(batch, h200_profile());
+    ASSERT_TRUE(std::holds_alternative<WgmmaConfig>(batched)) << to_string(batched);
+    EXPECT_FALSE(std::get<WgmmaConfig>(batched).store_by_box) << to_string(batched);
     // A tile of two boxes (128 rows) stages C whole: box by box would free nothing.
     p.m = 2048;  // 72 tiles of 256 x 128, 144 of 128 x 128
     p.n = 1152;

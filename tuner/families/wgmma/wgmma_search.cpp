@@ -236,7 +236,8 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         // H100 (session 24, bench/results/2026-12-05-h100-s24.md) 256 x 128 with 4 stages so ran 0.5-3.5% faster
         // than with the whole tile staged and 3 stages on 13 of 14 alternated pairs of 4096^3 (nn, tn, f16),
         // 6144^3, 8192^3, 4096 x 8192 x 14336 and 14336 x 2048 x 4096: 1.00-1.03x cuBLAS against 0.97-1.01x.
-        c.store_by_box = c.tma_store && c.c_boxes(p) > 2;
+        // Single GEMMs only until a batch has run so on the GPU (the search reaches it for batches as a refinement).
+        c.store_by_box = c.tma_store && c.c_boxes(p) > 2 && !batched;
         c.stages = deepest_ring(c, p, device);
         // A batch cannot split K: its last step is taken whatever its tile count.
         const bool last = c.bm == ladder.back().bm && c.bn == ladder.back().bn;
