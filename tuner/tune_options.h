@@ -19,8 +19,8 @@ struct TuneProgress {
 // Candidates the cost model cannot tell apart (twins: tuner/pruning.h): All measures each in the main pass; Later
 // measures the first, and the others only as refinements of the best few. Later is the default: on the H100
 // (session 24, bench/shapes/search_targets.csv against a 60 s search) it took the median 10 s search from 5.9 s to
-// 3.7 s with as many winners within 3% of the 60 s search's (9 of 12, against 8 with All). $JITGEMM_SEARCH_TWINS=all
-// chooses All (bench/gpu-run.sh searchcmp measures both).
+// 3.7 s, with 9 of 12 winners within 3% of the 60 s search's (8 of 12 with All). $JITGEMM_SEARCH_TWINS=all chooses
+// All (bench/gpu-run.sh searchcmp measures both).
 enum class Twins { All, Later };
 
 struct TuneOptions {

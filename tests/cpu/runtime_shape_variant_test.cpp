@@ -57,13 +57,11 @@ TEST(RuntimeShapeVariantHost, OneBinaryPerLayerAndTheExactKernelsLaunch) {
     for (int round = 0; round < 60; ++round) {
         const Problem p = random_layer(rng);
         for (const std::uint8_t dim : {std::uint8_t{1}, std::uint8_t{2}}) {
-            Problem variant = p;
-            variant.runtime_dim = dim;
+            const Problem variant = p.with_runtime_dim(dim);
             // A decode step's tokens stay a decode step's (at most 64); other sizes anywhere up to 4096.
             const std::int64_t size = dim == 1 ? p.m : p.n;
             const std::int64_t other_size = std::uniform_int_distribution<std::int64_t>(1, size <= 64 ? 64 : 4096)(rng);
-            Problem other = resized(p, dim, other_size);
-            other.runtime_dim = dim;
+            const Problem other = resized(p, dim, other_size).with_runtime_dim(dim);
             for (const AnyConfig& config : enumerate_candidates(p, device)) {
                 if (validate(config, variant, device) || validate(config, other, device)) continue;
                 if (validate(config, p, device)) continue;

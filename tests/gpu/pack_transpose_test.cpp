@@ -87,7 +87,8 @@ std::shared_ptr<const LoadedKernel> load_probe(const Problem& problem, int pack)
     static std::map<PackKernel, Cubin> cubins;  // one probe per copy kernel, compiled at its first use
     const PackKernel packs = pack_kernel_of(launch.packs);
     auto found = cubins.find(packs);
-    if (found == cubins.end()) found = cubins.emplace(packs, compile_to_cubin(probe_program(device.arch(), packs))).first;
+    if (found == cubins.end())
+        found = cubins.emplace(packs, compile_to_cubin(probe_program(device.arch(), packs))).first;
     return load_kernel(found->second.image, "packed_probe", launch, "packed_probe");
 }
 

@@ -95,8 +95,7 @@ TEST_P(RuntimeShapeVariant, OneBinaryComputesEverySizeOfTheLayerWithoutCompiling
         const GemmWorkload layer(s, rng);
         const Problem p = make_canonical_call(layer.call()).problem;
         // A random configuration whose variant computes the layer: a search candidate, or the default.
-        Problem variant = p;
-        variant.runtime_dim = dim;
+        const Problem variant = p.with_runtime_dim(dim);
         std::optional<AnyConfig> chosen = testing::random_search_candidate(rng, p, variant, device);
         const AnyConfig fallback = heuristic_config(p, device);
         if (!validate(fallback, variant, device) && layers % 4 == 3) chosen = fallback;
@@ -110,9 +109,7 @@ TEST_P(RuntimeShapeVariant, OneBinaryComputesEverySizeOfTheLayerWithoutCompiling
         for (const std::int64_t m : sweep_of(rng, largest)) {
             const GemmWorkload w(with_m(s, m), rng);
             const CanonicalCall call = make_canonical_call(w.call());
-            Problem sized = call.problem;
-            sized.runtime_dim = dim;
-            if (validate(config, sized, device)) continue;  // e.g. decode's small side beyond 64
+            if (validate(config, call.problem.with_runtime_dim(dim), device)) continue;  // e.g. decode's small side beyond 64
             const auto kernel = runtime_shape_kernel(config, call.problem, dim, device, caches, false);
             ASSERT_NE(kernel, nullptr) << to_string(config) << ": the variant's binary was stored";
             try {
@@ -172,8 +169,7 @@ TEST(RuntimeShapeDispatch, OtherSizesOfATunedLayerAreServedByTheNearestVariant) 
         device.fingerprint(), make_canonical_call(tuned.call()).problem.key(),
         search_provenance(make_canonical_call(tuned.call()).problem, device));
     ASSERT_TRUE(entry.has_value());
-    Problem variant = make_canonical_call(tuned.call()).problem;
-    variant.runtime_dim = 2;
+    const Problem variant = make_canonical_call(tuned.call()).problem.with_runtime_dim(2);
     const bool lends = !validate(*parse_config(entry->selection.config), variant, device);
     RecordProperty("winner", entry->selection.config);
 
