@@ -109,7 +109,8 @@ TEST_P(RuntimeShapeVariant, OneBinaryComputesEverySizeOfTheLayerWithoutCompiling
         for (const std::int64_t m : sweep_of(rng, largest)) {
             const GemmWorkload w(with_m(s, m), rng);
             const CanonicalCall call = make_canonical_call(w.call());
-            if (validate(config, call.problem.with_runtime_dim(dim), device)) continue;  // e.g. decode's small side beyond 64
+            // Sizes the variant cannot take (decode's small side beyond 64, e.g.) are skipped.
+            if (validate(config, call.problem.with_runtime_dim(dim), device)) continue;
             const auto kernel = runtime_shape_kernel(config, call.problem, dim, device, caches, false);
             ASSERT_NE(kernel, nullptr) << to_string(config) << ": the variant's binary was stored";
             try {
