@@ -1,6 +1,7 @@
 // Writes the cubin jitgemm would build for a problem and configuration, without a GPU, for SASS inspection
 // (cuobjdump --dump-sass) and the compiler's resource use.
 //   dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG [DTYPE [COMPUTE [RUNTIME]]]
+//   dump_cubin OUT.cubin ARCH --key PROBLEM_KEY CONFIG   (a Problem::key() as a log or a failed test names it)
 //   e.g. dump_cubin rb.cubin sm_90a 4096 4096 4096 n n regblock_128x128x8_t8x8_v4_s2_g8
 //        dump_cubin mma.cubin sm_90a 4097 4097 4097 n n mma_sync_128x128x32_w2x4_s3_g8 bf16
 // DTYPE (f32, f16, bf16; default f32) is the type of A, B and C; COMPUTE is f32 or tf32; RUNTIME (m or n) builds the
@@ -17,11 +18,46 @@
 #include "jitgemm/error.h"
 #include "tuner/families/registry.h"
 
+namespace {
+
+int write_cubin(const char* out, const jitgemm::AnyConfig& config, const jitgemm::Problem& p, const char* arch) {
+    using namespace jitgemm;
+    try {
+        const KernelProgram program = kernel_program(config, p, arch);
+        const Cubin cubin = compile_to_cubin(program);
+        std::ofstream(out, std::ios::binary) << cubin.image;
+        std::printf("%s: %zu bytes, %.2f s (%s)\n", out, cubin.image.size(), cubin.seconds,
+                    program.file_name.c_str());
+        // The NVRTC options, so that the same program can be compiled again from a changed copy of the sources.
+        std::printf("options:");
+        for (const std::string& option : program.options) std::printf(" %s", option.c_str());
+        std::printf("\n");
+        // The compiler's warnings (ptxas's C7510, a serialized wgmma pipeline, among them).
+        if (!cubin.log.empty()) std::printf("log:\n%s\n", cubin.log.c_str());
+    } catch (const Error& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     using namespace jitgemm;
+    if (argc == 6 && std::string(argv[3]) == "--key") {
+        const auto p = Problem::parse_key(argv[4]);
+        const auto config = parse_config(argv[5]);
+        if (!p || !config) {
+            std::fprintf(stderr, "not a problem key of this version or not a configuration\n");
+            return 2;
+        }
+        return write_cubin(argv[1], *config, *p, argv[2]);
+    }
     if (argc < 9 || argc > 12) {
         std::fprintf(stderr,
-                     "usage: dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG [DTYPE [COMPUTE [RUNTIME]]]\n");
+                     "usage: dump_cubin OUT.cubin ARCH M N K TRANSA TRANSB CONFIG [DTYPE [COMPUTE [RUNTIME]]]\n"
+                     "       dump_cubin OUT.cubin ARCH --key PROBLEM_KEY CONFIG\n");
         return 2;
     }
     const auto dtype = parse_dtype(argc > 9 ? argv[9] : "f32");
@@ -46,21 +82,5 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "not a configuration: %s\n", argv[8]);
         return 2;
     }
-    try {
-        const KernelProgram program = kernel_program(*config, p, argv[2]);
-        const Cubin cubin = compile_to_cubin(program);
-        std::ofstream(argv[1], std::ios::binary) << cubin.image;
-        std::printf("%s: %zu bytes, %.2f s (%s)\n", argv[1], cubin.image.size(), cubin.seconds,
-                    program.file_name.c_str());
-        // The NVRTC options, so that the same program can be compiled again from a changed copy of the sources.
-        std::printf("options:");
-        for (const std::string& option : program.options) std::printf(" %s", option.c_str());
-        std::printf("\n");
-        // The compiler's warnings (ptxas's C7510, a serialized wgmma pipeline, among them).
-        if (!cubin.log.empty()) std::printf("log:\n%s\n", cubin.log.c_str());
-    } catch (const Error& e) {
-        std::fprintf(stderr, "%s\n", e.what());
-        return 1;
-    }
-    return 0;
+    return write_cubin(argv[1], *config, p, argv[2]);
 }

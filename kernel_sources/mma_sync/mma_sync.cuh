@@ -4,7 +4,8 @@
 //
 // Pipeline: STAGES shared-memory buffers of a BM x BK tile of op(A) and a BK x BN tile of op(B). While the warps
 // multiply stage kt, the copies of stage kt + STAGES - 1 are in flight: cp.async (16, 8 or 4 bytes wide, as the
-// operand's alignment allows, zero-filling past the edges) when the operand is 4-byte aligned, else plain loads into
+// operand's alignment allows, zero-filling past the edges; a copy cut short by the edge is made by plain loads
+// instead, see copy_run) when the operand is 4-byte aligned, else plain loads into
 // registers issued before the math and stored to shared memory after it (a 16-bit operand whose leading dimension is
 // odd, K = 4097 in half precision say, is only 2-byte aligned, which cp.async cannot take).
 //
@@ -216,6 +217,46 @@ template <bool IS_A> struct copy_plan {
     static constexpr int ROW_CHUNKS = IS_A ? a_layout::ROW_CHUNKS : b_layout::ROW_CHUNKS;
 };
 
+// Whether a copy can hold only part of its WIDTH bytes: when the operand's contiguous extent (k when k-contiguous,
+// else m or n) is not a whole number of copies. Chunks start at multiples of CH from tiles that start at multiples of
+// 16, so otherwise every copy is whole or wholly past the edge. A constant except along a variant's run-time size.
+template <bool IS_A>
+__device__ __forceinline__ bool copies_may_be_partial(const dims& d) {
+    constexpr bool KCONTIG = IS_A ? A_KCONTIG : B_KCONTIG;
+    constexpr int ELEMS = copy_plan<IS_A>::WIDTH / ES;
+    if constexpr (ELEMS == 1) return false;
+    else return (KCONTIG ? K : IS_A ? d.m() : d.n()) % ELEMS != 0;
+}
+
+// One copy of WIDTH bytes into shared memory, of which `bytes` (0 to WIDTH, whole elements) exist at src; the rest
+// is zero-filled. A partial copy is made with plain loads and a shared store instead of cp.async: cp.async's
+// zero-filling form (SASS LDGSTS.ZFILL, the count of missing bytes folded into the address) is seen by
+// compute-sanitizer as a read of all WIDTH bytes, which for the operand's last elements runs past its allocation and
+// is reported as out of bounds. The plain stores complete before the barrier that publishes the stage, as the
+// cp.async copies do before their wait.
+template <int WIDTH>
+__device__ __forceinline__ void copy_run(unsigned dst, const void* src, int bytes, bool may_be_partial) {
+    if (!may_be_partial || bytes == WIDTH || bytes == 0) {
+        cp_async<WIDTH>(dst, src, bytes);
+        return;
+    }
+    unsigned words[WIDTH / 4];
+    if constexpr (ES == 2) {
+        const unsigned short* e = static_cast<const unsigned short*>(src);
+#pragma unroll
+        for (int w = 0; w < WIDTH / 4; ++w) {
+            const unsigned lo = 4 * w < bytes ? e[2 * w] : 0u, hi = 4 * w + 2 < bytes ? e[2 * w + 1] : 0u;
+            words[w] = lo | hi << 16;
+        }
+    } else {
+        const unsigned* e = static_cast<const unsigned*>(src);
+#pragma unroll
+        for (int w = 0; w < WIDTH / 4; ++w) words[w] = 4 * w < bytes ? e[w] : 0u;
+    }
+#pragma unroll
+    for (int w = 0; w < WIDTH / 4; ++w) asm volatile("st.shared.b32 [%0], %1;" ::"r"(dst + 4 * w), "r"(words[w]) : "memory");
+}
+
 template <bool IS_A>
 __device__ __forceinline__ unsigned tile_chunk_offset(int row, int chunk) {
     if constexpr (IS_A) return a_layout::chunk_offset(row, chunk);
@@ -228,6 +269,7 @@ __device__ __forceinline__ void copy_stage_async(const dims& d, const T* __restr
                                                  index_t k0, int tid) {
     typedef copy_plan<IS_A> plan;
     constexpr int PER_CHUNK = 16 / plan::WIDTH, ELEMS = plan::WIDTH / ES;
+    const bool partial = copies_may_be_partial<IS_A>(d);
 #pragma unroll
     for (int i = 0; i < plan::ITERS; ++i) {
         const int q = tid + i * THREADS;
@@ -241,8 +283,8 @@ __device__ __forceinline__ void copy_stage_async(const dims& d, const T* __restr
         for (int j = 0; j < PER_CHUNK; ++j) {
             const int left = valid - j * ELEMS;
             const int bytes = (left >= ELEMS ? ELEMS : left > 0 ? left : 0) * ES;
-            cp_async<plan::WIDTH>(dst + j * plan::WIDTH, bytes > 0 ? (const void*)(X + offset + j * ELEMS) : (const void*)X,
-                                  bytes);
+            copy_run<plan::WIDTH>(dst + j * plan::WIDTH,
+                                  bytes > 0 ? (const void*)(X + offset + j * ELEMS) : (const void*)X, bytes, partial);
         }
     }
 }
@@ -279,6 +321,8 @@ __device__ __forceinline__ void copy_stage_planned(const dims& d, const T* __res
     typedef copy_plan<IS_A> copies;
     constexpr int PER_CHUNK = 16 / copies::WIDTH, ELEMS = copies::WIDTH / ES;
     const T* const stage = X + (IS_A ? d.a_offset(0, k0) : d.b_offset(k0, 0));
+    // Along k a whole k tile has only whole copies.
+    const bool partial = !(IS_A ? A_KCONTIG : B_KCONTIG) && copies_may_be_partial<IS_A>(d);
 #pragma unroll
     for (int i = 0; i < copies::ITERS; ++i) {
         const int q = tid + i * THREADS;
@@ -288,7 +332,7 @@ __device__ __forceinline__ void copy_stage_planned(const dims& d, const T* __res
         for (int j = 0; j < PER_CHUNK; ++j) {
             const int left = plan.bytes[i] - j * copies::WIDTH;
             const int bytes = PER_CHUNK == 1 ? left : left >= copies::WIDTH ? copies::WIDTH : left > 0 ? left : 0;
-            cp_async<copies::WIDTH>(dst + j * copies::WIDTH, stage + plan.offset[i] + j * ELEMS, bytes);
+            copy_run<copies::WIDTH>(dst + j * copies::WIDTH, stage + plan.offset[i] + j * ELEMS, bytes, partial);
         }
     }
 }

@@ -5,6 +5,7 @@
 // ones); and the dispatch path: a size of a tuned layer served by the nearest size's variant.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -92,6 +93,10 @@ TEST_P(RuntimeShapeVariant, OneBinaryComputesEverySizeOfTheLayerWithoutCompiling
         s.compute = c.compute;
         s = s.with_minimum_leading_dimensions();  // at the largest M: column-major A and C keep room for every M
         const std::uint8_t dim = runtime_dim_of(s);
+        // A bf16 output keeps 8 significant bits (rounding error up to 2^-8 relative): above the bound for fp16
+        // inputs, which session 25 saw exceeded (2.03e-3) by an f16 -> bf16 layer with no element wrong.
+        const double max_relative_error =
+            s.c_type == DType::BF16 ? std::max(c.max_relative_error, 1e-2) : c.max_relative_error;
         const GemmWorkload layer(s, rng);
         const Problem p = make_canonical_call(layer.call()).problem;
         // A random configuration whose variant computes the layer: a search candidate, or the default.
@@ -104,7 +109,14 @@ TEST_P(RuntimeShapeVariant, OneBinaryComputesEverySizeOfTheLayerWithoutCompiling
         ++layers;
         ++families[std::string(family_name(config))];
         const cache::CacheStack& caches = cache::CacheStack::global();
-        ASSERT_NE(runtime_shape_kernel(config, p, dim, device, caches, true), nullptr);
+        // Compiling the variant checks it against the reference at the layer's own size, one launch: a fault there
+        // is named as the sweep's are.
+        try {
+            ASSERT_NE(runtime_shape_kernel(config, p, dim, device, caches, true), nullptr) << to_string(config);
+        } catch (const Error& e) {
+            FAIL() << to_string(config) << " (variant " << variant.key() << ") on " << s.describe()
+                   << " while checked against the reference: " << e.what() << " (seed " << seed << ")";
+        }
         const std::uint64_t compiles = statistics().nvrtc_compiles;
         for (const std::int64_t m : sweep_of(rng, largest)) {
             const GemmWorkload w(with_m(s, m), rng);
@@ -120,12 +132,12 @@ TEST_P(RuntimeShapeVariant, OneBinaryComputesEverySizeOfTheLayerWithoutCompiling
                 JITGEMM_CU_CHECK(cu.cuStreamSynchronize(stream.get()));
             } catch (const Error& e) {
                 // A fault ends the context: name the kernel and the size that made it, for the replay.
-                FAIL() << to_string(config) << " (run-time " << (dim == 1 ? "m" : "n") << ") on "
-                       << w.shape().describe() << ": " << e.what() << " (seed " << seed << ")";
+                FAIL() << to_string(config) << " (variant " << variant.key() << ") on " << w.shape().describe()
+                       << ": " << e.what() << " (seed " << seed << ")";
             }
             const GemmWorkload::Result result = w.check(rng);
             ++launches;
-            EXPECT_TRUE(result.passed() && result.relative_error <= c.max_relative_error)
+            EXPECT_TRUE(result.passed() && result.relative_error <= max_relative_error)
                 << to_string(config) << " (run-time " << (dim == 1 ? "m" : "n") << ") on "
                 << w.shape().describe() << ": " << result.describe() << " (seed " << seed << ")";
         }
