@@ -14,7 +14,8 @@
 #            both builds tune the public rows ($BUDGET s each, fresh caches) and bench them against cuBLAS, one build
 #            after the other (bench_<set>_old.csv, bench_<set>_new.csv)
 #     fixed: the previous build ($OLD) against this one with fixed configurations (rows "m n k dtype compute
-#            config" in $FIXED_ROWS, default bench/shapes/fixed_compare.txt), three alternating rounds
+#            config", or "m n k dtype transa transb config [compute]", in $FIXED_ROWS, default
+#            bench/shapes/fixed_compare.txt), three alternating rounds
 #     hopper: the wgmma family — SASS, correctness tests, sanitizers, fixed configurations against cuBLAS, and the
 #            manifests named in $SETS_HOPPER tuned ($BUDGET s) after their untuned default
 #     decode: the decode family — kernel resources, correctness tests, sanitizers, fixed configurations against
@@ -152,15 +153,23 @@ if [ "$MODE" = fixed ]; then
     # The previous build and this one with fixed configurations, alternating in three rounds, each row against
     # cuBLAS in the same run: a kernel comparison that no search's choice can blur. $OLD names the previous build's
     # folder (its jitgemm); its configurations are named with the old prefix "mma_" instead of "mma_sync_".
+    # Rows are "m n k dtype compute config" (nn), or "m n k dtype transa transb config [compute]" (column-major) as
+    # the hopper and decode modes' fixed rows.
     OLD=${OLD:?fixed needs OLD, the folder of the previous build}
     for round in 1 2 3; do
-        while read -r m n k dtype compute config; do
+        while read -r m n k dtype f5 f6 f7 f8; do
+            case "$m" in ''|'#'*) continue ;; esac
+            if [ "$f5" = n ] || [ "$f5" = t ]; then
+                layout=(--transa "$f5" --transb "$f6" --order col); tag="$f5$f6 "; config=$f7; compute=${f8:-f32}
+            else
+                layout=(); tag=""; compute=$f5; config=$f6
+            fi
             for who in old new; do
                 bin="$BUILD/jitgemm"; c="$config"
                 [ "$who" = old ] && { bin="$OLD/jitgemm"; c=$(echo "$config" | sed 's/^mma_sync_/mma_/'); }
                 timeout 60 "$bin" bench --m "$m" --n "$n" --k "$k" --dtype "$dtype" --compute "$compute" \
-                    --config "$c" --iterations 50 2>&1 | grep -E "^ *[0-9]+x|error" | sed "s/^/$round $who /" | \
-                    tee -a "$log"
+                    "${layout[@]}" --config "$c" --iterations 50 2>&1 | grep -E "^ *[0-9]+x|error" | \
+                    sed "s/^/$round $who $tag/" | tee -a "$log"
             done
         done < "${FIXED_ROWS:-bench/shapes/fixed_compare.txt}"
     done
