@@ -327,6 +327,15 @@ private:
         ++result_.candidates_measured;
         ++result_.outcomes[c.outcome];
         result_.measurements.push_back(measurement_of(c));
+        // In measured order, with the model's estimate and calibration group: what a replay of the order and of the
+        // stopping rule needs (bench/gpu-run.sh searchcmp keeps these logs).
+        if (verbose_) {
+            char times[96];
+            std::snprintf(times, sizeof times, "candidate %d: %.6f ms measured, %.6f ms estimated, ",
+                          result_.candidates_measured, c.median_ms, estimated_seconds * 1e3);
+            log(times + ("group " + group + ", ") + std::string(cache::to_string(c.outcome)) + " " +
+                c.program.config_name);
+        }
         if (c.outcome == CandidateOutcome::Passed) {
             {
                 std::lock_guard lock(calibration_mutex_);  // the compile threads' order reads it
