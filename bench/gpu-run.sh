@@ -435,6 +435,8 @@ rows = sqlite3.connect(sys.argv[1]).execute(
     "SELECT problem_key, config, outcome, time_ms, measured_at FROM measurements ORDER BY id").fetchall()
 csv.writer(sys.stdout).writerows([("problem_key", "config", "outcome", "time_ms", "measured_at"), *rows])' \
             "/tmp/jitgemm-search-$stem/tuning.sqlite" > "$RES/measurements_$stem.csv" 2>> "$RES/search_$stem.log"
+        # Where each search's best came among its candidates, and how many were clearly slower.
+        python3 bench/search_order.py "$RES/search_$stem.log" 2>&1 | tee -a "$log"
     }
     stamp "$set_name searched with ${budgets[0]} s each"
     short_search "${budgets[0]}"
