@@ -3,8 +3,8 @@
 // set the model's guesses beside measured rows (bench/shapes/*_fixed.txt) and see where it ranks them wrongly.
 //   cost_table h200|a100 M N K TRANSA TRANSB DTYPE COMPUTE BATCH CONFIG...
 //   e.g. cost_table h200 4096 4096 4096 t n bf16 f32 1 wgmma_256x128x64_c2_s4_g8_q132 wgmma_256x64x64_c2_s5_g8_q132_pp
-// CONFIG "all": every candidate the search would rank, in its order; "default": the heuristic default.
-// CONFIG "all": the search's own candidates after pruning, in the model's order, with the pruning report first.
+// CONFIG "all": the search's own candidates after pruning, in the model's order, with the pruning report first;
+// "default": the heuristic default, what an untuned call runs.
 // Column-major, minimum leading dimensions, alpha 1 and beta 0 (as compile_scan and dump_cubin).
 #include <cstdio>
 #include <cstdlib>
@@ -37,20 +37,19 @@ int main(int argc, char** argv) {
                               argv[6][0] == 't' ? Transpose::Yes : Transpose::No, *dtype, *compute);
     p.batch = batch;  // the strides are run-time arguments: the problem holds only their alignment
     std::printf("%-44s %10s %10s %10s %6s\n", "configuration", "us", "compute", "traffic", "waves");
-    if (std::string(argv[10]) == "default") {  // the heuristic default, as jitgemm::gemm serves an untuned call
-        const AnyConfig config = heuristic_config(p, device);
-        const CostEstimate e = estimate_cost(config, p, device, ceilings);
+    const auto print_estimate = [](const AnyConfig& config, const CostEstimate& e) {
         std::printf("%-44s %10.2f %10.2f %10.2f %6.2f\n", to_string(config).c_str(), e.seconds * 1e6,
                     e.compute_seconds * 1e6, e.traffic_seconds * 1e6, e.wave_efficiency);
+    };
+    if (std::string(argv[10]) == "default") {
+        const AnyConfig config = heuristic_config(p, device);
+        print_estimate(config, estimate_cost(config, p, device, ceilings));
         return 0;
     }
     if (std::string(argv[10]) == "all") {
         const PrunedSpace space = prune_and_rank(enumerate_candidates(p, device), p, device, ceilings);
         std::printf("# %s\n", space.report.describe().c_str());
-        for (const RankedCandidate& r : space.ranked)
-            std::printf("%-44s %10.2f %10.2f %10.2f %6.2f\n", to_string(r.config).c_str(), r.estimate.seconds * 1e6,
-                        r.estimate.compute_seconds * 1e6, r.estimate.traffic_seconds * 1e6,
-                        r.estimate.wave_efficiency);
+        for (const RankedCandidate& r : space.ranked) print_estimate(r.config, r.estimate);
         return 0;
     }
     int status = 0;

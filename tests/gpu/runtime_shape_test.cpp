@@ -109,13 +109,17 @@ TEST_P(RuntimeShapeVariant, OneBinaryComputesEverySizeOfTheLayerWithoutCompiling
         ++layers;
         ++families[std::string(family_name(config))];
         const cache::CacheStack& caches = cache::CacheStack::global();
+        // How a failure names the kernel and the size that made it, for the replay (with the seed).
+        const auto named = [&](const std::string& shape) {
+            return to_string(config) + " (variant " + variant.key() + ") on " + shape;
+        };
         // Compiling the variant checks it against the reference at the layer's own size, one launch: a fault there
         // is named as the sweep's are.
         try {
             ASSERT_NE(runtime_shape_kernel(config, p, dim, device, caches, true), nullptr) << to_string(config);
         } catch (const Error& e) {
-            FAIL() << to_string(config) << " (variant " << variant.key() << ") on " << s.describe()
-                   << " while checked against the reference: " << e.what() << " (seed " << seed << ")";
+            FAIL() << named(s.describe()) << " while checked against the reference: " << e.what() << " (seed "
+                   << seed << ")";
         }
         const std::uint64_t compiles = statistics().nvrtc_compiles;
         for (const std::int64_t m : sweep_of(rng, largest)) {
@@ -130,16 +134,13 @@ TEST_P(RuntimeShapeVariant, OneBinaryComputesEverySizeOfTheLayerWithoutCompiling
                               make_kernel_args(call.problem, call.a, call.b, call.c, call.alpha, call.beta,
                                                {call.stride_a, call.stride_b, call.stride_c}));
                 JITGEMM_CU_CHECK(cu.cuStreamSynchronize(stream.get()));
-            } catch (const Error& e) {
-                // A fault ends the context: name the kernel and the size that made it, for the replay.
-                FAIL() << to_string(config) << " (variant " << variant.key() << ") on " << w.shape().describe()
-                       << ": " << e.what() << " (seed " << seed << ")";
+            } catch (const Error& e) {  // a fault ends the context: this launch is the one to replay
+                FAIL() << named(w.shape().describe()) << ": " << e.what() << " (seed " << seed << ")";
             }
             const GemmWorkload::Result result = w.check(rng);
             ++launches;
             EXPECT_TRUE(result.passed() && result.relative_error <= max_relative_error)
-                << to_string(config) << " (run-time " << (dim == 1 ? "m" : "n") << ") on "
-                << w.shape().describe() << ": " << result.describe() << " (seed " << seed << ")";
+                << named(w.shape().describe()) << ": " << result.describe() << " (seed " << seed << ")";
         }
         EXPECT_EQ(statistics().nvrtc_compiles, compiles) << to_string(config) << ": the sweep compiled";
     }
