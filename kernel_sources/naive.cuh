@@ -2,7 +2,8 @@
 // The slowest family and the simplest to trust: it is the GPU reference that the tuner verifies against, and it
 // serves the degenerate calls (k = 0 or alpha = 0: C = beta * C without reading A or B). It takes every element type
 // (converted to fp32, multiplied and summed in exact fp32, also for a problem that allows TF32), so it is the
-// reference of the Tensor Core family too.
+// reference of the Tensor Core family too. As the reference it is compiled with every size at run time
+// (JG_SIZES_AT_RUN_TIME, common/jg_problem.cuh): one binary checks every problem of its types and layout.
 #pragma once
 
 #include "common/jg_args.cuh"
@@ -41,7 +42,7 @@ static __device__ __forceinline__ void jg_naive_body(const jg::dims& d, const jg
 
     float acc = 0.0f;
 #pragma unroll 4
-    for (index_t k = 0; k < K; ++k) acc = fmaf(to_float(A[d.a_offset(m, k)]), to_float(B[d.b_offset(k, n)]), acc);
+    for (index_t k = 0; k < d.k(); ++k) acc = fmaf(to_float(A[d.a_offset(m, k)]), to_float(B[d.b_offset(k, n)]), acc);
 
     const float out[1] = {acc};
     epilogue_store<1>(C, d.c_offset(m, n), out, 1, alpha, beta);

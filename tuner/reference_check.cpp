@@ -18,7 +18,7 @@ std::uint64_t mismatches_against_reference(const LoadedKernel& kernel, const Pro
     const auto kernels = load_verification_kernels(obtain_cubin(verify, caches, true).image);
     const driver::StreamHandle stream = driver::make_stream();
     const TuningOperands operands(problem, *kernels, stream.get(), std::random_device{}());
-    const KernelProgram reference = kernel_program(ReferenceConfig{}, problem, arch);
+    const KernelProgram reference = reference_program(problem, arch);
     const auto reference_kernel = load_kernel(obtain_cubin(reference, caches, true).image, reference.kernel_symbol,
                                               launch_description(ReferenceConfig{}, problem), reference.config_name);
     operands.reset_output(stream.get());

@@ -166,7 +166,7 @@ private:
         verification_kernels_ = load_verification_kernels(obtain_cubin(program, caches_, true).image);
         operands_ = std::make_unique<TuningOperands>(problem_, *verification_kernels_, stream_.get(),
                                                        std::random_device{}());
-        const KernelProgram reference = kernel_program(ReferenceConfig{}, problem_, arch_);
+        const KernelProgram reference = reference_program(problem_, arch_);
         const auto kernel = load_kernel(obtain_cubin(reference, caches_, true).image, reference.kernel_symbol,
                                         launch_description(ReferenceConfig{}, problem_), reference.config_name);
         const LoggedTurn gpu = gpu_turn();

@@ -1,7 +1,10 @@
 // jg_problem.cuh — the one problem a kernel is specialized for, as compile-time constants, and how operands are
 // addressed. A run-time-shape variant (JG_RUNTIME_DIM) takes one of m and n, and the three leading dimensions, from
 // the launch's jg_args instead, so that one binary serves every size along that dimension; kernels read all sizes
-// through `dims` (below), which is a constant where the size is one. jitgemm's host code sets every JG_* macro
+// through `dims` (below), which is a constant where the size is one. A kernel compiled with JG_SIZES_AT_RUN_TIME takes
+// every size and leading dimension from the launch: the GPU reference's form (one binary for every size of a given
+// element types, layout and scalars: the tuner's reference check compiles it once, not once per problem). jitgemm's
+// host code sets every JG_* macro
 // (src/runtime/compile/kernel_program.cpp); the defaults below only let nvcc compile a family on its own, to look at
 // its SASS.
 //
@@ -48,6 +51,9 @@
 #ifndef JG_RUNTIME_DIM
 #define JG_RUNTIME_DIM 0  // 1: m, 2: n is a run-time size (jg_args), and so are lda, ldb and ldc; 0: all constants
 #endif
+#ifndef JG_SIZES_AT_RUN_TIME
+#define JG_SIZES_AT_RUN_TIME 0  // 1: m, n, k, lda, ldb and ldc all from jg_args (the naive family's reference form)
+#endif
 #ifndef JG_INDEX64
 #define JG_INDEX64 0    // 1: offsets need 64-bit arithmetic (the host decides from sizes and leading dimensions)
 #endif
@@ -68,17 +74,20 @@ static_assert(JG_RUNTIME_DIM >= 0 && JG_RUNTIME_DIM <= 2, "JG_RUNTIME_DIM is 0 (
 constexpr bool RUNTIME_M = JG_RUNTIME_DIM == 1;
 constexpr bool RUNTIME_N = JG_RUNTIME_DIM == 2;
 constexpr bool RUNTIME_SHAPE = JG_RUNTIME_DIM != 0;
+static_assert(!JG_SIZES_AT_RUN_TIME || JG_RUNTIME_DIM == 0, "every size at run time, or one of m and n");
 
 // The sizes known when compiling. In a run-time-shape variant the run-time one and the leading dimensions are not
 // declared at all, so that no code can use a constant the variant does not have: it reads them through `dims`.
-#if JG_RUNTIME_DIM != 1
+#if JG_RUNTIME_DIM != 1 && !JG_SIZES_AT_RUN_TIME
 constexpr index_t M = JG_M;
 #endif
-#if JG_RUNTIME_DIM != 2
+#if JG_RUNTIME_DIM != 2 && !JG_SIZES_AT_RUN_TIME
 constexpr index_t N = JG_N;
 #endif
+#if !JG_SIZES_AT_RUN_TIME
 constexpr index_t K = JG_K;
-#if JG_RUNTIME_DIM == 0
+#endif
+#if JG_RUNTIME_DIM == 0 && !JG_SIZES_AT_RUN_TIME
 constexpr index_t LDA = JG_LDA;
 constexpr index_t LDB = JG_LDB;
 constexpr index_t LDC = JG_LDC;
@@ -101,21 +110,27 @@ struct dims {
     const jg_args& args;
 
     __device__ __forceinline__ index_t m() const {
-#if JG_RUNTIME_DIM == 1
+#if JG_RUNTIME_DIM == 1 || JG_SIZES_AT_RUN_TIME
         return (index_t)args.m;
 #else
         return M;
 #endif
     }
     __device__ __forceinline__ index_t n() const {
-#if JG_RUNTIME_DIM == 2
+#if JG_RUNTIME_DIM == 2 || JG_SIZES_AT_RUN_TIME
         return (index_t)args.n;
 #else
         return N;
 #endif
     }
-    __device__ __forceinline__ index_t k() const { return K; }
-#if JG_RUNTIME_DIM == 0
+    __device__ __forceinline__ index_t k() const {
+#if JG_SIZES_AT_RUN_TIME
+        return (index_t)args.k;
+#else
+        return K;
+#endif
+    }
+#if JG_RUNTIME_DIM == 0 && !JG_SIZES_AT_RUN_TIME
     __device__ __forceinline__ index_t lda() const { return LDA; }
     __device__ __forceinline__ index_t ldb() const { return LDB; }
     __device__ __forceinline__ index_t ldc() const { return LDC; }

@@ -445,6 +445,51 @@ TEST(NvrtcCompileCount, CountsGemmKernelsAndNotSupportKernels) {
     EXPECT_EQ(nvrtc_compile_count(), before + 1);
 }
 
+// The GPU reference takes every size at run time: problems that differ only in sizes, leading dimensions and
+// alignment share one binary (the tuner's check of a new problem finds it in the cache), while element types,
+// layout, scalars and index width still make their own; and NVRTC compiles it for real targets.
+TEST(ReferenceProgram, OneBinaryServesEverySizeOfATypeAndLayout) {
+    Problem p;
+    p.m = 100;
+    p.n = 200;
+    p.k = 300;
+    p.lda = 100;
+    p.ldb = 300;
+    p.ldc = 100;
+    p.a_type = p.b_type = p.c_type = DType::BF16;
+    Problem other = p;
+    other.m = 4097;
+    other.n = 7;
+    other.k = 12345;
+    other.lda = other.ldc = 4099;
+    other.ldb = 12345;
+    other.align_a = other.align_c = 2;  // an odd leading dimension
+    const KernelProgram a = reference_program(p, "sm_90a");
+    EXPECT_EQ(a.cubin_key(), reference_program(other, "sm_90a").cubin_key());
+    EXPECT_NE(a.cubin_key(), kernel_program(ReferenceConfig{}, p, "sm_90a").cubin_key());
+    for (const char* size : {"-DJG_M=0", "-DJG_N=0", "-DJG_K=0", "-DJG_LDA=0", "-DJG_LDB=0", "-DJG_LDC=0",
+                             "-DJG_SIZES_AT_RUN_TIME=1", "-DJG_INDEX64=0"})
+        EXPECT_NE(std::find(a.options.begin(), a.options.end(), size), a.options.end()) << size;
+
+    Problem transposed = p;
+    transposed.trans_a = Transpose::Yes;
+    Problem fp32_out = p;
+    fp32_out.c_type = DType::F32;
+    Problem beta = p;
+    beta.beta_mode = BetaMode::General;
+    Problem wide = p;
+    wide.m = wide.lda = wide.ldc = 1 << 20;
+    wide.n = 4096;
+    ASSERT_TRUE(wide.needs_index64());
+    for (const Problem& q : {transposed, fp32_out, beta, wide})
+        EXPECT_NE(reference_program(q, "sm_90a").cubin_key(), a.cubin_key()) << q.key();
+
+    for (const char* arch : {"sm_80", "sm_90a"}) {
+        EXPECT_FALSE(compile_to_cubin(reference_program(p, arch)).image.empty()) << arch;
+        EXPECT_FALSE(compile_to_cubin(reference_program(wide, arch)).image.empty()) << arch;
+    }
+}
+
 TEST(KernelProgram, ProblemAndKnobsBecomeDefinesAndTheCubinKeyTracksThem) {
     Problem p;
     p.m = 100;

@@ -65,6 +65,24 @@ KernelProgram kernel_program(const AnyConfig& config, const Problem& problem, co
         config);
 }
 
+KernelProgram reference_program(const Problem& problem, const std::string& arch) {
+    const ReferenceConfig reference{};
+    using F = family_t<ReferenceConfig>;
+    Problem exact = problem.with_runtime_dim(0);
+    // The reference reads and writes element by element, so it claims only the elements' own alignment: operands of
+    // every alignment class share the binary too.
+    exact.align_a = static_cast<std::uint8_t>(size_of(exact.a_type));
+    exact.align_b = static_cast<std::uint8_t>(size_of(exact.b_type));
+    exact.align_c = static_cast<std::uint8_t>(size_of(exact.c_type));
+    KnobDefines defines = reference.defines();
+    defines.emplace_back("JG_PACKS", static_cast<int>(pack_kernel_of(reference.launch(exact).packs)));
+    // Named as a variant (cache/cache_records.h): no selection names it, and the cache keeps it.
+    const FamilyKernel kernel{std::string(F::kSourceHeader), std::string(F::kKernelSymbol),
+                              reference.to_string() + std::string(cache::kRuntimeVariantMarker) + "sizes",
+                              std::move(defines)};
+    return make_kernel_program(exact, kernel, arch, true);
+}
+
 bool shares_tiles(const AnyConfig& config, const Problem& problem) {
     return launch_description(config, problem).partial_sums_bytes > 0;
 }

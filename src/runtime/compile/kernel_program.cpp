@@ -20,7 +20,8 @@ std::string KernelProgram::cubin_key() const {
     return content_hash_hex(identity);
 }
 
-KernelProgram make_kernel_program(const Problem& p, const FamilyKernel& kernel, const std::string& arch) {
+KernelProgram make_kernel_program(const Problem& p, const FamilyKernel& kernel, const std::string& arch,
+                                  bool sizes_at_run_time) {
     KernelProgram program;
     program.config_name = kernel.config_name;
     program.file_name = program.config_name + "__" + p.key() + ".cu";
@@ -32,7 +33,9 @@ KernelProgram make_kernel_program(const Problem& p, const FamilyKernel& kernel, 
     auto& o = program.options;
     o.push_back("--gpu-architecture=" + arch);
     o.push_back("-std=c++17");
-    for (const auto& [name, value] : p.defines()) define(o, name, value);  // one per field, then JG_INDEX64
+    // One per field, then JG_INDEX64 (and JG_SIZES_AT_RUN_TIME).
+    for (const auto& [name, value] : sizes_at_run_time ? p.defines_with_sizes_at_run_time() : p.defines())
+        define(o, name, value);
     for (const auto& [name, value] : kernel.knobs) define(o, name, value);
     return program;
 }

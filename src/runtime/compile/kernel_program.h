@@ -39,8 +39,11 @@ struct FamilyKernel {
     KnobDefines knobs;
 };
 
-// The program of `kernel` specialized for `problem` (the problem's fields become -D constants beside the knobs).
-KernelProgram make_kernel_program(const Problem& problem, const FamilyKernel& kernel, const std::string& arch);
+// The program of `kernel` specialized for `problem` (the problem's fields become -D constants beside the knobs), or,
+// with sizes_at_run_time, for every problem that differs from it only in its sizes and leading dimensions
+// (Problem::defines_with_sizes_at_run_time; the naive family's reference form).
+KernelProgram make_kernel_program(const Problem& problem, const FamilyKernel& kernel, const std::string& arch,
+                                  bool sizes_at_run_time = false);
 
 // The program of a support header of kernel_sources/ that is no GEMM family — "support/jg_verify.cuh" (the tuner's
 // operand fill and result comparison), "support/jg_ceilings.cuh" (the roofline probes). Its module holds several

@@ -266,6 +266,16 @@ std::vector<std::pair<std::string, long long>> Problem::defines() const {
     return defines;
 }
 
+std::vector<std::pair<std::string, long long>> Problem::defines_with_sizes_at_run_time() const {
+    std::vector<std::pair<std::string, long long>> defines = with_runtime_dim(0).defines();
+    for (auto& [macro, value] : defines)
+        if (macro == "JG_M" || macro == "JG_N" || macro == "JG_K" || macro == "JG_LDA" || macro == "JG_LDB" ||
+            macro == "JG_LDC")
+            value = 0;
+    defines.emplace_back("JG_SIZES_AT_RUN_TIME", 1);
+    return defines;
+}
+
 bool operator==(const Problem& x, const Problem& y) {
     return equal_field_words(x, y, std::make_index_sequence<kFieldWords>());
 }

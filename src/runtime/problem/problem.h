@@ -63,6 +63,9 @@ struct Problem {
 
     // The kernel's -D constants: one per field (its integer value; enums by their codes), then JG_INDEX64.
     std::vector<std::pair<std::string, long long>> defines() const;
+    // defines() of a kernel that takes every size from the launch (JG_SIZES_AT_RUN_TIME): m, n, k and the leading
+    // dimensions compile as 0, so one binary serves every size; the index width is still this problem's.
+    std::vector<std::pair<std::string, long long>> defines_with_sizes_at_run_time() const;
 
     friend bool operator==(const Problem& x, const Problem& y);
     friend bool operator!=(const Problem& x, const Problem& y) { return !(x == y); }
