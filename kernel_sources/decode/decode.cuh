@@ -277,39 +277,52 @@ __device__ __forceinline__ void mma_16x8x16(float (&d)[4], unsigned a0, unsigned
 // Copies X(s0 + c, k_begin + j) for c < BS, j < SLICE into the stage (zeros past S and past k_end), 16 bytes per
 // thread and turn.
 //
-// Where X's rows run along k and are 16-byte aligned (sm_80 on), the copies are cp.async: all of a thread's chunks are
-// in flight at once. As loads and stores, each chunk's store waited for its load, and the next load was issued only
-// then: 16 columns of a 512-k slice took 16 L2 round trips per thread before the main loop could start (SASS of
-// decode_simt_w4_r1_c16_k8_u2, session 25). A chunk cut short by K's end is loaded element by element instead: a
-// cut-short cp.async reads its whole 16 bytes, past X's end for its last chunk (mma_sync.cuh's copy_run).
-__device__ __forceinline__ void stage_x(const dims& d, const e_t* X, index_t s0, index_t k_begin, index_t k_end,
-                                        unsigned char* stage) {
-    constexpr int CHUNKS_PER_ROW = (int)(SLICE / VEC);
-    const index_t S = x_rows(d);
+// Where X's rows run along k and are 16-byte aligned (sm_80 on), the copies are cp.async (stage_x_async): all of a
+// thread's chunks are in flight at once. As loads and stores (stage_x_loads), each chunk's store waits for its load
+// and the next load is issued only then: 16 columns of a 512-k slice took 16 L2 round trips per thread before the
+// main loop could start (SASS of decode_simt_w4_r1_c16_k8_u2, session 25).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if constexpr (X_K_CONTIGUOUS && X_ALIGN >= VEC) {
-        for (int i = threadIdx.x; i < BS * CHUNKS_PER_ROW; i += THREADS) {
-            const int c = i / CHUNKS_PER_ROW, j = i % CHUNKS_PER_ROW;
-            const index_t s = s0 + c, k = k_begin + (index_t)VEC * j;
-            const int valid = s < S ? clamp_valid(k_end - k, VEC) : 0;
-            unsigned char* dst = stage + c * X_PITCH + j * 16;
-            if (valid == VEC || valid == 0)
-                cp_async<16>(static_cast<unsigned>(__cvta_generic_to_shared(dst)),
-                             valid == VEC ? (const void*)(X + x_offset(d, s, k)) : (const void*)X, valid == VEC ? 16 : 0);
-            else
-                *reinterpret_cast<uint4*>(dst) = load_x_chunk(d, X, s, k, valid);
-        }
-        cp_async_commit();
-        cp_async_wait<0>();
-        return;
-    }
+constexpr bool STAGE_X_ASYNC = X_K_CONTIGUOUS && X_ALIGN >= VEC;
+#else
+constexpr bool STAGE_X_ASYNC = false;
 #endif
-    for (int i = threadIdx.x; i < BS * CHUNKS_PER_ROW; i += THREADS) {
-        const int c = i / CHUNKS_PER_ROW, j = i % CHUNKS_PER_ROW;
+constexpr int X_CHUNKS_PER_ROW = (int)(SLICE / VEC);
+
+__device__ __forceinline__ void stage_x_loads(const dims& d, const e_t* X, index_t s0, index_t k_begin,
+                                              index_t k_end, unsigned char* stage) {
+    const index_t S = x_rows(d);
+    for (int i = threadIdx.x; i < BS * X_CHUNKS_PER_ROW; i += THREADS) {
+        const int c = i / X_CHUNKS_PER_ROW, j = i % X_CHUNKS_PER_ROW;
         const index_t s = s0 + c, k = k_begin + (index_t)VEC * j;
         const int valid = s < S ? clamp_valid(k_end - k, VEC) : 0;
         *reinterpret_cast<uint4*>(stage + c * X_PITCH + j * 16) = load_x_chunk(d, X, s < S ? s : S - 1, k, valid);
     }
+}
+
+// A chunk cut short by K's end is loaded element by element instead: a cut-short cp.async reads its whole 16 bytes,
+// past X's end for its last chunk (mma_sync.cuh's copy_run).
+__device__ __forceinline__ void stage_x_async(const dims& d, const e_t* X, index_t s0, index_t k_begin,
+                                              index_t k_end, unsigned char* stage) {
+    const index_t S = x_rows(d);
+    for (int i = threadIdx.x; i < BS * X_CHUNKS_PER_ROW; i += THREADS) {
+        const int c = i / X_CHUNKS_PER_ROW, j = i % X_CHUNKS_PER_ROW;
+        const index_t s = s0 + c, k = k_begin + (index_t)VEC * j;
+        const int valid = s < S ? clamp_valid(k_end - k, VEC) : 0;
+        unsigned char* dst = stage + c * X_PITCH + j * 16;
+        if (valid == VEC || valid == 0)
+            cp_async<16>(shared_address(dst), valid == VEC ? (const void*)(X + x_offset(d, s, k)) : (const void*)X,
+                         valid == VEC ? 16 : 0);
+        else
+            *reinterpret_cast<uint4*>(dst) = load_x_chunk(d, X, s, k, valid);
+    }
+    cp_async_commit();
+    cp_async_wait<0>();
+}
+
+__device__ __forceinline__ void stage_x(const dims& d, const e_t* X, index_t s0, index_t k_begin, index_t k_end,
+                                        unsigned char* stage) {
+    if constexpr (STAGE_X_ASYNC) stage_x_async(d, X, s0, k_begin, k_end, stage);
+    else stage_x_loads(d, X, s0, k_begin, k_end, stage);
 }
 
 // The staged chunk of row c at k_rel (a multiple of VEC), the VEC elements there.
