@@ -288,14 +288,24 @@ constexpr bool STAGE_X_ASYNC = false;
 #endif
 constexpr int X_CHUNKS_PER_ROW = (int)(SLICE / VEC);
 
+// Chunk i of the stage: where it goes, X's row s and k there, and how many of its VEC elements exist.
+struct x_chunk {
+    int stage_offset;
+    index_t s, k;
+    int valid;
+};
+__device__ __forceinline__ x_chunk x_chunk_of(int i, index_t s0, index_t k_begin, index_t k_end, index_t S) {
+    const int c = i / X_CHUNKS_PER_ROW, j = i % X_CHUNKS_PER_ROW;
+    const index_t s = s0 + c, k = k_begin + (index_t)VEC * j;
+    return {c * X_PITCH + j * 16, s, k, s < S ? clamp_valid(k_end - k, VEC) : 0};
+}
+
 __device__ __forceinline__ void stage_x_loads(const dims& d, const e_t* X, index_t s0, index_t k_begin,
                                               index_t k_end, unsigned char* stage) {
     const index_t S = x_rows(d);
     for (int i = threadIdx.x; i < BS * X_CHUNKS_PER_ROW; i += THREADS) {
-        const int c = i / X_CHUNKS_PER_ROW, j = i % X_CHUNKS_PER_ROW;
-        const index_t s = s0 + c, k = k_begin + (index_t)VEC * j;
-        const int valid = s < S ? clamp_valid(k_end - k, VEC) : 0;
-        *reinterpret_cast<uint4*>(stage + c * X_PITCH + j * 16) = load_x_chunk(d, X, s < S ? s : S - 1, k, valid);
+        const x_chunk x = x_chunk_of(i, s0, k_begin, k_end, S);
+        *reinterpret_cast<uint4*>(stage + x.stage_offset) = load_x_chunk(d, X, x.s < S ? x.s : S - 1, x.k, x.valid);
     }
 }
 
@@ -305,15 +315,14 @@ __device__ __forceinline__ void stage_x_async(const dims& d, const e_t* X, index
                                               index_t k_end, unsigned char* stage) {
     const index_t S = x_rows(d);
     for (int i = threadIdx.x; i < BS * X_CHUNKS_PER_ROW; i += THREADS) {
-        const int c = i / X_CHUNKS_PER_ROW, j = i % X_CHUNKS_PER_ROW;
-        const index_t s = s0 + c, k = k_begin + (index_t)VEC * j;
-        const int valid = s < S ? clamp_valid(k_end - k, VEC) : 0;
-        unsigned char* dst = stage + c * X_PITCH + j * 16;
-        if (valid == VEC || valid == 0)
-            cp_async<16>(shared_address(dst), valid == VEC ? (const void*)(X + x_offset(d, s, k)) : (const void*)X,
-                         valid == VEC ? 16 : 0);
+        const x_chunk x = x_chunk_of(i, s0, k_begin, k_end, S);
+        unsigned char* dst = stage + x.stage_offset;
+        const bool whole = x.valid == VEC;
+        if (whole || x.valid == 0)
+            cp_async<16>(shared_address(dst), whole ? (const void*)(X + x_offset(d, x.s, x.k)) : (const void*)X,
+                         whole ? 16 : 0);
         else
-            *reinterpret_cast<uint4*>(dst) = load_x_chunk(d, X, s, k, valid);
+            *reinterpret_cast<uint4*>(dst) = load_x_chunk(d, X, x.s, x.k, x.valid);
     }
     cp_async_commit();
     cp_async_wait<0>();

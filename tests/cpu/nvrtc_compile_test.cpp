@@ -445,10 +445,8 @@ TEST(NvrtcCompileCount, CountsGemmKernelsAndNotSupportKernels) {
     EXPECT_EQ(nvrtc_compile_count(), before + 1);
 }
 
-// The GPU reference takes every size at run time: problems that differ only in sizes, leading dimensions and
-// alignment share one binary (the tuner's check of a new problem finds it in the cache), while element types,
-// layout, scalars and index width still make their own; and NVRTC compiles it for real targets.
-TEST(ReferenceProgram, OneBinaryServesEverySizeOfATypeAndLayout) {
+// Column-major, nn, fp32, minimum leading dimensions.
+Problem problem_100x200x300() {
     Problem p;
     p.m = 100;
     p.n = 200;
@@ -456,6 +454,14 @@ TEST(ReferenceProgram, OneBinaryServesEverySizeOfATypeAndLayout) {
     p.lda = 100;
     p.ldb = 300;
     p.ldc = 100;
+    return p;
+}
+
+// The GPU reference takes every size at run time: problems that differ only in sizes, leading dimensions and
+// alignment share one binary (the tuner's check of a new problem finds it in the cache), while element types,
+// layout, scalars and index width still make their own; and NVRTC compiles it for real targets.
+TEST(ReferenceProgram, OneBinaryServesEverySizeOfATypeAndLayout) {
+    Problem p = problem_100x200x300();
     p.a_type = p.b_type = p.c_type = DType::BF16;
     Problem other = p;
     other.m = 4097;
@@ -491,13 +497,7 @@ TEST(ReferenceProgram, OneBinaryServesEverySizeOfATypeAndLayout) {
 }
 
 TEST(KernelProgram, ProblemAndKnobsBecomeDefinesAndTheCubinKeyTracksThem) {
-    Problem p;
-    p.m = 100;
-    p.n = 200;
-    p.k = 300;
-    p.lda = 100;
-    p.ldb = 300;
-    p.ldc = 100;
+    const Problem p = problem_100x200x300();
     const KernelProgram a = kernel_program(RegBlockConfig{}, p, "sm_90a");
     auto has = [&](const KernelProgram& prog, const std::string& option) {
         return std::find(prog.options.begin(), prog.options.end(), option) != prog.options.end();
