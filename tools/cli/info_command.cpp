@@ -11,6 +11,7 @@
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/option_parsing.h"
 #include "runtime/compile/kernel_sources.h"
+#include "runtime/compile/compile_workers.h"
 #include "runtime/compile/nvrtc_compiler.h"
 #include "cache/cache_stack.h"
 #include "runtime/device/device_info.h"
@@ -136,7 +137,7 @@ int info_command(const std::vector<std::string>& args) {
     if (json) {
         const nlohmann::ordered_json out = {
             {"jitgemm_version", std::string(version())}, {"nvrtc_version", nvrtc_version()},
-            {"family_source_hashes", hashes_json},
+            {"family_source_hashes", hashes_json}, {"compiles_in", compile_worker_status()},
             {"driver_version", have_gpu ? nlohmann::ordered_json(driver_version_text()) : nlohmann::ordered_json()},
             {"gpu_available", have_gpu},
             {"error", have_gpu ? nlohmann::ordered_json() : nlohmann::ordered_json(driver::unavailable_reason())},
@@ -144,7 +145,8 @@ int info_command(const std::vector<std::string>& args) {
         std::cout << out.dump(1) << "\n";
     } else {
         std::cout << "jitgemm " << version() << ", NVRTC " << nvrtc_version() << ", kernel sources "
-                  << hashes_text.str() << "\n";
+                  << hashes_text.str() << "\n"
+                  << "NVRTC compiles in " << compile_worker_status() << "\n";
         if (have_gpu) {
             std::cout << "CUDA driver " << driver_version_text() << ", " << count
                       << (count == 1 ? " device\n" : " devices\n")

@@ -9,8 +9,11 @@
 #include <cstdlib>
 #include <memory>
 
-#include "runtime/compile/kernel_sources.h"
+#include "cache/cubin_check.h"
 #include "jitgemm/error.h"
+#include "log/log.h"
+#include "runtime/compile/compile_workers.h"
+#include "runtime/compile/kernel_sources.h"
 
 #define JITGEMM_NVRTC_CHECK(call) ::jitgemm::check_nvrtc((call), #call, __FILE__, __LINE__)
 
@@ -53,34 +56,53 @@ std::atomic<std::uint64_t> compile_count{0};
 
 std::uint64_t nvrtc_compile_count() { return compile_count.load(); }
 
+NvrtcRequest nvrtc_request(const KernelProgram& program) {
+    NvrtcRequest request;
+    request.file_name = program.file_name;
+    request.source = program.source;
+    request.options = program.options;
+    for (const auto& s : embedded_kernel_sources()) request.headers.emplace_back(s.name, s.text);
+    return request;
+}
+
 Cubin compile_to_cubin(const KernelProgram& program) {
-    const auto start = std::chrono::steady_clock::now();
     if (!program.support) ++compile_count;
-    const auto& sources = embedded_kernel_sources();
-    // NVRTC copies header texts at creation, so NUL-terminated copies need only live until then.
-    std::vector<std::string> texts, names;
-    for (const auto& s : sources) {
-        texts.emplace_back(s.text);
-        names.emplace_back(s.name);
+    const NvrtcRequest request = nvrtc_request(program);
+    if (std::optional<Cubin> cubin = compile_in_worker(request)) {
+        // A worker's bytes are checked as a stored cubin's are before they may reach the driver; bytes that fail are
+        // thrown away and the program compiled here.
+        if (const auto defect = cache::cubin_image_defect(cubin->image, program.kernel_symbol, program.arch); !defect)
+            return std::move(*cubin);
+        else
+            log::warn_once("worker image " + program.file_name, "a compile worker returned an image of " +
+                                                                    program.file_name + " that is no cubin of it (" +
+                                                                    *defect + "); compiling it in this process");
     }
+    return compile_in_this_process(request);
+}
+
+Cubin compile_in_this_process(const NvrtcRequest& request) {
+    const auto start = std::chrono::steady_clock::now();
+    // NVRTC copies header texts at creation, so the pointers need only live until then.
     std::vector<const char*> text_ptrs, name_ptrs;
-    for (std::size_t i = 0; i < sources.size(); ++i) {
-        text_ptrs.push_back(texts[i].c_str());
-        name_ptrs.push_back(names[i].c_str());
+    for (const auto& [name, text] : request.headers) {
+        name_ptrs.push_back(name.c_str());
+        text_ptrs.push_back(text.c_str());
     }
 
     ProgramHandle handle(new nvrtcProgram(nullptr));
-    JITGEMM_NVRTC_CHECK(nvrtcCreateProgram(handle.get(), program.source.c_str(), program.file_name.c_str(),
-                                           static_cast<int>(sources.size()), text_ptrs.data(), name_ptrs.data()));
+    JITGEMM_NVRTC_CHECK(nvrtcCreateProgram(handle.get(), request.source.c_str(), request.file_name.c_str(),
+                                           static_cast<int>(request.headers.size()), text_ptrs.data(),
+                                           name_ptrs.data()));
     std::vector<const char*> options;
-    for (const auto& o : program.options) options.push_back(o.c_str());
+    for (const auto& o : request.options) options.push_back(o.c_str());
     const nvrtcResult compiled = nvrtcCompileProgram(*handle, static_cast<int>(options.size()), options.data());
     Cubin cubin;
     cubin.log = program_log(*handle);
     if (compiled != NVRTC_SUCCESS)
-        throw Error(ErrorCode::CompileError, "jitgemm: NVRTC could not compile " + program.file_name + " (" +
+        throw Error(ErrorCode::CompileError, "jitgemm: NVRTC could not compile " + request.file_name + " (" +
                                                  nvrtcGetErrorString(compiled) + ")\noptions: " +
-                                                 joined(program.options) + "\nlog:\n" + cubin.log);
+                                                 joined(request.options) + "\nlog:\n" + cubin.log);
     std::size_t size = 0;
     JITGEMM_NVRTC_CHECK(nvrtcGetCUBINSize(*handle, &size));
     cubin.image.resize(size);

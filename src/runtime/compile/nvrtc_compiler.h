@@ -1,10 +1,16 @@
 // NVRTC: compiles a KernelProgram straight to a cubin for its real target (no PTX, no driver JIT). A rejected
 // program throws Error(CompileError) whose message carries the NVRTC log and the options.
+//
+// Where NVRTC runs: in a compile worker process when one is at hand (runtime/compile/compile_workers.h), else in this
+// process. One process's NVRTC compiles do not run in parallel beyond about two at once (16 threads of a 16-core
+// machine compiled 5 times slower each than one thread, 16 processes 1.2 times: bench/results/2026-12-05-h100-s26.md),
+// and a search is mostly waiting for compiles, so the tuner's compile threads each hand theirs to a worker.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/compile/kernel_program.h"
@@ -17,7 +23,24 @@ struct Cubin {
     double seconds = 0.0;
 };
 
+// Everything NVRTC is given for one compile: what a worker process needs, and all it gets (so its cubin depends on
+// nothing of its own but its NVRTC, which the pool checks is this process's).
+struct NvrtcRequest {
+    std::string file_name;
+    std::string source;
+    std::vector<std::string> options;
+    std::vector<std::pair<std::string, std::string>> headers;  // name as #include-d, text
+};
+
+// The request for `program`: its source and options, and every embedded kernel source as a header.
+NvrtcRequest nvrtc_request(const KernelProgram& program);
+
+// Compiles in a worker where one is at hand (its image checked as the cache checks a stored one:
+// cache/cubin_check.h), else in this process.
 Cubin compile_to_cubin(const KernelProgram& program);
+
+// Compiles in this process, whatever workers there are.
+Cubin compile_in_this_process(const NvrtcRequest& request);
 
 // The line of a compile log where ptxas says it serialized wgmma instructions (warning C7510, or information C7511
 // where the wgmma pipeline lacks registers: the kernel is correct but its Tensor Core instructions wait for each
