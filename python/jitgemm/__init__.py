@@ -20,7 +20,14 @@ import sysconfig
 import threading
 from typing import Any, Optional
 
-from . import _jitgemm
+# NVRTC runs in worker processes where the package carries the worker (src/runtime/compile/compile_workers.h): a
+# search then compiles its candidates side by side instead of one process's NVRTC at a time. The library reads the
+# variable at its first compile; a value the caller set wins.
+_COMPILE_WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jitgemm-compile-worker")
+if os.access(_COMPILE_WORKER, os.X_OK):
+    os.environ.setdefault("JITGEMM_COMPILE_WORKER", _COMPILE_WORKER)
+
+from . import _jitgemm  # noqa: E402
 from ._arrays import Matrix, column_major_ld, current_stream_of, empty_like_framework, matrix_of, stream_handle
 from ._errors import Error
 
