@@ -4,6 +4,7 @@
 // refused, with every length bounded.
 #include <gtest/gtest.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/bench_problem.h"
 #include "cache/cubin_check.h"
 #include "jitgemm/error.h"
 #include "runtime/compile/compile_worker_protocol.h"
@@ -24,14 +26,8 @@ namespace {
 
 // The naive kernel for an m x n x k fp32 problem, for sm_80: the quickest real program to compile.
 KernelProgram naive_program(std::int64_t m, std::int64_t n, std::int64_t k) {
-    Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.lda = m;
-    p.ldb = k;
-    p.ldc = m;
-    return kernel_program(*parse_config("naive_16x16"), p, "sm_80");
+    return kernel_program(*parse_config("naive_16x16"),
+                          bench_problem(m, n, k, Transpose::No, Transpose::No, DType::F32, ComputeType::F32), "sm_80");
 }
 
 // Both ends of a stream socket, closed at the end of the scope.
@@ -112,6 +108,27 @@ TEST(CompileWorker, ParallelCompilesEachGetAWorkerAndTheRightCubin) {
     EXPECT_GE(pool.idle_workers(), 1u);
 }
 
+TEST(CompileWorker, AForkedChildStartsItsOwnWorkersAndTheParentsStayInStep) {
+    CompileWorkerPool pool(JITGEMM_COMPILE_WORKER_PATH, 1);
+    const NvrtcRequest parents = nvrtc_request(naive_program(40, 41, 42));
+    const NvrtcRequest childs = nvrtc_request(naive_program(50, 51, 52));
+    const std::string childs_cubin = compile_in_this_process(childs).image;
+    const std::optional<Cubin> first = pool.compile(parents);  // leaves one idle worker, which the child inherits
+    ASSERT_TRUE(first.has_value()) << pool.status();
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        const std::optional<Cubin> c = pool.compile(childs);
+        ::_exit(c && c->image == childs_cubin ? 0 : 1);
+    }
+    const std::optional<Cubin> again = pool.compile(parents);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the child's compile went wrong";
+    ASSERT_TRUE(again.has_value()) << pool.status();
+    EXPECT_EQ(again->image, first->image);
+}
+
 TEST(CompileWorker, AProgramThatIsNoWorkerIsGivenUpOn) {
     for (const char* impostor : {"/bin/true", "/bin/echo"}) {
         if (::access(impostor, X_OK) != 0) continue;
@@ -144,22 +161,25 @@ TEST(CompileWorkerProtocol, MessagesArriveWhole) {
     request.options.push_back(std::string("-DWITH_NUL=\0x", 13));
     // Every header goes along (hundreds of KiB): more than the socket holds, so it is written while it is read.
     std::future<bool> written =
-        std::async(std::launch::async, [&] { return compile_worker::write_request(s.ends[0], request); });
-    const std::optional<NvrtcRequest> got = compile_worker::read_request(s.ends[1]);
+        std::async(std::launch::async, [&] { return compile_worker::write_request(s.ends[0], 77, request); });
+    const std::optional<compile_worker::ReceivedRequest> got = compile_worker::read_request(s.ends[1]);
     ASSERT_TRUE(written.get());
     ASSERT_TRUE(got.has_value());
-    EXPECT_EQ(got->file_name, request.file_name);
-    EXPECT_EQ(got->source, request.source);
-    EXPECT_EQ(got->options, request.options);
-    EXPECT_EQ(got->headers, request.headers);
+    EXPECT_EQ(got->id, 77u);
+    EXPECT_EQ(got->request.file_name, request.file_name);
+    EXPECT_EQ(got->request.source, request.source);
+    EXPECT_EQ(got->request.options, request.options);
+    EXPECT_EQ(got->request.headers, request.headers);
 
     compile_worker::Reply reply;
+    reply.id = 77;
     reply.cubin.image = std::string("\x7f" "ELF\0\1", 6);
     reply.cubin.log = "ptxas info";
     reply.cubin.seconds = 0.25;
     ASSERT_TRUE(compile_worker::write_reply(s.ends[1], reply));
     const std::optional<compile_worker::Reply> back = compile_worker::read_reply(s.ends[0]);
     ASSERT_TRUE(back.has_value());
+    EXPECT_EQ(back->id, 77u);
     EXPECT_EQ(back->status, compile_worker::Status::Compiled);
     EXPECT_EQ(back->cubin.image, reply.cubin.image);
     EXPECT_EQ(back->cubin.log, "ptxas info");
@@ -195,7 +215,7 @@ TEST(CompileWorkerProtocol, ForeignOrTruncatedOrHugeMessagesAreRefused) {
         NvrtcRequest request;
         request.file_name = "short.cu";
         request.source = std::string(200, 'x');
-        ASSERT_TRUE(compile_worker::write_request(s.ends[0], request));
+        ASSERT_TRUE(compile_worker::write_request(s.ends[0], 1, request));
         SocketPair t;
         char buffer[100];
         ASSERT_EQ(::read(s.ends[1], buffer, sizeof buffer), static_cast<ssize_t>(sizeof buffer));
@@ -213,7 +233,7 @@ TEST(CompileWorkerProtocol, ForeignOrTruncatedOrHugeMessagesAreRefused) {
     {  // writing to a peer that is gone fails instead of raising SIGPIPE
         SocketPair s;
         s.close_end(1);
-        EXPECT_FALSE(compile_worker::write_request(s.ends[0], nvrtc_request(naive_program(9, 9, 9))));
+        EXPECT_FALSE(compile_worker::write_request(s.ends[0], 1, nvrtc_request(naive_program(9, 9, 9))));
     }
 }
 
@@ -228,9 +248,10 @@ TEST(CompileWorkerProtocol, TheLoopGreetsCompilesAndStopsAtTheEndOrAMalformedReq
         EXPECT_EQ(hello->protocol, compile_worker::kProtocolVersion);
         EXPECT_EQ(hello->nvrtc_version, nvrtc_version());
         const KernelProgram program = naive_program(12, 12, 12);
-        ASSERT_TRUE(compile_worker::write_request(s.ends[0], nvrtc_request(program)));
+        ASSERT_TRUE(compile_worker::write_request(s.ends[0], 5, nvrtc_request(program)));
         const std::optional<compile_worker::Reply> reply = compile_worker::read_reply(s.ends[0]);
         ASSERT_TRUE(reply.has_value());
+        EXPECT_EQ(reply->id, 5u);
         EXPECT_EQ(reply->status, compile_worker::Status::Compiled);
         EXPECT_EQ(cache::cubin_image_defect(reply->cubin.image, program.kernel_symbol, program.arch), std::nullopt);
         ::shutdown(s.ends[0], SHUT_WR);  // the library closing its end: a clean exit

@@ -53,6 +53,7 @@ class Writer {
 public:
     explicit Writer(const char (&magic)[4]) { bytes_.append(magic, 4); }
     Writer& u32(std::uint32_t v) { return raw(&v, sizeof v); }
+    Writer& u64(std::uint64_t v) { return raw(&v, sizeof v); }
     Writer& f64(double v) { return raw(&v, sizeof v); }
     Writer& str(const std::string& s) {
         const std::uint64_t size = s.size();
@@ -84,6 +85,11 @@ public:
         ok_ = ok_ && read_exact(fd_, &v, sizeof v);
         return v;
     }
+    std::uint64_t u64() {
+        std::uint64_t v = 0;
+        ok_ = ok_ && read_exact(fd_, &v, sizeof v);
+        return v;
+    }
     std::uint32_t count() {
         const std::uint32_t n = u32();
         ok_ = ok_ && n <= kMaxCount;
@@ -110,8 +116,10 @@ private:
 };
 
 // The body of a request, after its magic.
-std::optional<NvrtcRequest> read_request_body(Reader& in) {
-    NvrtcRequest request;
+std::optional<ReceivedRequest> read_request_body(Reader& in) {
+    ReceivedRequest received;
+    received.id = in.u64();
+    NvrtcRequest& request = received.request;
     request.file_name = in.str();
     request.source = in.str();
     for (std::uint32_t i = 0, n = in.count(); i < n && in.ok(); ++i) request.options.push_back(in.str());
@@ -121,7 +129,7 @@ std::optional<NvrtcRequest> read_request_body(Reader& in) {
         request.headers.emplace_back(std::move(name), std::move(text));
     }
     if (!in.ok()) return std::nullopt;
-    return request;
+    return received;
 }
 
 }  // namespace
@@ -140,16 +148,16 @@ std::optional<Greeting> read_greeting(int fd) {
     return g;
 }
 
-bool write_request(int fd, const NvrtcRequest& request) {
+bool write_request(int fd, std::uint64_t id, const NvrtcRequest& request) {
     Writer out(kRequestMagic);
-    out.str(request.file_name).str(request.source).u32(static_cast<std::uint32_t>(request.options.size()));
+    out.u64(id).str(request.file_name).str(request.source).u32(static_cast<std::uint32_t>(request.options.size()));
     for (const auto& o : request.options) out.str(o);
     out.u32(static_cast<std::uint32_t>(request.headers.size()));
     for (const auto& [name, text] : request.headers) out.str(name).str(text);
     return out.send_to(fd);
 }
 
-std::optional<NvrtcRequest> read_request(int fd) {
+std::optional<ReceivedRequest> read_request(int fd) {
     Reader in(fd);
     if (!in.magic(kRequestMagic)) return std::nullopt;
     return read_request_body(in);
@@ -157,6 +165,7 @@ std::optional<NvrtcRequest> read_request(int fd) {
 
 bool write_reply(int fd, const Reply& reply) {
     return Writer(kReplyMagic)
+        .u64(reply.id)
         .u32(static_cast<std::uint32_t>(reply.status))
         .str(reply.status == Status::Compiled ? reply.cubin.log : reply.message)
         .str(reply.cubin.image)
@@ -168,6 +177,7 @@ std::optional<Reply> read_reply(int fd) {
     Reader in(fd);
     if (!in.magic(kReplyMagic)) return std::nullopt;
     Reply reply;
+    reply.id = in.u64();
     const std::uint32_t status = in.u32();
     std::string message = in.str();
     reply.cubin.image = in.str();
@@ -194,7 +204,7 @@ int serve(int in_fd, int out_fd, int idle_seconds) {
         Reader in(in_fd);
         const bool framed =
             first == 1 && read_exact(in_fd, magic + 1, 3) && std::memcmp(magic, kRequestMagic, 4) == 0;
-        const std::optional<NvrtcRequest> request = framed ? read_request_body(in) : std::nullopt;
+        const std::optional<ReceivedRequest> request = framed ? read_request_body(in) : std::nullopt;
         Reply reply;
         if (!request) {
             reply.status = Status::Malformed;
@@ -202,8 +212,9 @@ int serve(int in_fd, int out_fd, int idle_seconds) {
             write_reply(out_fd, reply);
             return 1;
         }
+        reply.id = request->id;
         try {
-            reply.cubin = compile_in_this_process(*request);
+            reply.cubin = compile_in_this_process(request->request);
         } catch (const Error& e) {
             reply.status = Status::CompileFailed;
             reply.message = e.what();

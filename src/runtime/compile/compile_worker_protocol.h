@@ -2,9 +2,10 @@
 // input and output): the worker's greeting, then any number of requests, each answered before the next is read.
 //
 //   greeting  "JGCW" u32 protocol, string NVRTC version ("13.0")
-//   request   "JGCQ" string file name, string source, u32 count + strings options, u32 count + (string name, string
-//             text) headers
-//   reply     "JGCR" u32 status, string message (the NVRTC log, or the error), string image, f64 seconds
+//   request   "JGCQ" u64 id, string file name, string source, u32 count + strings options, u32 count + (string name,
+//             string text) headers
+//   reply     "JGCR" u64 id (the request's), u32 status, string message (the NVRTC log, or the error), string image,
+//             f64 seconds
 //
 // Integers are little-endian as the machine's, a string is a u64 length and its bytes, a f64 its 8 bytes: both ends
 // run on one machine. Every length and count is bounded before anything is allocated for it, so a peer that is no
@@ -33,6 +34,7 @@ enum class Status : std::uint32_t {
 };
 
 struct Reply {
+    std::uint64_t id = 0;  // the request's: a reply that answers another request is refused
     Status status = Status::Compiled;
     std::string message;
     Cubin cubin;
@@ -42,8 +44,12 @@ struct Reply {
 // ends or holds something else than the message.
 bool write_greeting(int fd, const Greeting& greeting);
 std::optional<Greeting> read_greeting(int fd);
-bool write_request(int fd, const NvrtcRequest& request);
-std::optional<NvrtcRequest> read_request(int fd);
+struct ReceivedRequest {
+    std::uint64_t id = 0;
+    NvrtcRequest request;
+};
+bool write_request(int fd, std::uint64_t id, const NvrtcRequest& request);
+std::optional<ReceivedRequest> read_request(int fd);
 bool write_reply(int fd, const Reply& reply);
 std::optional<Reply> read_reply(int fd);
 

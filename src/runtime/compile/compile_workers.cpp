@@ -96,6 +96,8 @@ struct CompileWorkerPool::State {
     std::vector<Worker> idle;
     unsigned alive = 0;  // started and not retired: idle, lent, or being started
     std::string why_not;  // set when the pool gave up on its program (or had none)
+    pid_t owner = ::getpid();  // the process whose workers these are
+    std::uint64_t next_id = 1;
 
     // Gives up on the program: every later compile runs in the caller's process. Under the lock.
     void give_up(const std::string& why) {
@@ -164,6 +166,14 @@ struct CompileWorkerPool::State {
     // An idle worker or a new one; nullopt once the pool has given up.
     std::optional<Worker> lend() {
         std::unique_lock lock(mutex);
+        if (owner != ::getpid()) {
+            // A child forked from the workers' process: their sockets are shared with the parent, whose requests
+            // and replies would interleave with the child's. The child lets go of its copies and starts its own.
+            for (const Worker& w : idle) ::close(w.fd);
+            idle.clear();
+            alive = 0;
+            owner = ::getpid();
+        }
         while (true) {
             if (!why_not.empty()) return std::nullopt;
             if (!idle.empty()) {
@@ -222,8 +232,14 @@ std::optional<Cubin> CompileWorkerPool::compile(const NvrtcRequest& request) {
     for (int attempt = 0; attempt < 2; ++attempt) {
         const std::optional<Worker> w = state_->lend();
         if (!w) return std::nullopt;
+        std::uint64_t id;
+        {
+            std::lock_guard lock(state_->mutex);
+            id = state_->next_id++;
+        }
         std::optional<compile_worker::Reply> reply;
-        if (compile_worker::write_request(w->fd, request)) reply = compile_worker::read_reply(w->fd);
+        if (compile_worker::write_request(w->fd, id, request)) reply = compile_worker::read_reply(w->fd);
+        if (reply && reply->id != id) reply.reset();  // an answer to another request: the stream is out of step
         if (!reply) {
             state_->lose(*w);
             continue;
