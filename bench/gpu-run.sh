@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The one GPU batch: every GPU test and benchmark, with logs and result files written to $OUT (default ./gpu-out).
-# Runs on the GPU machine over a build made on the build machine (the build folder travels along).
+# Runs on the GPU machine over a build made on the build machine (the build folder travels along: the whole folder is
+# ~60 MiB, near the device tool's 64 MiB, so carry what the batch runs — build/CTestTestfile.cmake, build/tests,
+# build/bench, build/jitgemm, build/jitgemm-compile-worker — and an old build's jitgemm beside them for compare/fixed).
 #   bench/gpu-run.sh [build-dir] [quick|full|tests|bench|targets] [tune-budget-seconds] [sets]
 #     tests: machine, SASS, GPU tests, compute-sanitizer
 #     quick: tests, then per precision the untuned default and the tuned kernels against cuBLAS on the quick rows
@@ -30,8 +32,9 @@
 #            of bench/shapes/m_sweep*.csv against cuBLAS and against exact tuning ($PARTS sweep)
 #     searchcmp: search time and quality — bench/shapes/$SEARCH_SET.csv searched with the short budget of
 #            $SEARCH_BUDGETS (default "10 60"), then (unless $SEARCH_TWINS_TRIAL is empty) again with
-#            JITGEMM_SEARCH_TWINS=all, then with the long budget row by row (all), in fresh caches; each short search
-#            against the long one by bench/search_summary.py
+#            JITGEMM_SEARCH_TWINS=all, and (where $SEARCH_TRIAL names environment settings, e.g.
+#            "JITGEMM_COMPILE_WORKER=off") again with those, then with the long budget row by row (all), in fresh
+#            caches; each short search against the long one by bench/search_summary.py
 #     report: the command's GPU tests (its JSON), then the quick rows tuned and benched as JSON and `jitgemm report`
 #            of the cache and those files (report.html)
 #     python: the Python package's tests and bench/python_overhead.py (per-call cost; public shapes of $PY_SETS (empty: none),
@@ -444,6 +447,11 @@ csv.writer(sys.stdout).writerows([("problem_key", "config", "outcome", "time_ms"
         stamp "$set_name searched with ${budgets[0]} s each, every twin in the main pass (tuner/tune_options.h)"
         short_search twins JITGEMM_SEARCH_TWINS=all
     fi
+    if [ -n "${SEARCH_TRIAL:-}" ]; then
+        stamp "$set_name searched with ${budgets[0]} s each, with $SEARCH_TRIAL"
+        # shellcheck disable=SC2086  # the settings are words on purpose
+        short_search trial $SEARCH_TRIAL
+    fi
     stamp "$set_name searched with ${budgets[1]} s each, row by row"
     rm -rf "/tmp/jitgemm-search-${budgets[1]}"
     header=$(grep -m1 '^name,' "$manifest")
@@ -494,6 +502,10 @@ print(winner(sys.argv[2], name) or "-", winner(sys.argv[3], name) or "-")' \
     if [ -n "${SEARCH_TWINS_TRIAL-1}" ]; then
         stamp "${budgets[0]} s, every twin in the main pass, against ${budgets[1]} s"
         python3 bench/search_summary.py "$RES/search_twins.json" "${long_files[@]}" 2>&1 | tee -a "$log"
+    fi
+    if [ -n "${SEARCH_TRIAL:-}" ]; then
+        stamp "${budgets[0]} s with $SEARCH_TRIAL against ${budgets[1]} s"
+        python3 bench/search_summary.py "$RES/search_trial.json" "${long_files[@]}" 2>&1 | tee -a "$log"
     fi
     stamp "done"; exit "$status"
 fi
