@@ -431,5 +431,44 @@ TEST(SearchSpace, RefinementsVaryGroupsStagesAndVectorWidthOnly) {
     }
 }
 
+// The group sizes a refinement tries for a winner, in the order they come.
+template <typename Config>
+std::vector<int> refined_groups(const Config& winner, const Problem& p, const DeviceInfo& device) {
+    std::vector<int> groups;
+    for (const AnyConfig& v : refinements(winner, p, device))
+        if (const int g = std::get<Config>(v).group; g != winner.group) groups.push_back(g);
+    return groups;
+}
+
+TEST(SearchSpace, RefinementsSkipGroupSizesThatLeaveTheTileOrderAsItIs) {
+    const DeviceInfo device = testing::h200_profile();
+    RegBlockConfig regblock;  // 128 x 128 tiles, group 8
+    MmaSyncConfig mma;
+    mma.bm = mma.bn = 64;
+    WgmmaConfig wgmma;
+    wgmma.bm = 128;
+    wgmma.bn = 128;
+    for (const DType t : {DType::F32, DType::BF16}) {
+        const auto groups = [&](std::int64_t m, std::int64_t n) {
+            Problem p = column_major(m, n, 4096, 16);
+            p.a_type = p.b_type = p.c_type = t;
+            if (t == DType::F32) return refined_groups(regblock, p, device);
+            std::vector<int> all = refined_groups(mma, p, device);
+            const std::vector<int> w = refined_groups(wgmma, p, device);
+            EXPECT_EQ(all, w) << m << " x " << n << ": mma.sync and wgmma tiles of one size differ";
+            return all;
+        };
+        // Many tile rows and columns: every size orders the blocks differently.
+        EXPECT_EQ(groups(4096, 4096), (std::vector<int>{1, 4, 16})) << to_string(t);
+        // One tile row (a decode step) or one tile column: every size orders them alike.
+        EXPECT_TRUE(groups(16, 4096).empty()) << to_string(t);
+        EXPECT_TRUE(groups(4096, 16).empty()) << to_string(t);
+        EXPECT_TRUE(groups(7, 7).empty()) << to_string(t);
+        // Three tile rows: groups of 4, 8 and 16 all take the three at once; 1 walks n first.
+        const std::int64_t three_rows = t == DType::F32 ? 3 * 128 : 3 * 64;
+        EXPECT_EQ(groups(three_rows, 4096), (std::vector<int>{1})) << to_string(t);
+    }
+}
+
 }  // namespace
 }  // namespace jitgemm

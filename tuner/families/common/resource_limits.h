@@ -3,6 +3,7 @@
 // every family launches.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 
@@ -28,6 +29,16 @@ bool is_simt_problem(const Problem& problem);
 // The bm x bn tiles that cover one GEMM's C, partial tiles at its edges included (a batch multiplies them).
 inline std::int64_t tiles_of_c(const Problem& problem, std::int64_t bm, std::int64_t bn) {
     return ((problem.m + bm - 1) / bm) * ((problem.n + bn - 1) / bn);
+}
+
+// Whether rasterization groups of `a` and of `b` tile rows put the blocks over C's bm x bn tiles in one order
+// (kernel_sources/common/jg_problem.cuh: tile_of_block): every group size does where C is one row or one column of
+// tiles (a decode step, a small problem), and every size of at least C's tile rows does. The families' refinements
+// skip a group size that would change nothing but the cubin (9 of the 60 candidates of a 7x7x7 search on the H100).
+inline bool same_tile_order(const Problem& problem, std::int64_t bm, std::int64_t bn, int a, int b) {
+    const std::int64_t tiles_m = (problem.m + bm - 1) / bm, tiles_n = (problem.n + bn - 1) / bn;
+    if (tiles_m <= 1 || tiles_n <= 1) return true;
+    return std::min<std::int64_t>(a, tiles_m) == std::min<std::int64_t>(b, tiles_m);
 }
 
 // tiles_m * tiles_n blocks of `threads` (the Tensor Core family passes tiles and blocks per tile) along x, for each

@@ -75,7 +75,7 @@ std::vector<MmaSyncConfig> MmaSyncConfig::enumerate(const Problem& problem, cons
 std::vector<MmaSyncConfig> MmaSyncConfig::refinements(const Problem& problem, const DeviceInfo& device) const {
     std::vector<MmaSyncConfig> out;
     for (const int g : {1, 4, 16}) {
-        if (g == group) continue;
+        if (g == group || same_tile_order(problem, bm, bn, g, group)) continue;
         MmaSyncConfig c = *this;
         c.group = g;
         out.push_back(c);

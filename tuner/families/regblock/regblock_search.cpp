@@ -50,11 +50,11 @@ std::vector<RegBlockConfig> RegBlockConfig::enumerate(const Problem& p, const De
     return out;
 }
 
-std::vector<RegBlockConfig> RegBlockConfig::refinements(const Problem& /*problem*/,
+std::vector<RegBlockConfig> RegBlockConfig::refinements(const Problem& problem,
                                                         const DeviceInfo& /*device*/) const {
     std::vector<RegBlockConfig> out;
     for (const int g : {1, 4, 16}) {
-        if (g == group) continue;
+        if (g == group || same_tile_order(problem, bm, bn, g, group)) continue;
         RegBlockConfig c = *this;
         c.group = g;
         out.push_back(c);

@@ -5,6 +5,7 @@
 
 #include "runtime/device/roofline.h"
 #include "tuner/families/common/operand_packing.h"
+#include "tuner/families/common/resource_limits.h"
 #include "tuner/families/wgmma/wgmma_config.h"
 
 namespace jitgemm {
@@ -68,7 +69,7 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
 std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const DeviceInfo& device) const {
     std::vector<WgmmaConfig> out;
     for (const int g : {1, 4, 16}) {
-        if (g == group) continue;
+        if (g == group || same_tile_order(problem, bm, bn, g, group)) continue;
         WgmmaConfig c = *this;
         c.group = g;
         out.push_back(c);
