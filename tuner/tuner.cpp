@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "runtime/compile/kernel_program.h"
+#include "runtime/compile/compile_workers.h"
 #include "runtime/compile/nvrtc_compiler.h"
 #include "runtime/compile/cached_compile.h"
 #include "runtime/compile/cubin_verification.h"
@@ -241,6 +242,9 @@ private:
             std::lock_guard lock(calibration_mutex_);
             return most_promising(pending, estimates, groups, calibration_, failed_groups_, stop_rule_);
         };
+        // Declared before the pool, so that it outlives the pool's threads: once the search stops, the compiles under
+        // way in workers are ended instead of waited for (their results would be drained unmeasured).
+        CompileAbandonment abandon_compiles;
         CompilePool<CompiledCandidate> pool(
             configs.size(),
             [&](std::size_t i) {
@@ -252,7 +256,7 @@ private:
                         c.skipped = true;  // compiles cannot be interrupted: do not start one that would overrun
                     } else {
                         c.compiled_now = true;
-                        c.cubin = compile_to_cubin(c.program);
+                        c.cubin = compile_unless_abandoned(c.program, abandon_compiles);
                         // Running estimate of one compile's wall time (under the pool's contention).
                         compile_seconds_ = 0.8 * compile_seconds_.load() + 0.2 * c.cubin.seconds;
                     }
@@ -271,7 +275,8 @@ private:
             if (!item) break;
             if (done) continue;  // compiles under way still arrive after the stop; the rule ruled them out
             if (have_winner() && seconds_left() < final_reserve()) {
-                pool.cancel();  // compiles under way still arrive; they are left unmeasured
+                pool.cancel();  // compiles under way still arrive (those in workers abandoned); they are left unmeasured
+                abandon_compiles.abandon();
                 cancelled = true;
                 continue;
             }
@@ -280,6 +285,7 @@ private:
             CompiledCandidate& compiled = item->second;
             if (compiled.skipped) {
                 pool.cancel();
+                abandon_compiles.abandon();
                 cancelled = true;
                 continue;
             }
@@ -307,6 +313,7 @@ private:
                 result_.stop_reason = *reason;
                 done = true;
                 pool.cancel();
+                abandon_compiles.abandon();
             }
         }
     }

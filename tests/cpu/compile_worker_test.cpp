@@ -129,6 +129,41 @@ TEST(CompileWorker, AForkedChildStartsItsOwnWorkersAndTheParentsStayInStep) {
     EXPECT_EQ(again->image, first->image);
 }
 
+TEST(CompileWorker, AnAbandonedCompileEndsAtOnceAndLaterOnesDoNotStart) {
+    // A Hopper kernel with a large tile: among the slowest programs to compile (0.4 s on the build machine).
+    Problem p = bench_problem(4096, 4096, 4096, Transpose::No, Transpose::No, DType::BF16, ComputeType::F32);
+    const KernelProgram slow = kernel_program(*parse_config("wgmma_128x256x64_c2_s4_g8"), p, "sm_90a");
+    const auto clock = std::chrono::steady_clock::now;
+    const auto started = clock();
+    const Cubin whole = compile_in_this_process(nvrtc_request(slow));
+    const auto whole_time = clock() - started;
+
+    CompileWorkerPool pool(JITGEMM_COMPILE_WORKER_PATH, 2);
+    ASSERT_TRUE(pool.compile(nvrtc_request(naive_program(8, 8, 8))).has_value()) << pool.status();  // a worker up
+    CompileAbandonment search;
+    const auto begun = clock();
+    std::future<std::string> outcome = std::async(std::launch::async, [&] {
+        try {
+            pool.compile(nvrtc_request(slow), &search);
+            return std::string("compiled");
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    search.abandon();
+    EXPECT_NE(outcome.get().find("abandoned"), std::string::npos);
+    EXPECT_LT(clock() - begun, whole_time / 2) << "the abandoned compile was waited for";
+    // Abandoned: the next compile under it does not start, in a worker or here.
+    EXPECT_THROW(pool.compile(nvrtc_request(naive_program(9, 9, 9)), &search), Error);
+    EXPECT_THROW(compile_unless_abandoned(naive_program(9, 9, 9), search), Error);
+    // The pool serves on, and the program compiles whole.
+    CompileAbandonment next;
+    const std::optional<Cubin> again = pool.compile(nvrtc_request(slow), &next);
+    ASSERT_TRUE(again.has_value()) << pool.status();
+    EXPECT_EQ(again->image, whole.image);
+}
+
 TEST(CompileWorker, AProgramThatIsNoWorkerIsGivenUpOn) {
     for (const char* impostor : {"/bin/true", "/bin/echo"}) {
         if (::access(impostor, X_OK) != 0) continue;

@@ -227,11 +227,43 @@ CompileWorkerPool::~CompileWorkerPool() {
     for (const Worker& w : state_->idle) retire(w);
 }
 
-std::optional<Cubin> CompileWorkerPool::compile(const NvrtcRequest& request) {
+void CompileAbandonment::abandon() {
+    std::lock_guard lock(mutex_);
+    abandoned_ = true;
+    // The compiles under way read EOF at once; they then retire their workers, which may be mid-compile.
+    for (const int fd : fds_) ::shutdown(fd, SHUT_RDWR);
+}
+
+bool CompileAbandonment::abandoned() const {
+    std::lock_guard lock(mutex_);
+    return abandoned_;
+}
+
+bool CompileAbandonment::enlist(int fd) {
+    std::lock_guard lock(mutex_);
+    if (abandoned_) return false;
+    fds_.push_back(fd);
+    return true;
+}
+
+void CompileAbandonment::release(int fd) {
+    std::lock_guard lock(mutex_);
+    fds_.erase(std::remove(fds_.begin(), fds_.end(), fd), fds_.end());
+}
+
+void throw_compile_abandoned() {
+    throw Error(ErrorCode::CompileError, "jitgemm: compile abandoned: the search that asked for it has stopped");
+}
+
+std::optional<Cubin> CompileWorkerPool::compile(const NvrtcRequest& request, CompileAbandonment* abandonment) {
     // Two tries: a worker that has just exited idle is found so only when it is lent, and the next one serves.
     for (int attempt = 0; attempt < 2; ++attempt) {
         const std::optional<Worker> w = state_->lend();
         if (!w) return std::nullopt;
+        if (abandonment != nullptr && !abandonment->enlist(w->fd)) {
+            state_->take_back(*w);
+            throw_compile_abandoned();
+        }
         std::uint64_t id;
         {
             std::lock_guard lock(state_->mutex);
@@ -239,9 +271,11 @@ std::optional<Cubin> CompileWorkerPool::compile(const NvrtcRequest& request) {
         }
         std::optional<compile_worker::Reply> reply;
         if (compile_worker::write_request(w->fd, id, request)) reply = compile_worker::read_reply(w->fd);
+        if (abandonment != nullptr) abandonment->release(w->fd);
         if (reply && reply->id != id) reply.reset();  // an answer to another request: the stream is out of step
         if (!reply) {
             state_->lose(*w);
+            if (abandonment != nullptr && abandonment->abandoned()) throw_compile_abandoned();
             continue;
         }
         if (reply->status == compile_worker::Status::Malformed) {
@@ -291,7 +325,9 @@ CompileWorkerPool& process_pool() {
 
 }  // namespace
 
-std::optional<Cubin> compile_in_worker(const NvrtcRequest& request) { return process_pool().compile(request); }
+std::optional<Cubin> compile_in_worker(const NvrtcRequest& request, CompileAbandonment* abandonment) {
+    return process_pool().compile(request, abandonment);
+}
 
 std::string compile_worker_status() { return process_pool().status(); }
 

@@ -17,17 +17,40 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "runtime/compile/nvrtc_compiler.h"
 
 namespace jitgemm {
 
+// Compiles that may be given up together: a search's, once it has stopped and will use none of them. abandon() ends
+// the worker compiles under way for it at once (their workers are killed) and keeps later ones from starting; each
+// throws Error(CompileError) saying so. A compile in this process cannot be interrupted and runs to its end.
+class CompileAbandonment {
+public:
+    void abandon();
+    bool abandoned() const;
+
+private:
+    friend class CompileWorkerPool;
+    bool enlist(int fd);  // false once abandoned
+    void release(int fd);
+    mutable std::mutex mutex_;
+    bool abandoned_ = false;
+    std::vector<int> fds_;  // the sockets of the workers compiling for it
+};
+
+// The error an abandoned compile throws.
+[[noreturn]] void throw_compile_abandoned();
+
 // Compiles `request` in a worker process: the cubin (its log, its image not yet checked), or nullopt where no
 // worker could (none found, none started, the one used was lost), for the caller to compile in this process. Throws
-// Error(CompileError) when NVRTC rejected the program, as compile_in_this_process does.
-std::optional<Cubin> compile_in_worker(const NvrtcRequest& request);
+// Error(CompileError) when NVRTC rejected the program, as compile_in_this_process does, or when `abandonment` was
+// abandoned before or during the compile.
+std::optional<Cubin> compile_in_worker(const NvrtcRequest& request, CompileAbandonment* abandonment = nullptr);
 
 // Where compiles run, for `jitgemm info` and the log: "worker processes (PATH)", or "this process (why)".
 std::string compile_worker_status();
@@ -42,7 +65,7 @@ public:
     CompileWorkerPool(const CompileWorkerPool&) = delete;
     CompileWorkerPool& operator=(const CompileWorkerPool&) = delete;
 
-    std::optional<Cubin> compile(const NvrtcRequest& request);
+    std::optional<Cubin> compile(const NvrtcRequest& request, CompileAbandonment* abandonment = nullptr);
 
     // "worker processes (PATH)" or "this process (why)": why is the last reason a worker could not be used
     // (a worker that would not start or greeted wrongly makes the pool give up on its program).

@@ -65,10 +65,14 @@ NvrtcRequest nvrtc_request(const KernelProgram& program) {
     return request;
 }
 
-Cubin compile_to_cubin(const KernelProgram& program) {
+namespace {
+
+// Both entry points: in a worker where one is at hand (its image checked), else in this process.
+Cubin compile(const KernelProgram& program, CompileAbandonment* abandonment) {
+    if (abandonment != nullptr && abandonment->abandoned()) throw_compile_abandoned();
     if (!program.support) ++compile_count;
     const NvrtcRequest request = nvrtc_request(program);
-    if (std::optional<Cubin> cubin = compile_in_worker(request)) {
+    if (std::optional<Cubin> cubin = compile_in_worker(request, abandonment)) {
         // A worker's bytes are checked as a stored cubin's are before they may reach the driver; bytes that fail are
         // thrown away and the program compiled here.
         if (const auto defect = cache::cubin_image_defect(cubin->image, program.kernel_symbol, program.arch); !defect)
@@ -79,6 +83,14 @@ Cubin compile_to_cubin(const KernelProgram& program) {
                                                                     *defect + "); compiling it in this process");
     }
     return compile_in_this_process(request);
+}
+
+}  // namespace
+
+Cubin compile_to_cubin(const KernelProgram& program) { return compile(program, nullptr); }
+
+Cubin compile_unless_abandoned(const KernelProgram& program, CompileAbandonment& abandonment) {
+    return compile(program, &abandonment);
 }
 
 Cubin compile_in_this_process(const NvrtcRequest& request) {

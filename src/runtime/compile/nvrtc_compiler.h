@@ -35,9 +35,15 @@ struct NvrtcRequest {
 // The request for `program`: its source and options, and every embedded kernel source as a header.
 NvrtcRequest nvrtc_request(const KernelProgram& program);
 
+class CompileAbandonment;  // runtime/compile/compile_workers.h
+
 // Compiles in a worker where one is at hand (its image checked as the cache checks a stored one:
 // cache/cubin_check.h), else in this process.
 Cubin compile_to_cubin(const KernelProgram& program);
+
+// compile_to_cubin, but throws Error(CompileError) instead once `abandonment` is abandoned (a worker's compile is
+// ended at once; one in this process runs to its end): a search's compiles.
+Cubin compile_unless_abandoned(const KernelProgram& program, CompileAbandonment& abandonment);
 
 // Compiles in this process, whatever workers there are.
 Cubin compile_in_this_process(const NvrtcRequest& request);
