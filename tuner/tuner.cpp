@@ -101,7 +101,7 @@ public:
             (result_.complete ? ", complete" : ", incomplete (budget)") +
             (result_.ruled_out > 0 ? " (" + std::to_string(result_.ruled_out) + " ruled out: " + result_.stop_reason + ")"
                                    : std::string()));
-        log("time: " + t.describe());
+        log("time: " + t.describe() + "; NVRTC compiles in " + compile_worker_status());
         return std::move(result_);
     }
 
