@@ -12,15 +12,25 @@
 
 namespace jitgemm {
 
+std::unique_ptr<VerificationKernels> obtain_verification_kernels(const std::string& arch,
+                                                                 const cache::CacheStack& caches) {
+    const KernelProgram verify = make_support_program("support/jg_verify.cuh", "jg_compare", arch);
+    return load_verification_kernels(obtain_cubin(verify, caches, true).image);
+}
+
+std::shared_ptr<const LoadedKernel> obtain_reference_kernel(const Problem& problem, const std::string& arch,
+                                                           const cache::CacheStack& caches) {
+    const KernelProgram reference = reference_program(problem, arch);
+    return load_kernel(obtain_cubin(reference, caches, true).image, reference.kernel_symbol,
+                       launch_description(ReferenceConfig{}, problem), reference.config_name);
+}
+
 std::uint64_t mismatches_against_reference(const LoadedKernel& kernel, const Problem& problem,
                                            const std::string& arch, const cache::CacheStack& caches) {
-    const KernelProgram verify = make_support_program("support/jg_verify.cuh", "jg_compare", arch);
-    const auto kernels = load_verification_kernels(obtain_cubin(verify, caches, true).image);
+    const auto kernels = obtain_verification_kernels(arch, caches);
     const driver::StreamHandle stream = driver::make_stream();
     const TuningOperands operands(problem, *kernels, stream.get(), std::random_device{}());
-    const KernelProgram reference = reference_program(problem, arch);
-    const auto reference_kernel = load_kernel(obtain_cubin(reference, caches, true).image, reference.kernel_symbol,
-                                              launch_description(ReferenceConfig{}, problem), reference.config_name);
+    const auto reference_kernel = obtain_reference_kernel(problem, arch, caches);
     operands.reset_output(stream.get());
     operands.launch(*reference_kernel, stream.get());
     operands.keep_output_as_reference(stream.get());

@@ -1,5 +1,6 @@
 // The tuning loop (see tuner.h): stages in the order they run.
 #include "tuner/tuner.h"
+#include "tuner/reference_check.h"
 #include "tuner/search_stop.h"
 #include "log/log.h"
 
@@ -159,17 +160,14 @@ private:
     }
 
     // Stage 0: the tuner's own operands on the device, the verification kernels, and the reference output from the
-    // reference family. Once per search, while the first candidates compile: those kernels are compiled on the
-    // tuning thread (per problem, the reference kernel is).
+    // reference family. Once per search, while the first candidates compile: those kernels come from the cache or
+    // are compiled on the tuning thread (the reference once per element types and layout, not per problem).
     void prepare_operands() {
         if (operands_) return;
-        const KernelProgram program = make_support_program("support/jg_verify.cuh", "jg_compare", arch_);
-        verification_kernels_ = load_verification_kernels(obtain_cubin(program, caches_, true).image);
+        verification_kernels_ = obtain_verification_kernels(arch_, caches_);
         operands_ = std::make_unique<TuningOperands>(problem_, *verification_kernels_, stream_.get(),
                                                        std::random_device{}());
-        const KernelProgram reference = reference_program(problem_, arch_);
-        const auto kernel = load_kernel(obtain_cubin(reference, caches_, true).image, reference.kernel_symbol,
-                                        launch_description(ReferenceConfig{}, problem_), reference.config_name);
+        const auto kernel = obtain_reference_kernel(problem_, arch_, caches_);
         const LoggedTurn gpu = gpu_turn();
         operands_->reset_output(stream_.get());
         operands_->launch(*kernel, stream_.get());

@@ -46,41 +46,46 @@ Problem kernel_problem(const AnyConfig& config, const Problem& problem) {
     return std::visit([&](const auto& c) { return c.kernel_problem(problem); }, config);
 }
 
+namespace {
+
+// The kernel of `c` for a launch on `problem`, named `name`: the family's header and symbol, the knobs, and the one
+// copy kernel its launch uses. A module holds only that one (common/jg_pack*.cuh), if any: compiled into every module,
+// they took 60-80% of a candidate's compile (wgmma 1.9 s against 0.75 s, mma_sync 0.87 against 0.19).
+template <typename Config>
+FamilyKernel family_kernel(const Config& c, const Problem& problem, std::string name) {
+    using F = family_t<Config>;
+    KnobDefines defines = c.defines();
+    defines.emplace_back("JG_PACKS", static_cast<int>(pack_kernel_of(c.launch(problem).packs)));
+    return {std::string(F::kSourceHeader), std::string(F::kKernelSymbol), std::move(name), std::move(defines)};
+}
+
+}  // namespace
+
 KernelProgram kernel_program(const AnyConfig& config, const Problem& problem, const std::string& arch) {
     return std::visit(
         [&](const auto& c) {
-            using F = family_t<decltype(c)>;
             // A run-time-shape variant's binary goes by its own name (cache/cache_records.h: kept without a selection).
             std::string name = c.to_string();
             if (problem.runtime_dim != 0)
                 name += std::string(cache::kRuntimeVariantMarker) + (problem.runtime_dim == 1 ? "m" : "n");
-            // A module holds the one copy kernel its launch uses (common/jg_pack*.cuh), if any: compiled into every
-            // module, they took 60-80% of a candidate's compile (wgmma 1.9 s against 0.75 s, mma_sync 0.87 against 0.19).
-            KnobDefines defines = c.defines();
-            defines.emplace_back("JG_PACKS", static_cast<int>(pack_kernel_of(c.launch(problem).packs)));
-            const FamilyKernel kernel{std::string(F::kSourceHeader), std::string(F::kKernelSymbol), std::move(name),
-                                      std::move(defines)};
-            return make_kernel_program(c.kernel_problem(problem), kernel, arch);
+            return make_kernel_program(c.kernel_problem(problem), family_kernel(c, problem, std::move(name)), arch);
         },
         config);
 }
 
 KernelProgram reference_program(const Problem& problem, const std::string& arch) {
     const ReferenceConfig reference{};
-    using F = family_t<ReferenceConfig>;
     Problem exact = problem.with_runtime_dim(0);
     // The reference reads and writes element by element, so it claims only the elements' own alignment: operands of
     // every alignment class share the binary too.
     exact.align_a = static_cast<std::uint8_t>(size_of(exact.a_type));
     exact.align_b = static_cast<std::uint8_t>(size_of(exact.b_type));
     exact.align_c = static_cast<std::uint8_t>(size_of(exact.c_type));
-    KnobDefines defines = reference.defines();
-    defines.emplace_back("JG_PACKS", static_cast<int>(pack_kernel_of(reference.launch(exact).packs)));
     // Named as a variant (cache/cache_records.h): no selection names it, and the cache keeps it.
-    const FamilyKernel kernel{std::string(F::kSourceHeader), std::string(F::kKernelSymbol),
-                              reference.to_string() + std::string(cache::kRuntimeVariantMarker) + "sizes",
-                              std::move(defines)};
-    return make_kernel_program(exact, kernel, arch, true);
+    return make_kernel_program(
+        exact,
+        family_kernel(reference, exact, reference.to_string() + std::string(cache::kRuntimeVariantMarker) + "sizes"),
+        arch, true);
 }
 
 bool shares_tiles(const AnyConfig& config, const Problem& problem) {
