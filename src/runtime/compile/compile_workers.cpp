@@ -284,7 +284,10 @@ std::optional<Cubin> CompileWorkerPool::compile(const NvrtcRequest& request, Com
             state_->give_up("it could not read a request: " + reply->message);
             return std::nullopt;
         }
-        state_->take_back(*w);
+        // A reply read whole before an abandonment stands; but the abandonment may have shut the worker's socket
+        // after it, so that worker is retired rather than lent again with a dead socket.
+        if (abandonment != nullptr && abandonment->abandoned()) state_->lose(*w);
+        else state_->take_back(*w);
         if (reply->status == compile_worker::Status::CompileFailed) throw Error(ErrorCode::CompileError, reply->message);
         return std::move(reply->cubin);
     }
