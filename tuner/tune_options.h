@@ -30,6 +30,9 @@ struct TuneOptions {
     int min_runs = 10;             // timed runs per candidate, at least ...
     double min_milliseconds = 20;  // ... and at least this much measured kernel time
     int max_runs = 200;
+    // The median's relative standard error that ends a candidate's timing before min_milliseconds (tuner/timing_rule.h);
+    // 0: the time rule alone. $JITGEMM_SEARCH_PRECISION sets it (an experiment: session 26 left it unmeasured).
+    double timing_precision = 0.0;
     int finalists = 3;             // re-timed alternately before the choice
     int final_rounds = 10;         // alternating rounds of the finalists
     unsigned compile_threads = 0;  // 0: one per hardware thread

@@ -2,6 +2,7 @@
 #include "tuner/tuner.h"
 #include "tuner/reference_check.h"
 #include "tuner/search_stop.h"
+#include "tuner/timing_rule.h"
 #include "log/log.h"
 
 #include <algorithm>
@@ -444,29 +445,18 @@ private:
         c.median_ms = time_candidate(k);
     }
 
-    // Median of at least min_runs runs and min_milliseconds of kernel time (at most max_runs), L2 flushed before
-    // each: a first batch of min_runs, then as many more as its times say the rest of min_milliseconds takes —
-    // unless the first batch is already clearly slower than the best so far (kClearlySlower), when its median is the
-    // candidate's time: the runs that would only confirm a loser are not made. (In session 25's searches of large
-    // shapes about 40% of the candidates measured were over 1.25 times the winner's time, and a 10-run median moves by
-    // a few per cent at most.)
+    // The median of the runs the timing rule asks for (tuner/timing_rule.h), L2 flushed before each.
     double time_candidate(const LoadedKernel& k) {
-        constexpr double kClearlySlower = 1.25;
         operands_->launch(k, stream_.get());  // warm-up
-        std::vector<double> samples = timed_runs(k, std::max(options_.min_runs, 1));
-        const double first = median(samples), best = best_ms_.load();
-        if (best > 0 && first > kClearlySlower * best) return first;
-        double total = 0.0;
-        for (const double ms : samples) total += ms;
-        if (total < options_.min_milliseconds) {
-            const double per_run = std::max(total / static_cast<double>(samples.size()), 1e-6);
-            const double wanted = std::ceil((options_.min_milliseconds - total) / per_run);
-            const int more = static_cast<int>(
-                std::min(wanted, static_cast<double>(options_.max_runs) - static_cast<double>(samples.size())));
-            if (more > 0) {
-                const std::vector<double> rest = timed_runs(k, more);
-                samples.insert(samples.end(), rest.begin(), rest.end());
-            }
+        TimingRule rule;
+        rule.min_runs = options_.min_runs;
+        rule.min_milliseconds = options_.min_milliseconds;
+        rule.max_runs = options_.max_runs;
+        rule.precision = options_.timing_precision;
+        std::vector<double> samples;
+        while (const int more = further_runs(samples, best_ms_.load(), rule)) {
+            const std::vector<double> batch = timed_runs(k, more);
+            samples.insert(samples.end(), batch.begin(), batch.end());
         }
         return median(samples);
     }

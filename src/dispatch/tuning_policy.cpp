@@ -57,6 +57,18 @@ Twins search_twins_from_environment() {
     throw Error(ErrorCode::InvalidArgument, "jitgemm: JITGEMM_SEARCH_TWINS=" + text + " is not all or later");
 }
 
+double timing_precision_from_environment() {
+    const char* value = std::getenv("JITGEMM_SEARCH_PRECISION");
+    const std::string text = value == nullptr ? "" : value;
+    if (text.empty()) return 0.0;
+    char* end = nullptr;
+    const double precision = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || !(precision >= 0.0 && precision < 1.0))
+        throw Error(ErrorCode::InvalidArgument,
+                    "jitgemm: JITGEMM_SEARCH_PRECISION=" + text + " is not a fraction in [0, 1) (e.g. 0.005)");
+    return precision;
+}
+
 TunePolicy resolve_tune_policy(TunePolicy requested) {
     return requested == TunePolicy::FromEnvironment ? environment_policy() : requested;
 }
@@ -68,6 +80,7 @@ TuneOptions resolve_tune_options(const GemmOptions& options) {
     TuneOptions t;
     t.budget_seconds = options.tune_budget_seconds > 0 ? options.tune_budget_seconds : environment_budget();
     t.twins = search_twins_from_environment();
+    t.timing_precision = timing_precision_from_environment();
     return t;
 }
 

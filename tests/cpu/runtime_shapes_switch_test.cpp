@@ -1,5 +1,6 @@
 // The switches read at each miss or search: $JITGEMM_RUNTIME_SHAPES, on or off (1 or 0; off when unset), and
-// $JITGEMM_SEARCH_TWINS, all or later (later when unset); anything else refused with a sentence naming the variable.
+// $JITGEMM_SEARCH_TWINS, all or later (later when unset); $JITGEMM_SEARCH_PRECISION, a fraction in [0, 1) (0 when
+// unset); anything else refused with a sentence naming the variable.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -49,6 +50,17 @@ TEST(SearchTwinsSwitch, AllLaterAndNothingElse) {
     ::setenv("JITGEMM_SEARCH_TWINS", "later", 1);
     EXPECT_EQ(search_twins_from_environment(), Twins::Later);
     expect_refused("JITGEMM_SEARCH_TWINS", "first", search_twins_from_environment);
+}
+
+TEST(SearchPrecisionSwitch, AFractionOrNothing) {
+    ::unsetenv("JITGEMM_SEARCH_PRECISION");
+    EXPECT_EQ(timing_precision_from_environment(), 0.0);
+    ::setenv("JITGEMM_SEARCH_PRECISION", "0.005", 1);
+    EXPECT_EQ(timing_precision_from_environment(), 0.005);
+    EXPECT_EQ(resolve_tune_options(GemmOptions{}).timing_precision, 0.005);
+    for (const char* bad : {"half", "1", "-0.1", "0.01x", "nan"})
+        expect_refused("JITGEMM_SEARCH_PRECISION", bad, timing_precision_from_environment);
+    ::unsetenv("JITGEMM_SEARCH_PRECISION");
 }
 
 }  // namespace

@@ -188,6 +188,7 @@ int tune_command(const std::vector<std::string>& args) {
     std::atomic<std::size_t> next{0};
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const Twins search_twins = search_twins_from_environment();  // a bad value fails before any search
+    const double timing_precision = timing_precision_from_environment();
     auto worker = [&](int slot, int ordinal) {
         const CUcontext context = driver::primary_context(ordinal);
         JITGEMM_CU_CHECK(driver::api().cuCtxSetCurrent(context));
@@ -230,6 +231,7 @@ int tune_command(const std::vector<std::string>& args) {
             tune.verbose = vm.count("verbose") > 0;
             tune.compile_threads = std::max(1u, cores / static_cast<unsigned>(devices.size()));
             tune.twins = search_twins;
+            tune.timing_precision = timing_precision;
             tune.on_progress = [&display, slot](const TuneProgress& progress) { display.progress(slot, progress); };
             try {
                 const TuneResult r = tune_problem(p.problem, device, context, tune, stack);
