@@ -33,7 +33,7 @@
 #     searchcmp: search time and quality — bench/shapes/$SEARCH_SET.csv searched with the short budget of
 #            $SEARCH_BUDGETS (default "10 60"), then (unless $SEARCH_TWINS_TRIAL is empty) again with
 #            JITGEMM_SEARCH_TWINS=all, and (where $SEARCH_TRIAL names environment settings, e.g.
-#            "JITGEMM_COMPILE_WORKER=off") again with those, then with the long budget row by row (all), in fresh
+#            "JITGEMM_COMPILE_WORKER=off"; several sets separated by ';') again with each, then with the long budget row by row (all), in fresh
 #            caches; each short search against the long one by bench/search_summary.py
 #     report: the command's GPU tests (its JSON), then the quick rows tuned and benched as JSON and `jitgemm report`
 #            of the cache and those files (report.html)
@@ -447,11 +447,13 @@ csv.writer(sys.stdout).writerows([("problem_key", "config", "outcome", "time_ms"
         stamp "$set_name searched with ${budgets[0]} s each, every twin in the main pass (tuner/tune_options.h)"
         short_search twins JITGEMM_SEARCH_TWINS=all
     fi
-    if [ -n "${SEARCH_TRIAL:-}" ]; then
-        stamp "$set_name searched with ${budgets[0]} s each, with $SEARCH_TRIAL"
+    # $SEARCH_TRIAL: one or more sets of settings, separated by ';', each its own short search (trial1, trial2, ...).
+    IFS=';' read -r -a trials <<< "${SEARCH_TRIAL:-}"
+    for t in "${!trials[@]}"; do
+        stamp "$set_name searched with ${budgets[0]} s each, with ${trials[$t]}"
         # shellcheck disable=SC2086  # the settings are words on purpose
-        short_search trial $SEARCH_TRIAL
-    fi
+        short_search "trial$((t + 1))" ${trials[$t]}
+    done
     stamp "$set_name searched with ${budgets[1]} s each, row by row"
     rm -rf "/tmp/jitgemm-search-${budgets[1]}"
     header=$(grep -m1 '^name,' "$manifest")
@@ -503,10 +505,10 @@ print(winner(sys.argv[2], name) or "-", winner(sys.argv[3], name) or "-")' \
         stamp "${budgets[0]} s, every twin in the main pass, against ${budgets[1]} s"
         python3 bench/search_summary.py "$RES/search_twins.json" "${long_files[@]}" 2>&1 | tee -a "$log"
     fi
-    if [ -n "${SEARCH_TRIAL:-}" ]; then
-        stamp "${budgets[0]} s with $SEARCH_TRIAL against ${budgets[1]} s"
-        python3 bench/search_summary.py "$RES/search_trial.json" "${long_files[@]}" 2>&1 | tee -a "$log"
-    fi
+    for t in "${!trials[@]}"; do
+        stamp "${budgets[0]} s with ${trials[$t]} against ${budgets[1]} s"
+        python3 bench/search_summary.py "$RES/search_trial$((t + 1)).json" "${long_files[@]}" 2>&1 | tee -a "$log"
+    done
     stamp "done"; exit "$status"
 fi
 
