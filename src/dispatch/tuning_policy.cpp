@@ -60,7 +60,7 @@ Twins search_twins_from_environment() {
 double timing_precision_from_environment() {
     const char* value = std::getenv("JITGEMM_SEARCH_PRECISION");
     const std::string text = value == nullptr ? "" : value;
-    if (text.empty()) return 0.0;
+    if (text.empty()) return kDefaultTimingPrecision;
     char* end = nullptr;
     const double precision = std::strtod(text.c_str(), &end);
     if (end == text.c_str() || *end != '\0' || !(precision >= 0.0 && precision < 1.0))

@@ -52,12 +52,17 @@ TEST(SearchTwinsSwitch, AllLaterAndNothingElse) {
     expect_refused("JITGEMM_SEARCH_TWINS", "first", search_twins_from_environment);
 }
 
-TEST(SearchPrecisionSwitch, AFractionOrNothing) {
+TEST(SearchPrecisionSwitch, AFractionOrTheDefault) {
     ::unsetenv("JITGEMM_SEARCH_PRECISION");
-    EXPECT_EQ(timing_precision_from_environment(), 0.0);
-    ::setenv("JITGEMM_SEARCH_PRECISION", "0.005", 1);
-    EXPECT_EQ(timing_precision_from_environment(), 0.005);
-    EXPECT_EQ(resolve_tune_options(GemmOptions{}).timing_precision, 0.005);
+    EXPECT_EQ(timing_precision_from_environment(), kDefaultTimingPrecision);
+    EXPECT_GT(kDefaultTimingPrecision, 0.0);  // the measured default: timing stops once the median is known
+    ::setenv("JITGEMM_SEARCH_PRECISION", "", 1);
+    EXPECT_EQ(timing_precision_from_environment(), kDefaultTimingPrecision);
+    ::setenv("JITGEMM_SEARCH_PRECISION", "0", 1);
+    EXPECT_EQ(timing_precision_from_environment(), 0.0);  // the time rule alone
+    ::setenv("JITGEMM_SEARCH_PRECISION", "0.02", 1);
+    EXPECT_EQ(timing_precision_from_environment(), 0.02);
+    EXPECT_EQ(resolve_tune_options(GemmOptions{}).timing_precision, 0.02);
     for (const char* bad : {"half", "1", "-0.1", "0.01x", "nan"})
         expect_refused("JITGEMM_SEARCH_PRECISION", bad, timing_precision_from_environment);
     ::unsetenv("JITGEMM_SEARCH_PRECISION");
