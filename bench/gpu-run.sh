@@ -30,6 +30,9 @@
 #            manifests of $SETS_NEW (default "batched_targets batched_decode simt_split_targets") untuned and tuned
 #     runtime: run-time-shape variants — every GPU test and memcheck on variant sweeps ($PARTS tests), the M sweep
 #            of bench/shapes/m_sweep*.csv against cuBLAS and against exact tuning ($PARTS sweep)
+#     defaultcmp: an untuned default's change — each row of $DEFAULT_ROWS ("m n k dtype transa transb config-before",
+#            column-major) benched with this build's default and with the one before, alternating, then
+#            $DEFAULT_MANIFEST untuned
 #     searchcmp: search time and quality — bench/shapes/$SEARCH_SET.csv searched with the short budget of
 #            $SEARCH_BUDGETS (default "10 60"), then (unless $SEARCH_TWINS_TRIAL is empty) again with
 #            JITGEMM_SEARCH_TWINS=all, and (where $SEARCH_TRIAL names environment settings, e.g.
@@ -176,6 +179,32 @@ if [ "$MODE" = fixed ]; then
             done
         done < "${FIXED_ROWS:-bench/shapes/fixed_compare.txt}"
     done
+    stamp "done"; exit 0
+fi
+
+if [ "$MODE" = defaultcmp ]; then
+    # An untuned default's change, side by side: each row "m n k dtype transa transb configuration-before"
+    # (column-major) of $DEFAULT_ROWS (default bench/shapes/decode_default_cluster.txt) benched with --tune off (this
+    # build's default) and with the configuration before, alternating in $ROUNDS rounds (default 3), each against
+    # cuBLAS in the same run; then $DEFAULT_MANIFEST (default bench/shapes/decode_targets.csv) untuned
+    # (bench_default.csv).
+    rows_file=${DEFAULT_ROWS:-bench/shapes/decode_default_cluster.txt}
+    manifest=${DEFAULT_MANIFEST:-bench/shapes/decode_targets.csv}
+    stamp "the untuned default against the one before ($rows_file)"
+    for round in $(seq "${ROUNDS:-3}"); do
+        while read -r m n k dtype ta tb before; do
+            case "$m" in ''|'#'*) continue ;; esac
+            for who in new old; do
+                choice=(--tune off); [ "$who" = old ] && choice=(--config "$before")
+                JITGEMM_CACHE="/tmp/jitgemm-defaultcmp-$who" timeout 60 "$BUILD/jitgemm" bench --m "$m" --n "$n" \
+                    --k "$k" --dtype "$dtype" --transa "$ta" --transb "$tb" --order col "${choice[@]}" --iterations 50 \
+                    2>&1 | grep -E "^ *[0-9]+x|rror|^jitgemm:" | sed "s/^/$round $who $ta$tb /" | tee -a "$log"
+            done
+        done < "$rows_file"
+    done
+    stamp "$manifest untuned"
+    JITGEMM_CACHE=/tmp/jitgemm-defaultcmp-all timeout 300 "$BUILD/jitgemm" bench --manifest "$manifest" --tune off \
+        --csv "$RES/bench_default.csv" 2>&1 | tail -45 | tee -a "$log"
     stamp "done"; exit 0
 fi
 

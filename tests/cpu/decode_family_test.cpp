@@ -255,9 +255,13 @@ TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
                 EXPECT_GE(c.blocks(p), 2 * device.sm_count) << c.to_string();
                 DecodeConfig fewer = c;  // the fewest splits that do
                 fewer.splits = c.splits / 2;
+                fewer.cluster = fewer.cluster && fewer.splits >= 2;
                 if (fewer.splits >= 1 && !fewer.validate(p, device)) {
                     EXPECT_LT(fewer.blocks(p), 2 * device.sm_count) << c.to_string();
                 }
+                // Narrow tiles of weights along K meet in a cluster where one can hold their splits (sm_90, 2 to 8);
+                // the others in the workspace.
+                EXPECT_EQ(c.cluster, along_k && c.columns <= 4 && c.splits >= 2 && c.splits <= 8) << c.to_string();
             }
         }
     EXPECT_FALSE(std::holds_alternative<DecodeConfig>(heuristic_config(decode_step(17, 4096, 4096, DType::F32),
@@ -268,6 +272,16 @@ TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
     const AnyConfig small = heuristic_config(decode_step(16, 4096, 4096, DType::BF16), device);
     ASSERT_TRUE(std::holds_alternative<MmaSyncConfig>(small)) << to_string(small);
     EXPECT_EQ(std::get<MmaSyncConfig>(small).splits, 4) << to_string(small);
+    // One 16-bit token with weights along K on sm_90: eight splits meeting in a cluster (the default's cluster twin
+    // ran 19.1 us against 21.1 on the H100, session 27); before Hopper, the same splits meet in the workspace.
+    Problem linear = decode_step(1, 4096, 4096, DType::BF16);
+    linear.trans_a = Transpose::Yes;
+    linear.lda = 4096;
+    EXPECT_EQ(to_string(heuristic_config(linear, device)), "decode_simt_w4_r1_c1_k8_u4_x");
+    DeviceInfo ampere = device;
+    ampere.cc_major = 8;
+    ampere.cc_minor = 0;
+    EXPECT_EQ(to_string(heuristic_config(linear, ampere)), "decode_simt_w4_r1_c1_k8_u4");
     // One 16-bit token with weights along n: the kernel the 3 s search found for that row (1.00x cuBLAS, session 16).
     EXPECT_EQ(to_string(heuristic_config(decode_step(1, 4096, 4096, DType::BF16), device)),
               "mma_sync_64x32x64_w2x2_s4_g8_k4");

@@ -214,10 +214,18 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
     // add). Against the cost model's pick of the whole space (bench/results/2026-12-04-h200-s16-decode-*-default.csv)
     // this rule was ahead on 6 of the 11 fp32 rows of bench/shapes/decode_targets.csv, level on one and 2-16% behind on
     // four, and its worst row was 0.88x cuBLAS where the model's was 0.66x.
+    //
+    // Weights along K and up to 4 columns: the splits' sums meet in a cluster's shared memory where the device has
+    // clusters (sm_90, 2 to 8 splits). Timed in session 27's searches on the H100 (bench/results/2026-12-05-h100-s27.md),
+    // that twin of this default ran 1 x 4096 x 4096 bf16 in 19.1 us against 21.1, 1 x 4096 x 14336 bf16 level (49.2
+    // against 49.5) and 4 x 14336 x 4096 fp32 1-7% faster; with 8 and 16 columns it was up to a quarter slower
+    // (16 x 4096 x 4096 fp32), so wider tiles keep the workspace, as do weights along l (not measured with clusters).
     const int columns = balanced_columns(d.small, most_columns(false, p), false);
     std::optional<DecodeConfig> chosen;
     for (const int splits : {1, 2, 4, 8, 16, 32, 64}) {
-        const DecodeConfig c = decode(false, 4, 1, columns, splits, 4);
+        DecodeConfig c = decode(false, 4, 1, columns, splits, 4);
+        c.cluster = d.w_k_contiguous && columns <= 4;
+        if (c.cluster && c.validate(p, device)) c.cluster = false;  // no clusters here, or too many splits for one
         if (c.validate(p, device)) continue;  // X's staged rows of a long slice may not fit, or K is too short
         chosen = c;
         if (c.blocks(p) >= 2 * std::int64_t{device.sm_count}) break;
