@@ -4,6 +4,8 @@
 #include <functional>
 #include <string>
 
+#include "tuner/timing_rule.h"
+
 namespace jitgemm {
 
 // Where a search stands, after each candidate.
@@ -23,20 +25,13 @@ struct TuneProgress {
 // All (bench/gpu-run.sh searchcmp measures both).
 enum class Twins { All, Later };
 
-inline constexpr double kDefaultTimingPrecision = 0.005;
-
 struct TuneOptions {
     // Wall time for the whole search, setup and final re-timing included; exceeded only as far as it takes one
     // candidate to pass (a search always ends with a verified winner when any candidate works).
     double budget_seconds = 10.0;
-    int min_runs = 10;             // timed runs per candidate, at least ...
-    double min_milliseconds = 20;  // ... and at least this much measured kernel time
-    int max_runs = 200;
-    // The median's relative standard error that ends a candidate's timing before min_milliseconds (tuner/timing_rule.h);
-    // 0: the time rule alone. $JITGEMM_SEARCH_PRECISION sets it. With 0.005 (session 27, H100, search_targets, two
-    // runs) the median 10 s search took 0.43 / 0.54 s against 0.61-1.23 s without, and all 12 winners were within 3%
-    // of the 60 s search's (7 and 9 of 12 without).
-    double timing_precision = kDefaultTimingPrecision;
+    // How long each candidate is timed (tuner/timing_rule.h): the runs, kernel time and cap of TimingRule, and its
+    // precision at kDefaultTimingPrecision ($JITGEMM_SEARCH_PRECISION sets it; 0: the time rule alone).
+    TimingRule timing = search_timing_rule();
     int finalists = 3;             // re-timed alternately before the choice
     int final_rounds = 10;         // alternating rounds of the finalists
     unsigned compile_threads = 0;  // 0: one per hardware thread

@@ -448,13 +448,8 @@ private:
     // The median of the runs the timing rule asks for (tuner/timing_rule.h), L2 flushed before each.
     double time_candidate(const LoadedKernel& k) {
         operands_->launch(k, stream_.get());  // warm-up
-        TimingRule rule;
-        rule.min_runs = options_.min_runs;
-        rule.min_milliseconds = options_.min_milliseconds;
-        rule.max_runs = options_.max_runs;
-        rule.precision = options_.timing_precision;
         std::vector<double> samples;
-        while (const int more = further_runs(samples, best_ms_.load(), rule)) {
+        while (const int more = further_runs(samples, best_ms_.load(), options_.timing)) {
             const std::vector<double> batch = timed_runs(k, more);
             samples.insert(samples.end(), batch.begin(), batch.end());
         }

@@ -80,7 +80,7 @@ TuneOptions resolve_tune_options(const GemmOptions& options) {
     TuneOptions t;
     t.budget_seconds = options.tune_budget_seconds > 0 ? options.tune_budget_seconds : environment_budget();
     t.twins = search_twins_from_environment();
-    t.timing_precision = timing_precision_from_environment();
+    t.timing.precision = timing_precision_from_environment();
     return t;
 }
 

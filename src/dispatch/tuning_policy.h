@@ -21,7 +21,7 @@ bool runtime_shapes_enabled();
 Twins search_twins_from_environment();
 
 // $JITGEMM_SEARCH_PRECISION, read at each search: the median's relative standard error that ends a candidate's timing
-// early (TuneOptions::timing_precision; unset or empty: kDefaultTimingPrecision; 0: the time rule alone). Not a
+// early (TuneOptions::timing.precision; unset or empty: kDefaultTimingPrecision; 0: the time rule alone). Not a
 // fraction in [0, 1): InvalidArgument.
 double timing_precision_from_environment();
 

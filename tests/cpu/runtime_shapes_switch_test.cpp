@@ -62,7 +62,7 @@ TEST(SearchPrecisionSwitch, AFractionOrTheDefault) {
     EXPECT_EQ(timing_precision_from_environment(), 0.0);  // the time rule alone
     ::setenv("JITGEMM_SEARCH_PRECISION", "0.02", 1);
     EXPECT_EQ(timing_precision_from_environment(), 0.02);
-    EXPECT_EQ(resolve_tune_options(GemmOptions{}).timing_precision, 0.02);
+    EXPECT_EQ(resolve_tune_options(GemmOptions{}).timing.precision, 0.02);
     for (const char* bad : {"half", "1", "-0.1", "0.01x", "nan"})
         expect_refused("JITGEMM_SEARCH_PRECISION", bad, timing_precision_from_environment);
     ::unsetenv("JITGEMM_SEARCH_PRECISION");

@@ -231,7 +231,7 @@ int tune_command(const std::vector<std::string>& args) {
             tune.verbose = vm.count("verbose") > 0;
             tune.compile_threads = std::max(1u, cores / static_cast<unsigned>(devices.size()));
             tune.twins = search_twins;
-            tune.timing_precision = timing_precision;
+            tune.timing.precision = timing_precision;
             tune.on_progress = [&display, slot](const TuneProgress& progress) { display.progress(slot, progress); };
             try {
                 const TuneResult r = tune_problem(p.problem, device, context, tune, stack);
