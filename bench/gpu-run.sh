@@ -158,7 +158,7 @@ fi
 if [ "$MODE" = fixed ]; then
     # The previous build and this one with fixed configurations, alternating in three rounds, each row against
     # cuBLAS in the same run: a kernel comparison that no search's choice can blur. $OLD names the previous build's
-    # folder (its jitgemm); its configurations are named with the old prefix "mma_" instead of "mma_sync_".
+    # folder (its jitgemm and jitgemm-compile-worker).
     # Rows are "m n k dtype compute config" (nn), or "m n k dtype transa transb config [compute]" (column-major) as
     # the hopper and decode modes' fixed rows.
     OLD=${OLD:?fixed needs OLD, the folder of the previous build}
@@ -172,7 +172,7 @@ if [ "$MODE" = fixed ]; then
             fi
             for who in old new; do
                 bin="$BUILD/jitgemm"; c="$config"
-                [ "$who" = old ] && { bin="$OLD/jitgemm"; c=$(echo "$config" | sed 's/^mma_sync_/mma_/'); }
+                [ "$who" = old ] && bin="$OLD/jitgemm"
                 timeout 60 "$bin" bench --m "$m" --n "$n" --k "$k" --dtype "$dtype" --compute "$compute" \
                     "${layout[@]}" --config "$c" --iterations 50 2>&1 | grep -E "^ *[0-9]+x|error" | \
                     sed "s/^/$round $who $tag/" | tee -a "$log"

@@ -3,8 +3,8 @@
 // in equal runs, one run per block, so every SM gets the same share where tiles x splits would leave some a block
 // short). Any family whose threads each hold ROWS x COLS float4 of accumulators can share its tiles this way.
 //
-// The workspace (sized the same way by the host: MmaSyncConfig::launch): one arrival counter per tile, zeroed before
-// the launch, padded to 256 bytes; then the partial sums, ROWS x COLS float4 per thread and slot, stored so that
+// The workspace (sized the same way by the host: MmaSyncConfig::launch): one arrival counter per tile, zero at the
+// launch and left zero (count_in), padded to 256 bytes; then the partial sums, ROWS x COLS float4 per thread and slot, stored so that
 // consecutive threads touch consecutive float4 (coalesced, no index arithmetic beyond the thread's index). A slot per
 // split of every tile under split-K; under stream-K, block b's partial sums for the j-th tile its run reaches into go
 // to slot b * STREAM_SEGMENTS + j.
@@ -16,6 +16,17 @@
 #pragma once
 
 namespace jg {
+
+// Counts one of `parts` blocks in at a tile's arrival counter; true in the last. The last sets the counter back to
+// zero: the counters are the head of the stream's workspace, which the host keeps at zero between launches
+// (runtime/workspace/stream_workspace.h) instead of zeroing it before each — a memset in the stream that cost about
+// as much as a whole 4096 x 4096 16-bit decode step's tail. Every block of the tile has counted itself in by then, and
+// the next kernel on the stream starts after this one ends, so nothing reads the counter in between.
+__device__ __forceinline__ bool count_in(unsigned* counter, int parts) {
+    const bool last = atomicAdd(counter, 1u) == (unsigned)(parts - 1);
+    if (last) atomicExch(counter, 0u);
+    return last;
+}
 
 template <long long TILES, long long K_TILES, int SPLITS, long long STREAM_BLOCKS, int ROWS, int COLS, int THREADS>
 struct shared_k_tiles {
@@ -133,7 +144,7 @@ struct shared_k_tiles {
         __threadfence();  // this thread's partials reach L2 before the count that announces them
         __syncthreads();  // every thread's have; and every warp is past the main loop, so shared memory is free
         volatile unsigned* const last = reinterpret_cast<volatile unsigned*>(smem);
-        if (tid == 0) *last = atomicAdd(counters + shares.tile, 1u) == (unsigned)(shares.count - 1);
+        if (tid == 0) *last = count_in(counters + shares.tile, shares.count);
         __syncthreads();
         const bool is_last = *last;
         if (is_last) __threadfence();  // the other blocks' partials, announced by their counts, are read after this

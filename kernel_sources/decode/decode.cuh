@@ -11,7 +11,7 @@
 // meet in shared memory; where K is split, the slices' sums meet in the workspace, added in slice order by the
 // slice that finishes last (the result does not depend on which one that is: runs are bitwise repeatable), which
 // then alone stores the tile. On Hopper the slices of a tile may instead form a cluster (DECODE_CLUSTER) whose first
-// block adds the others' sums from their shared memory: no workspace, no counters to zero before the launch.
+// block adds the others' sums from their shared memory: no workspace, no round trip through L2.
 //
 // A batch (JG_BATCH > 1, common/jg_batch.cuh) puts its GEMMs in the grid's third dimension, each one of them as
 // above; its slices of K meet only within a cluster, since the workspace's sums are laid out for one GEMM.
@@ -44,6 +44,7 @@
 #include "common/jg_epilogue.cuh"
 #include "common/jg_problem.cuh"
 #include "common/jg_ptx.cuh"
+#include "common/jg_split_k.cuh"
 #include "common/jg_tma.cuh"
 
 #ifndef DECODE_MMA
@@ -723,7 +724,7 @@ static __device__ __forceinline__ void jg_decode_gemm(const jg::dims& d, const j
         for (index_t e = threadIdx.x; e < TILE_FLOATS; e += THREADS) __stcg(slots + split * TILE_FLOATS + e, tile[e]);
         __threadfence();  // this thread's sums reach L2 before the count that announces them
         __syncthreads();
-        if (threadIdx.x == 0) last_to_arrive = atomicAdd(counters + tile_index, 1u) == (unsigned)(SPLITS - 1);
+        if (threadIdx.x == 0) last_to_arrive = count_in(counters + tile_index, SPLITS);
         __syncthreads();
         if (!last_to_arrive) return;
         __threadfence();  // the other slices' sums, announced by their counts, are read after this

@@ -633,7 +633,7 @@ __device__ __forceinline__ bool meet_partial_sums(float (&acc)[ATOMS][ACC], cons
         for (int j = 0; j < SUM_COLS; ++j) __stcg(mine + (i * SUM_COLS + j) * 128 * CONSUMERS, own(i, j));
     __threadfence();  // this thread's partials reach L2 before the count that announces them
     asm volatile("bar.sync %0, %1;" ::"r"(1 + CONSUMERS), "r"(128 * CONSUMERS) : "memory");
-    if (tid == 0) *last = atomicAdd(counters + shares.tile, 1u) == (unsigned)(shares.count - 1);
+    if (tid == 0) *last = count_in(counters + shares.tile, shares.count);
     asm volatile("bar.sync %0, %1;" ::"r"(1 + CONSUMERS), "r"(128 * CONSUMERS) : "memory");
     if (!*last) return false;
     __threadfence();  // the other blocks' partials, announced by their counts, are read after this

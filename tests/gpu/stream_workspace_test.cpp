@@ -4,10 +4,13 @@
 // frees it, and later calls allocate again. Every result is checked against the float64 reference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include "runtime/device/device_info.h"
 #include "runtime/driver/context.h"
 #include "runtime/driver/cuda_driver.h"
 #include "runtime/driver/driver_handles.h"
@@ -109,6 +112,54 @@ TEST(StreamWorkspace, GrowsInStreamOrderAndIsReleased) {
     EXPECT_GT(driver::kept_stream_workspace_bytes(stream.get()), 0u);
     testing::synchronize();
     expect_correct(small, rng);
+}
+
+GemmShape column_major(std::int64_t m, std::int64_t n, std::int64_t k, DType type) {
+    GemmShape shape;
+    shape.m = m;
+    shape.n = n;
+    shape.k = k;
+    shape.a_type = shape.b_type = shape.c_type = type;
+    return shape;
+}
+
+// Every kernel whose tiles meet through arrival counters sets each counter back to zero, since the stream's workspace
+// keeps them zero instead of zeroing them before each launch: calls of every such kind, with more counters and
+// fewer, one after another on one stream (each call's counters are the last of the area kept zero, so a smaller
+// call reuses a larger one's), are right, and the area is all zeros after each.
+TEST(StreamWorkspace, CountersAreLeftZeroByEveryKernelThatCounts) {
+    JITGEMM_REQUIRE_GPU();
+    std::mt19937_64 rng(testing::fresh_seed());
+    const driver::StreamHandle stream = driver::make_stream();
+    struct Call {
+        GemmShape shape;
+        std::string config;
+    };
+    std::vector<Call> calls = {
+        {column_major(1000, 900, 2048, DType::BF16), "mma_sync_64x64x32_w2x2_s3_g8_k4"},        // split-K
+        {column_major(200, 96, 1500, DType::BF16), "mma_sync_64x64x32_w2x2_s3_g8_sk7"},         // stream-K
+        {misaligned(517, 389, 1031), "mma_sync_64x64x32_w2x2_s3_g8_k2_p3"},                      // packed, split
+        {column_major(700, 333, 1999, DType::F32), "regblock_128x64x8_t8x4_v2_s1_g1_k2"},        // SIMT split-K
+        {column_major(4000, 8, 3000, DType::F32), "decode_simt_w4_r1_c8_k4_u4"},                 // decode slices
+        {column_major(2048, 16, 4096, DType::BF16), "decode_mma_w4_r1_c8_k2_u4"},
+        {column_major(50, 30, 2000, DType::BF16), "mma_sync_32x32x16_w1x1_s2_g8_k8"},            // few counters
+    };
+    if (query_device_info(0).cc_major >= 9)
+        calls.push_back({column_major(1024, 1024, 1024, DType::BF16), "wgmma_128x128x64_c2_s4_g8_q7_sk"});
+    for (int round = 0; round < 2; ++round) {
+        for (const Call& call : calls) {
+            GemmOptions options;
+            options.config = call.config;
+            options.tuning = TunePolicy::Off;
+            const GemmWorkload workload(call.shape, rng);
+            workload.run(stream.get(), options);
+            testing::synchronize();
+            expect_correct(workload, rng);
+            EXPECT_TRUE(driver::kept_stream_workspace_head_area_is_zero(stream.get()))
+                << call.config << " on " << call.shape.describe() << " left a counter set";
+        }
+        std::shuffle(calls.begin(), calls.end(), rng);
+    }
 }
 
 TEST(StreamWorkspace, TheDefaultStreamHasOneToo) {

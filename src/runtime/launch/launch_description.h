@@ -57,8 +57,8 @@ struct Dim3 {
 
 // Every kernel takes a KernelArgs (kernel_args.h), then whatever `preparation` adds per call. The workspace of a call
 // (from the stream's, src/runtime/workspace/stream_workspace.h) holds the kernel's partial sums — split-K's arrival
-// counters and sums: `partial_sums_bytes`, of which the first `partial_sums_zeroed_bytes` are zeroed before the
-// launch — and then each packed operand's copy.
+// counters and sums: `partial_sums_bytes`, of which the first `partial_sums_zeroed_bytes` are zero at the launch
+// and left zero by the kernel (the stream's workspace keeps them so) — and then each packed operand's copy.
 // The zeroed head of that workspace where a kernel's tiles meet through it (common/jg_split_k.cuh): a 4-byte arrival
 // counter per tile, padded to 256 bytes so that the partial sums after it stay aligned.
 inline std::int64_t arrival_counter_bytes(std::int64_t tiles) { return (tiles * 4 + 255) / 256 * 256; }

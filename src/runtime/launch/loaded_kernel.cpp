@@ -191,12 +191,16 @@ void launch_kernel(const LoadedKernel& kernel, CUstream stream, KernelArgs args)
     const auto slot_bytes = [](std::int64_t bytes) { return (bytes + 255) / 256 * 256; };
     std::int64_t total = slot_bytes(d.partial_sums_bytes);
     for (const OperandPack& op : d.packs) total += slot_bytes(op.bytes());
-    const driver::StreamWorkspace workspace(static_cast<std::size_t>(total), stream);
+    const driver::StreamWorkspace workspace(static_cast<std::size_t>(total),
+                                            static_cast<std::size_t>(d.partial_sums_zeroed_bytes), stream);
     const CUdeviceptr partial_sums = d.partial_sums_bytes > 0 ? workspace.get() : 0;
     args.workspace = reinterpret_cast<void*>(partial_sums);
-    if (d.partial_sums_zeroed_bytes > 0 && d.packs.empty())  // else the pack launch zeroes them
-        JITGEMM_CU_CHECK(driver::api().cuMemsetD32Async(
-            partial_sums, 0, static_cast<std::size_t>(d.partial_sums_zeroed_bytes / 4), stream));
+    // The counters are zero already in the stream's kept workspace (the kernels leave them so); in a graph's own
+    // allocation they are zeroed here, or by the pack launch where there is one.
+    const std::int64_t zero_bytes = workspace.head_is_zero() ? 0 : d.partial_sums_zeroed_bytes;
+    if (zero_bytes > 0 && d.packs.empty())
+        JITGEMM_CU_CHECK(
+            driver::api().cuMemsetD32Async(partial_sums, 0, static_cast<std::size_t>(zero_bytes / 4), stream));
     CUdeviceptr next = workspace.get() + static_cast<CUdeviceptr>(slot_bytes(d.partial_sums_bytes));
     if (!d.packs.empty()) {
         const bool through_tiles = pack_kernel_of(d.packs) == PackKernel::Transposing;  // 64 x 64 tiles of shared memory
@@ -212,11 +216,9 @@ void launch_kernel(const LoadedKernel& kernel, CUstream stream, KernelArgs args)
             next += static_cast<CUdeviceptr>(slot_bytes(op.bytes()));
         }
         if (through_tiles)
-            launch_transposing_packs(kernel, stream, tile_jobs[0], tile_jobs[1], partial_sums,
-                                     d.partial_sums_zeroed_bytes);
+            launch_transposing_packs(kernel, stream, tile_jobs[0], tile_jobs[1], partial_sums, zero_bytes);
         else
-            launch_packs(kernel, stream, jobs[0], jobs[1], d.packs.front().element_bytes, partial_sums,
-                         d.partial_sums_zeroed_bytes);
+            launch_packs(kernel, stream, jobs[0], jobs[1], d.packs.front().element_bytes, partial_sums, zero_bytes);
     }
     launch_gemm(kernel, stream, args, !d.packs.empty());
 }

@@ -1,6 +1,7 @@
 // The per-device pools and the per-stream workspaces kept in them.
 #include "runtime/workspace/stream_workspace.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -51,6 +52,10 @@ CUmemoryPool pool_of_current_device() {
 // Workspaces grow in steps of this much, so that a stream whose problems grow a little at a time does not
 // reallocate on each.
 constexpr std::size_t kGrowthStep = std::size_t{2} << 20;
+// The area kept zero grows in steps of 1024 arrival counters.
+constexpr std::size_t kZeroedAreaStep = 4096;
+
+std::size_t round_up(std::size_t bytes, std::size_t step) { return (bytes + step - 1) / step * step; }
 
 }  // namespace
 
@@ -59,7 +64,8 @@ constexpr std::size_t kGrowthStep = std::size_t{2} << 20;
 struct CachedWorkspace {
     std::mutex lease;
     CUdeviceptr memory = 0;
-    std::size_t bytes = 0;
+    std::size_t bytes = 0;         // all of it, the area kept zero included
+    std::size_t zeroed_bytes = 0;  // the area kept zero, at the start of `memory`
     bool released = false;  // freed and out of the table: a caller that took it just before must look again
 };
 
@@ -99,7 +105,10 @@ WorkspaceKey key_of(CUstream stream) {
 
 }  // namespace
 
-StreamWorkspace::StreamWorkspace(std::size_t bytes, CUstream stream) {
+StreamWorkspace::StreamWorkspace(std::size_t bytes, std::size_t zeroed_head_bytes, CUstream stream) {
+    if (zeroed_head_bytes > bytes || zeroed_head_bytes % 256 != 0)
+        throw Error(ErrorCode::Internal, "jitgemm: a workspace's zeroed head of " + std::to_string(zeroed_head_bytes) +
+                                             " bytes does not fit its " + std::to_string(bytes) + " bytes in 256s");
     const auto& cu = api();
     if (is_capturing(stream)) {
         // A graph allocation, freed again at the end of the call's work: each launch of the graph gets its own,
@@ -121,16 +130,28 @@ StreamWorkspace::StreamWorkspace(std::size_t bytes, CUstream stream) {
         }
         lease = std::unique_lock<std::mutex>(workspace->lease);
     } while (workspace->released);
-    if (workspace->bytes < bytes) {
-        const std::size_t grown = (bytes + kGrowthStep - 1) / kGrowthStep * kGrowthStep;
+    // The scratch after the head, which follows the area kept zero.
+    const std::size_t rest = bytes - zeroed_head_bytes;
+    if (workspace->zeroed_bytes < zeroed_head_bytes || workspace->bytes - workspace->zeroed_bytes < rest) {
+        const std::size_t zeroed = std::max(workspace->zeroed_bytes, round_up(zeroed_head_bytes, kZeroedAreaStep));
+        const std::size_t grown = zeroed + round_up(std::max(workspace->bytes - workspace->zeroed_bytes, rest),
+                                                    kGrowthStep);
         CUdeviceptr fresh = 0;
         JITGEMM_CU_CHECK(cu.cuMemAllocFromPoolAsync(&fresh, grown, pool_of_current_device(), stream));
+        if (zeroed > 0) {
+            const CUresult zeroing = cu.cuMemsetD32Async(fresh, 0, zeroed / 4, stream);
+            if (zeroing != CUDA_SUCCESS) {
+                cu.cuMemFreeAsync(fresh, stream);
+                JITGEMM_CU_CHECK(zeroing);
+            }
+        }
         // After every call that used it, in stream order; the new one is used only by work enqueued after this.
         if (workspace->memory != 0) JITGEMM_CU_CHECK(cu.cuMemFreeAsync(workspace->memory, stream));
         workspace->memory = fresh;
         workspace->bytes = grown;
+        workspace->zeroed_bytes = zeroed;
     }
-    ptr_ = workspace->memory;
+    ptr_ = workspace->memory + (workspace->zeroed_bytes - zeroed_head_bytes);
     lease.release();  // held until the destructor
     workspace_ = std::move(workspace);
 }
@@ -159,6 +180,25 @@ std::size_t kept_stream_workspace_bytes(CUstream stream) {
     return workspace->bytes;
 }
 
+bool kept_stream_workspace_head_area_is_zero(CUstream stream) {
+    const WorkspaceKey key = key_of(stream);
+    WorkspaceTable& table = workspace_table();
+    std::shared_ptr<CachedWorkspace> workspace;
+    {
+        std::lock_guard<std::mutex> lock(table.mutex);
+        const auto it = table.by_stream.find(key);
+        if (it == table.by_stream.end()) return true;
+        workspace = it->second;
+    }
+    std::lock_guard<std::mutex> lease(workspace->lease);
+    if (workspace->zeroed_bytes == 0) return true;
+    const auto& cu = api();
+    JITGEMM_CU_CHECK(cu.cuStreamSynchronize(stream));
+    std::vector<unsigned> words(workspace->zeroed_bytes / 4);
+    JITGEMM_CU_CHECK(cu.cuMemcpyDtoH(words.data(), workspace->memory, workspace->zeroed_bytes));
+    return std::all_of(words.begin(), words.end(), [](unsigned w) { return w == 0; });
+}
+
 void release_stream_workspaces() {
     WorkspaceTable& table = workspace_table();
     std::lock_guard<std::mutex> lock(table.mutex);
@@ -182,6 +222,7 @@ void release_stream_workspaces() {
         if (workspace.memory != 0) JITGEMM_CU_CHECK(cu.cuMemFreeAsync(workspace.memory, nullptr));
         workspace.memory = 0;
         workspace.bytes = 0;
+        workspace.zeroed_bytes = 0;
         workspace.released = true;
         lease.unlock();
         table.by_stream.erase(it);

@@ -30,7 +30,6 @@ struct CostEstimate {
 namespace cost {
 
 constexpr double kLaunchSeconds = 3e-6;
-constexpr double kMemsetSeconds = 1.5e-6;  // a small cuMemsetD32Async in the stream
 
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -38,10 +37,10 @@ inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1
 double traffic_seconds(const Problem& p, std::int64_t tiles_m, std::int64_t tiles_n, const DeviceCeilings& c);
 
 // Tiles of C shared by several blocks (split-K, stream-K): each of `blocks` blocks writes about one bm x bn tile of
-// fp32 partial sums to the workspace and the tile's last block reads them back, all through L2, after a memset of the
-// arrival counters.
+// fp32 partial sums to the workspace and the tile's last block reads them back, all through L2. (The arrival
+// counters need no memset before the launch: the stream's workspace keeps them zero.)
 inline double shared_tiles_seconds(std::int64_t blocks, int bm, int bn, const DeviceCeilings& c) {
-    return 2.0 * double(blocks) * bm * bn * 4.0 / c.l2_bytes_per_s + kMemsetSeconds;
+    return 2.0 * double(blocks) * bm * bn * 4.0 / c.l2_bytes_per_s;
 }
 
 // Copying operands to aligned copies first (LaunchDescription::packs): each read and written at the DRAM ceiling, in

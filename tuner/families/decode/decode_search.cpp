@@ -182,7 +182,7 @@ CostEstimate DecodeConfig::estimate_cost(const Problem& p, const DeviceInfo& dev
     }
 
     // Where K is split, one block per tile adds the slices' sums after the others are done: from the workspace
-    // (written and read through L2, its counters zeroed by a memset first) or from the cluster's shared memory.
+    // (written and read through L2) or from the cluster's shared memory.
     double combine = 0.0;
     const double one_sm = ceilings.l2_bytes_per_s / device.sm_count;
     if (cluster) {
@@ -190,8 +190,7 @@ CostEstimate DecodeConfig::estimate_cost(const Problem& p, const DeviceInfo& dev
     } else if (splits > 1) {
         const double tile_sums = double(splits) * sums_bytes(p);
         combine = std::max(2.0 * tile_sums * row_tiles(p) * column_tiles(p) / ceilings.l2_bytes_per_s,
-                           tile_sums / one_sm) +
-                  cost::kMemsetSeconds;
+                           tile_sums / one_sm);
     }
     e.seconds = std::max(e.traffic_seconds, e.compute_seconds) + combine + cost::kLaunchSeconds;
     return e;
