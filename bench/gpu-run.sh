@@ -30,6 +30,8 @@
 #            manifests of $SETS_NEW (default "batched_targets batched_decode simt_split_targets") untuned and tuned
 #     runtime: run-time-shape variants — every GPU test and memcheck on variant sweeps ($PARTS tests), the M sweep
 #            of bench/shapes/m_sweep*.csv against cuBLAS and against exact tuning ($PARTS sweep)
+#     roof: the read roof at the decode weights' sizes (bench/read_roof: the fastest read of N bytes, timed as the
+#            GEMMs are), $ROOF_SIZES
 #     defaultcmp: an untuned default's change — each row of $DEFAULT_ROWS ("m n k dtype transa transb config-before",
 #            column-major) benched with this build's default and with the one before, alternating, then
 #            $DEFAULT_MANIFEST untuned
@@ -179,6 +181,15 @@ if [ "$MODE" = fixed ]; then
             done
         done < "${FIXED_ROWS:-bench/shapes/fixed_compare.txt}"
     done
+    stamp "done"; exit 0
+fi
+
+if [ "$MODE" = roof ]; then
+    # The read roof at the decode rows' weight sizes (bench/read_roof.cpp): 4096 x 4096 and 14336 x 4096 in 16 and
+    # 32 bits, and a few sizes around them ($ROOF_SIZES).
+    stamp "the read roof"
+    "$BUILD/bench/read_roof" --csv "$RES/read_roof.csv" ${ROOF_SIZES:-8M 16M 32M 64M 112M 224M 1G} 2>&1 | tee -a "$log"
+    cp "$RES/read_roof.csv" "$OUT/" 2>/dev/null
     stamp "done"; exit 0
 fi
 

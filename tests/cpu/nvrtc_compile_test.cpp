@@ -427,6 +427,19 @@ TEST(NvrtcCompileErrors, RejectedProgramCarriesLogAndOptions) {
     }
 }
 
+// The read roof's kernel (bench/read_roof.cpp) compiles for real targets at every number of loads in flight it
+// times, and its cubin holds the kernel.
+TEST(NvrtcSupportKernels, ReadRoofCompilesAtEveryUnroll) {
+    for (const std::string arch : {"sm_80", "sm_90a"})
+        for (int unroll : {1, 4, 8}) {
+            KernelProgram program = make_support_program("support/jg_read_roof.cuh", "jg_read", arch);
+            program.options.push_back("-DREAD_UNROLL=" + std::to_string(unroll));
+            const Cubin cubin = compile_to_cubin(program);
+            EXPECT_FALSE(cubin.image.empty()) << arch << " unroll " << unroll;
+            EXPECT_NE(cubin.image.find("jg_read"), std::string::npos) << arch << " unroll " << unroll;
+        }
+}
+
 // statistics().nvrtc_compiles counts GEMM kernels, which is what "served without compiling" means; the L2 flush that
 // a bench compiles once for its timings is a support kernel and does not count (a sweep of 200 sizes served by
 // stored variants once reported 1 compile: the flush).
