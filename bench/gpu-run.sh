@@ -117,10 +117,9 @@ if [ "$MODE" = compare ]; then
     OLD=${OLD:?compare needs OLD, the folder of the previous build}
     stamp "SASS of the main kernels, previous build (old) and this one (new)"
     while read -r name m n k ta tb config dtype compute; do
-        old_config=$(echo "$config" | sed 's/^mma_sync_/mma_/')
         for who in old new; do
             bin="$BUILD/bench/dump_cubin"; c="$config"
-            [ "$who" = old ] && { bin="$OLD/dump_cubin"; c="$old_config"; }
+            [ "$who" = old ] && bin="$OLD/dump_cubin"
             "$bin" "$RES/$name.$who.cubin" sm_90a "$m" "$n" "$k" "$ta" "$tb" "$c" "$dtype" "$compute" > /dev/null 2>&1
             { echo "--- $name $who ($c)"; cuobjdump --dump-resource-usage "$RES/$name.$who.cubin" 2>&1 | grep -E "REG"; \
               cuobjdump --dump-sass "$RES/$name.$who.cubin" | grep -cE '^\s+/\*[0-9a-f]{4}\*/' | sed 's/^/instructions: /'; \
