@@ -17,7 +17,7 @@
 #            after the other (bench_<set>_old.csv, bench_<set>_new.csv)
 #     fixed: the previous build ($OLD) against this one with fixed configurations (rows "m n k dtype compute
 #            config", or "m n k dtype transa transb config [compute]", in $FIXED_ROWS, default
-#            bench/shapes/fixed_compare.txt), three alternating rounds
+#            bench/shapes/fixed_compare.txt), $ROUNDS alternating rounds (default 3)
 #     hopper: the wgmma family — SASS, correctness tests, sanitizers, fixed configurations against cuBLAS, and the
 #            manifests named in $SETS_HOPPER tuned ($BUDGET s) after their untuned default
 #     decode: the decode family — kernel resources, correctness tests, sanitizers, fixed configurations against
@@ -163,7 +163,7 @@ if [ "$MODE" = fixed ]; then
     # Rows are "m n k dtype compute config" (nn), or "m n k dtype transa transb config [compute]" (column-major) as
     # the hopper and decode modes' fixed rows.
     OLD=${OLD:?fixed needs OLD, the folder of the previous build}
-    for round in 1 2 3; do
+    for round in $(seq "${ROUNDS:-3}"); do
         while read -r m n k dtype f5 f6 f7 f8; do
             case "$m" in ''|'#'*) continue ;; esac
             if [ "$f5" = n ] || [ "$f5" = t ]; then
