@@ -26,6 +26,7 @@
 #include "runtime/compile/nvrtc_compiler.h"
 #include "runtime/compile/cached_compile.h"
 #include "runtime/compile/cubin_verification.h"
+#include "runtime/workspace/stream_workspace.h"
 #include "runtime/device/roofline.h"
 #include "tuner/families/common/cost_model.h"
 #include "tuner/families/registry.h"
@@ -434,12 +435,16 @@ private:
                 record_fault(c);
                 throw;
             }
+            driver::rezero_kept_stream_workspace(stream_.get());
             return;
         }
         const Tolerance tol = verification_tolerance(problem_);
         if (const std::uint64_t bad = operands_->count_mismatches(stream_.get(), tol.atol, tol.rtol)) {
             c.outcome = CandidateOutcome::Incorrect;
             c.detail += ", " + std::to_string(bad) + " elements differ from the reference";
+            // A wrong kernel may also have left split-K's arrival counters set, which the next candidates on this
+            // stream would count from.
+            driver::rezero_kept_stream_workspace(stream_.get());
             return;
         }
         c.median_ms = time_candidate(k);

@@ -160,6 +160,9 @@ TEST(StreamWorkspace, CountersAreLeftZeroByEveryKernelThatCounts) {
         }
         std::shuffle(calls.begin(), calls.end(), rng);
     }
+    // What the tuner does after a candidate whose output was wrong: the area zeroed again, in stream order.
+    driver::rezero_kept_stream_workspace(stream.get());
+    EXPECT_TRUE(driver::kept_stream_workspace_head_area_is_zero(stream.get()));
 }
 
 TEST(StreamWorkspace, TheDefaultStreamHasOneToo) {

@@ -166,30 +166,39 @@ StreamWorkspace::~StreamWorkspace() {
     workspace_->lease.unlock();
 }
 
-std::size_t kept_stream_workspace_bytes(CUstream stream) {
+
+
+namespace {
+
+// The workspace kept for `stream` in the current context, or null.
+std::shared_ptr<CachedWorkspace> kept_workspace(CUstream stream) {
     const WorkspaceKey key = key_of(stream);
     WorkspaceTable& table = workspace_table();
-    std::shared_ptr<CachedWorkspace> workspace;
-    {
-        std::lock_guard<std::mutex> lock(table.mutex);
-        const auto it = table.by_stream.find(key);
-        if (it == table.by_stream.end()) return 0;
-        workspace = it->second;
-    }
+    std::lock_guard<std::mutex> lock(table.mutex);
+    const auto it = table.by_stream.find(key);
+    return it == table.by_stream.end() ? nullptr : it->second;
+}
+
+}  // namespace
+
+std::size_t kept_stream_workspace_bytes(CUstream stream) {
+    const std::shared_ptr<CachedWorkspace> workspace = kept_workspace(stream);
+    if (!workspace) return 0;
     std::lock_guard<std::mutex> lease(workspace->lease);
     return workspace->bytes;
 }
 
+void rezero_kept_stream_workspace(CUstream stream) {
+    const std::shared_ptr<CachedWorkspace> workspace = kept_workspace(stream);
+    if (!workspace) return;
+    std::lock_guard<std::mutex> lease(workspace->lease);
+    if (workspace->zeroed_bytes > 0)
+        JITGEMM_CU_CHECK(api().cuMemsetD32Async(workspace->memory, 0, workspace->zeroed_bytes / 4, stream));
+}
+
 bool kept_stream_workspace_head_area_is_zero(CUstream stream) {
-    const WorkspaceKey key = key_of(stream);
-    WorkspaceTable& table = workspace_table();
-    std::shared_ptr<CachedWorkspace> workspace;
-    {
-        std::lock_guard<std::mutex> lock(table.mutex);
-        const auto it = table.by_stream.find(key);
-        if (it == table.by_stream.end()) return true;
-        workspace = it->second;
-    }
+    const std::shared_ptr<CachedWorkspace> workspace = kept_workspace(stream);
+    if (!workspace) return true;
     std::lock_guard<std::mutex> lease(workspace->lease);
     if (workspace->zeroed_bytes == 0) return true;
     const auto& cu = api();

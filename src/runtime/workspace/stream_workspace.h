@@ -60,6 +60,10 @@ private:
 
 // The bytes of the workspace kept for `stream` in the current context: 0 when there is none (tests, diagnostics).
 std::size_t kept_stream_workspace_bytes(CUstream stream);
+// Zeroes the area kept zero in the workspace of `stream` again, in stream order (nothing when there is none): after a
+// kernel that may not have left it zero, such as a tuning candidate whose output was wrong, so that the calls after
+// it count from zero. Throws Error(CudaError).
+void rezero_kept_stream_workspace(CUstream stream);
 // Whether the area kept zero in that workspace is all zeros once the stream's work has ended (waits for it; true
 // when there is none): the kernels that count in it must leave it so (tests).
 bool kept_stream_workspace_head_area_is_zero(CUstream stream);
