@@ -4,10 +4,10 @@
 // short). Any family whose threads each hold ROWS x COLS float4 of accumulators can share its tiles this way.
 //
 // The workspace (sized the same way by the host: MmaSyncConfig::launch): one arrival counter per tile, zero at the
-// launch and left zero (count_in), padded to 256 bytes; then the partial sums, ROWS x COLS float4 per thread and slot, stored so that
-// consecutive threads touch consecutive float4 (coalesced, no index arithmetic beyond the thread's index). A slot per
-// split of every tile under split-K; under stream-K, block b's partial sums for the j-th tile its run reaches into go
-// to slot b * STREAM_SEGMENTS + j.
+// launch and left zero (count_in), padded to 256 bytes; then the partial sums, ROWS x COLS float4 per thread and
+// slot, stored so that consecutive threads touch consecutive float4 (coalesced, no index arithmetic beyond the
+// thread's index). A slot per split of every tile under split-K; under stream-K, block b's partial sums for the j-th
+// tile its run reaches into go to slot b * STREAM_SEGMENTS + j.
 //
 // The blocks that share a tile each leave their partial sums in the workspace and count themselves in with an atomic;
 // the last to arrive adds the partials up and alone runs the epilogue. It adds them in part order, its own among
@@ -19,9 +19,10 @@ namespace jg {
 
 // Counts one of `parts` blocks in at a tile's arrival counter; true in the last. The last sets the counter back to
 // zero: the counters are the head of the stream's workspace, which the host keeps at zero between launches
-// (runtime/workspace/stream_workspace.h) instead of zeroing it before each — a memset in the stream that cost about
-// as much as a whole 4096 x 4096 16-bit decode step's tail. Every block of the tile has counted itself in by then, and
-// the next kernel on the stream starts after this one ends, so nothing reads the counter in between.
+// (runtime/workspace/stream_workspace.h) instead of zeroing it before each: a memset node in the stream before every
+// split launch, which the cost model charged 1.5 us, where a 4096 x 4096 16-bit decode step takes about 18. Every
+// block of the tile has counted itself in by then, and the next kernel on the stream starts after this one ends, so
+// nothing reads the counter in between.
 __device__ __forceinline__ bool count_in(unsigned* counter, int parts) {
     const bool last = atomicAdd(counter, 1u) == (unsigned)(parts - 1);
     if (last) atomicExch(counter, 0u);
