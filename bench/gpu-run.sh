@@ -157,7 +157,7 @@ EOF
 fi
 
 if [ "$MODE" = fixed ]; then
-    # The previous build and this one with fixed configurations, alternating in three rounds, each row against
+    # The previous build and this one with fixed configurations, alternating in $ROUNDS rounds, each row against
     # cuBLAS in the same run: a kernel comparison that no search's choice can blur. $OLD names the previous build's
     # folder (its jitgemm and jitgemm-compile-worker).
     # Rows are "m n k dtype compute config" (nn), or "m n k dtype transa transb config [compute]" (column-major) as

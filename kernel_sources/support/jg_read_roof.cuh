@@ -4,26 +4,15 @@
 // stream weigh as much as the bytes, for any kernel.
 #pragma once
 
+#include "support/jg_l2_flush.cuh"
+
 #ifndef READ_UNROLL
 #define READ_UNROLL 4  // loads in flight per thread
 #endif
 
-// Grid-stride, past L1; the words are folded and stored only if they equal a value no contents give, so that the
-// loads stay.
+// The flush's read with READ_UNROLL loads in flight; the folded words are stored only if they equal a value no
+// contents give, so that the loads stay.
 extern "C" __global__ void jg_read(const uint4* __restrict__ in, long long n, unsigned* sink) {
-    const long long stride = (long long)gridDim.x * blockDim.x;
-    unsigned folded = 0;
-    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    for (; i + (READ_UNROLL - 1) * stride < n; i += READ_UNROLL * stride) {
-        uint4 v[READ_UNROLL];
-#pragma unroll
-        for (int u = 0; u < READ_UNROLL; ++u) v[u] = __ldcg(in + i + u * stride);
-#pragma unroll
-        for (int u = 0; u < READ_UNROLL; ++u) folded ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
-    }
-    for (; i < n; i += stride) {
-        const uint4 v = __ldcg(in + i);
-        folded ^= v.x ^ v.y ^ v.z ^ v.w;
-    }
+    const unsigned folded = fold_grid_stride_reads<READ_UNROLL>(in, n);
     if (folded == 0x9e3779b9u) *sink = folded;
 }

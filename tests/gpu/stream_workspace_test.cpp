@@ -30,15 +30,19 @@ GemmOptions packed_split() {
     return options;
 }
 
-// Row-major bf16 with odd leading dimensions (k and n odd): only 2-byte aligned, the case the pack exists for.
-GemmShape misaligned(std::int64_t m, std::int64_t n, std::int64_t k) {
+GemmShape column_major(std::int64_t m, std::int64_t n, std::int64_t k, DType type) {
     GemmShape shape;
-    shape.order = Order::RowMajor;
     shape.m = m;
     shape.n = n;
     shape.k = k;
-    shape.a_type = shape.b_type = DType::BF16;
-    shape.c_type = DType::BF16;
+    shape.a_type = shape.b_type = shape.c_type = type;
+    return shape;
+}
+
+// Row-major bf16 with odd leading dimensions (k and n odd): only 2-byte aligned, the case the pack exists for.
+GemmShape misaligned(std::int64_t m, std::int64_t n, std::int64_t k) {
+    GemmShape shape = column_major(m, n, k, DType::BF16);
+    shape.order = Order::RowMajor;
     return shape;
 }
 
@@ -112,15 +116,6 @@ TEST(StreamWorkspace, GrowsInStreamOrderAndIsReleased) {
     EXPECT_GT(driver::kept_stream_workspace_bytes(stream.get()), 0u);
     testing::synchronize();
     expect_correct(small, rng);
-}
-
-GemmShape column_major(std::int64_t m, std::int64_t n, std::int64_t k, DType type) {
-    GemmShape shape;
-    shape.m = m;
-    shape.n = n;
-    shape.k = k;
-    shape.a_type = shape.b_type = shape.c_type = type;
-    return shape;
 }
 
 // Every kernel whose tiles meet through arrival counters sets each counter back to zero, since the stream's workspace

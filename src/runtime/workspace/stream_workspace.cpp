@@ -166,8 +166,6 @@ StreamWorkspace::~StreamWorkspace() {
     workspace_->lease.unlock();
 }
 
-
-
 namespace {
 
 // The workspace kept for `stream` in the current context, or null.
