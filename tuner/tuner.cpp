@@ -54,6 +54,7 @@ struct CompiledCandidate {
     Cubin cubin;
     bool compiled_now = false;  // false: the cubin came from the cache
     bool skipped = false;       // not started: the budget could not have covered its compile and measurement
+    bool abandoned = false;     // its compile was given up when the search stopped: no verdict on the candidate
     std::string error;          // NVRTC's message when it failed
 };
 
@@ -248,7 +249,7 @@ private:
         CompilePool<CompiledCandidate> pool(
             configs.size(),
             [&](std::size_t i) {
-                CompiledCandidate c{kernel_program(configs[i], problem_, arch_), {}, false, false, {}};
+                CompiledCandidate c{kernel_program(configs[i], problem_, arch_), {}, false, false, false, {}};
                 try {
                     if (auto cached = find_verified_cubin(c.program, caches_)) {
                         c.cubin.image = std::move(cached->image);
@@ -261,6 +262,9 @@ private:
                         compile_seconds_ = 0.8 * compile_seconds_.load() + 0.2 * c.cubin.seconds;
                     }
                 } catch (const Error& e) {
+                    // A compile ended by the stop failed for that reason alone; recorded as a failure, it would be
+                    // settled for every later search of the problem (failures are never retried).
+                    c.abandoned = abandon_compiles.abandoned();
                     c.error = e.what();
                 }
                 return c;
@@ -283,6 +287,7 @@ private:
             // Named, not bound (C++17 lambdas cannot capture structured bindings).
             const std::size_t index = item->first;
             CompiledCandidate& compiled = item->second;
+            if (compiled.abandoned) continue;  // the search has stopped: left unmeasured, as the cancelled ones
             if (compiled.skipped) {
                 pool.cancel();
                 abandon_compiles.abandon();

@@ -148,6 +148,10 @@ TEST(Tuning, SearchRespectsItsBudgetAndSaysWhetherItWasComplete) {
         EXPECT_FALSE(r.stop_reason.empty());
     }
     EXPECT_GT(r.pruning.enumerated, r.pruning.survivors);
+    // The compiles the stop gave up are no verdict on their candidates: none is recorded as failed (a recorded
+    // failure is never retried by later searches of the problem).
+    for (const auto& m : r.measurements)
+        EXPECT_EQ(m.detail.find("compile abandoned"), std::string::npos) << m.config << ": " << m.detail;
 }
 
 TEST(Tuning, ANewProcessServesTheTunedProblemWithZeroCompiles) {
