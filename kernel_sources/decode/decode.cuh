@@ -379,10 +379,13 @@ __device__ __forceinline__ unsigned staged_pair(const unsigned char* stage, int 
 // ---- the main loops: each leaves this block's sums of its slice in `tile` (ROWS x BS, TILE_STRIDE apart) ----
 
 // k-contiguous W. Rows past L and columns past S read the last row or column instead (their sums are never stored).
-// Where L is a whole number of row tiles no row is past it, and the rows are not clamped: a thread's rows then lie at
-// fixed distances from its first, and a step's loads take those as immediate offsets from one address (SASS of a
-// 16-token fp32 step: its four 16-byte loads in ~22 instructions instead of ~35, each row's address computed again).
-constexpr bool W_ROWS_WHOLE = W_ROWS % ROWS == 0;
+// Where L is a whole number of row tiles no row is past it, and the rows of two or more row groups are not clamped:
+// a thread's rows then lie at fixed distances from its first, and a step's loads take those as immediate offsets
+// from one address (SASS of a 16-token fp32 step: its four 16-byte loads in ~22 instructions instead of ~35, each
+// row's address computed again; on the H100, decode_simt_w4_r2_c8_k4_u2_x 56.7 -> 55.6 us). With one row group a
+// thread has two rows, and unclamped they cost more than they saved: decode_simt_w4_r1_c1_k8_u4_x (1 x 4096 x 4096
+// bf16) rose from 56 to 64 registers and 1400 to 1728 instructions, and from 18.45 to 19.1 us (session 29).
+constexpr bool W_ROWS_WHOLE = RG >= 2 && W_ROWS % ROWS == 0;
 __device__ __forceinline__ void k_contiguous_sums(const dims& d, const e_t* W, const e_t* X, unsigned char* stage,
                                                   index_t row0, index_t s0, index_t k_begin, index_t k_end,
                                                   float* tile) {

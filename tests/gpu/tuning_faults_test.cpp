@@ -7,10 +7,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "cache/cache_records.h"
 #include "support/cache_test_files.h"
 #include "support/gpu_test_support.h"
 #include "support/process.h"
@@ -34,9 +37,11 @@ TEST(TuningFaults, KilledTunerLeavesASoundCacheAndTheRerunCompletes) {
                         "d,1000,1000,200,1\n");
     for (const int delay_ms : {700, 2500, 4500}) {
         const std::string cache = dir.file("killed-" + std::to_string(delay_ms) + ".sqlite");
-        const std::vector<std::string> args = {kCli,    "tune",   "--manifest", dir.file("shapes.csv"),
-                                               "--budget", "1.5", "--cache",   cache};
-        const pid_t child = testing::start_process(args, true);
+        const std::vector<std::string> args = {kCli,    "tune",  "--manifest", dir.file("shapes.csv"), "--budget",
+                                               "1.5",   "--cache", cache,       "--verbose"};
+        // What the killed tuner said, and the failures it recorded: shown when a check below fails.
+        const std::string killed_log = dir.file("killed-" + std::to_string(delay_ms) + ".log");
+        const pid_t child = testing::start_process_writing_to(args, killed_log, true);
         ASSERT_GE(child, 0);
         std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
         kill(child, SIGKILL);
@@ -53,9 +58,18 @@ TEST(TuningFaults, KilledTunerLeavesASoundCacheAndTheRerunCompletes) {
         auto r = run_process(kCli + " cache doctor --cache " + cache);
         EXPECT_EQ(r.exit_code, 0) << r.output;
 
+        const auto killed_run = [&] {
+            std::ifstream log(killed_log);
+            const std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+            return "the killed run said:\n" + said + "\nfailures on record:\n" +
+                   cache_test::query_text(cache, "SELECT group_concat(outcome || ' ' || config || ': ' || "
+                                                 "substr(detail, 1, 300), char(10)) FROM measurements WHERE "
+                                                 "outcome != '" + std::string(cache::to_string(
+                                                     cache::CandidateOutcome::Passed)) + "'");
+        };
         r = run_process(kCli + " tune --manifest " + dir.file("shapes.csv") + " --budget 1.5 --cache " + cache +
                         " --json");
-        EXPECT_EQ(r.exit_code, 0) << r.output;
+        EXPECT_EQ(r.exit_code, 0) << r.output << killed_run();
         EXPECT_EQ(testing::count_of(r.output, "\"status\": \"tuned\"") +
                       testing::count_of(r.output, "\"status\": \"already-tuned\""),
                   4u)

@@ -30,19 +30,27 @@ inline ProcessResult run_process(const std::string& command) {
     return r;
 }
 
-// Starts `args` (args[0] a path) as a child process with stdout (and stderr, when `quiet_stderr`) to /dev/null, and
-// returns its pid at once: for tests that kill a command part-way. -1 when fork failed.
-inline pid_t start_process(const std::vector<std::string>& args, bool quiet_stderr = false) {
+// Starts `args` (args[0] a path) as a child process with its stdout, and its stderr where `with_stderr`, written to
+// the file `output_path` (created or truncated), and returns its pid at once: for tests that kill a command part-way
+// and may show what it said up to its end. -1 when fork failed.
+inline pid_t start_process_writing_to(const std::vector<std::string>& args, const std::string& output_path,
+                                      bool with_stderr) {
     const pid_t child = fork();
     if (child != 0) return child;
     std::vector<char*> argv;
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    const int null = ::open("/dev/null", O_WRONLY);
-    dup2(null, 1);
-    if (quiet_stderr) dup2(null, 2);
+    const int output = ::open(output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (output < 0) _exit(126);
+    dup2(output, 1);
+    if (with_stderr) dup2(output, 2);
     execv(argv[0], argv.data());
     _exit(127);
+}
+
+// As above with stdout (and stderr, when `quiet_stderr`) to /dev/null.
+inline pid_t start_process(const std::vector<std::string>& args, bool quiet_stderr = false) {
+    return start_process_writing_to(args, "/dev/null", quiet_stderr);
 }
 
 // How many times `what` occurs in `text`.
