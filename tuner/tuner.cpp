@@ -405,6 +405,7 @@ private:
             c.kernel = load_kernel(c.cubin.image, c.program.kernel_symbol, launch_description(c.config, problem_),
                                    c.program.config_name);
         } catch (const Error& e) {
+            if (driver::is_out_of_memory(e)) throw;  // see below
             c.outcome = CandidateOutcome::Invalid;
             c.detail = e.what();
             return;
@@ -432,6 +433,9 @@ private:
             operands_->launch(k, stream_.get());
             JITGEMM_CU_CHECK(cu.cuStreamSynchronize(stream_.get()));
         } catch (const Error& e) {
+            // Device memory taken by others (another process's work, on a shared GPU) says nothing of the candidate:
+            // the search ends with the error instead of recording a failure that no later search would retry.
+            if (driver::is_out_of_memory(e)) throw;
             c.outcome = CandidateOutcome::LaunchFailed;
             c.detail += std::string(": ") + e.what();
             // A fault inside a kernel poisons the whole context; nothing after it could be trusted.

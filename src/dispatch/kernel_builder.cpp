@@ -17,6 +17,7 @@
 #include "tuner/families/registry.h"
 #include "dispatch/tuning_policy.h"
 #include "runtime/driver/context.h"
+#include "runtime/driver/driver_check.h"
 #include "jitgemm/error.h"
 #include "log/log.h"
 #include "tuner/search_provenance.h"
@@ -123,7 +124,16 @@ BuiltKernel search_once(const KernelKey& key, const TuneOptions& options) {
     if (turn->waited())
         if (auto tuned = load_tuned(problem, device, true))
             return {std::move(tuned), ServedBy::CachedTuned, "the winner of another process's search, just finished"};
-    TuneResult result = tune_problem(problem, device, key.context, options, caches);
+    TuneResult result;
+    try {
+        result = tune_problem(problem, device, key.context, options, caches);
+    } catch (const Error& e) {
+        // The device's memory taken by others for now: the call is served untuned (its default needs far less than a
+        // search), and the problem is searched again at a later miss, none of its candidates marked failed.
+        if (!driver::is_out_of_memory(e)) throw;
+        log::warn("the search of " + problem.key() + " ran out of device memory; serving it untuned: " + e.what());
+        return {nullptr, ServedBy::HeuristicDefault, "its search ran out of device memory"};
+    }
     const std::string searched = std::to_string(result.candidates_measured) + " of " +
                                  std::to_string(result.candidates_total) + " candidates in " +
                                  std::to_string(result.seconds) + " s" + (result.complete ? "" : ", budget reached");

@@ -18,7 +18,7 @@ void throw_driver_error(CUresult result, const char* call, const char* file, int
     if (is_available() && api().cuGetErrorString(result, &description) == CUDA_SUCCESS && description != nullptr)
         message += std::string(" (") + description + ")";
     message += " at " + std::string(file) + ":" + std::to_string(line);
-    throw Error(ErrorCode::CudaError, message);
+    throw DriverError(result, message);
 }
 
 }  // namespace jitgemm::driver
