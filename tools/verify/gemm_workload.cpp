@@ -18,6 +18,18 @@ namespace {
 // whatever C's type; far outside what N(0, 1) data produces.
 constexpr float kPaddingSentinel = -12288.0f;
 
+// A and B lie between bytes of 0xFF, a NaN in fp32, fp16 and bf16 alike at any alignment: their alignment offset
+// before them, kGuardBytes after. A kernel that reads outside its operands and lets what it read into a sum (even
+// times a zero) puts a NaN in C, which check() finds; with the memory after an exact-size operand left as it was, such
+// a read showed only where stale device memory held a NaN or an infinity.
+constexpr std::size_t kGuardBytes = 256;
+
+driver::DeviceBuffer upload_between_guards(const std::vector<std::byte>& operand, std::size_t offset) {
+    std::vector<std::byte> guarded(offset + operand.size() + kGuardBytes, std::byte{0xFF});
+    std::copy(operand.begin(), operand.end(), guarded.begin() + static_cast<std::ptrdiff_t>(offset));
+    return driver::upload_bytes(guarded, 0);
+}
+
 // N(0, 1) values from a counter-based generator (splitmix64 + Box-Muller), rounded to `type` so the host copy holds
 // exactly what the device will read, filled by several threads: benchmark operands reach hundreds of millions of
 // elements, which std::normal_distribution takes seconds to make.
@@ -138,8 +150,8 @@ GemmWorkload::GemmWorkload(const GemmShape& shape, std::mt19937_64& rng)
         if (c_is_padding_[e]) c_before_[e] = kPaddingSentinel;
     offset_ = s.alignment > 0 && s.alignment < 16 ? static_cast<std::size_t>(s.alignment) : 0;
     // Stored in the dtypes' own formats; NaN encodes as a quiet NaN of C's type, so the poison survives.
-    da_ = driver::upload_bytes(encode(s.a_type, a_), offset_);
-    db_ = driver::upload_bytes(encode(s.b_type, b_), offset_);
+    da_ = upload_between_guards(encode(s.a_type, a_), offset_);
+    db_ = upload_between_guards(encode(s.b_type, b_), offset_);
     dc_ = driver::upload_bytes(encode(s.c_type, c_before_), offset_);
 }
 
