@@ -31,6 +31,7 @@
 #include "tuner/families/common/cost_model.h"
 #include "tuner/families/registry.h"
 #include "tuner/search_provenance.h"
+#include "tuner/search_resume.h"
 #include "tuner/search_turns.h"
 #include "runtime/driver/cuda_driver.h"
 #include "runtime/driver/driver_check.h"
@@ -186,37 +187,18 @@ private:
         result_.pruning = space.report;
         twins_ = std::move(space.twins);
         log("prune: " + space.report.describe());
-        // Resuming: what earlier searches of this problem (same device and provenance) settled is not redone.
-        // Failures are never retried; candidates that passed are skipped too, except the best few, which are
-        // measured again so the final choice compares times taken now.
-        std::map<std::string, double> earlier_passed;
-        for (const auto& m : caches_.measurements(fingerprint_, key_, provenance_)) {
-            if (m.outcome != CandidateOutcome::Passed) {
-                settled_.insert(m.config);
-            } else {
-                auto [it, fresh] = earlier_passed.emplace(m.config, m.time_ms);
-                if (!fresh) it->second = std::min(it->second, m.time_ms);
-            }
-        }
-        std::vector<std::pair<double, std::string>> by_time;
-        for (const auto& [config, ms] : earlier_passed) by_time.emplace_back(ms, config);
-        std::sort(by_time.begin(), by_time.end());
-        for (std::size_t i = static_cast<std::size_t>(options_.finalists); i < by_time.size(); ++i)
-            settled_.insert(by_time[i].second);
-
         // The heuristic default always competes, so a tuned entry is never slower than what an untuned call gets.
         std::vector<AnyConfig> candidates{heuristic_config(problem_, device_)};
         for (const auto& r : space.ranked)
             if (!(r.config == candidates.front())) candidates.push_back(r.config);
-        std::vector<AnyConfig> ranked;
-        for (const auto& config : candidates) {
-            if (settled_.count(to_string(config))) {
-                ++result_.candidates_total;
-                ++result_.candidates_measured;  // its outcome is on record from an earlier search
-                continue;
-            }
-            ranked.push_back(config);
-        }
+        // Resuming: what earlier searches of this problem (same device and provenance) settled is not redone
+        // (search_resume.h).
+        ResumePlan plan = plan_resumed_search(candidates, caches_.measurements(fingerprint_, key_, provenance_),
+                                              options_.finalists, problem_, device_);
+        settled_ = std::move(plan.settled);
+        result_.candidates_total += plan.settled_candidates;
+        result_.candidates_measured += plan.settled_candidates;  // their outcomes are on record from earlier searches
+        std::vector<AnyConfig> ranked = std::move(plan.to_measure);
         if (!settled_.empty())
             log("resuming: " + std::to_string(settled_.size()) + " candidates settled by earlier searches");
         return ranked;
