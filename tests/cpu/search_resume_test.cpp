@@ -94,8 +94,8 @@ TEST_F(SearchResume, AnEarlierBestThatNoLongerParsesOrFitsIsLeftOut) {
     unknown.config = "a_family_of_another_build_64x64";
     unknown.outcome = CandidateOutcome::Passed;
     unknown.time_ms = 0.001;
-    const std::vector<cache::MeasurementRecord> earlier = {
-        unknown, on_record(all_[7], CandidateOutcome::Passed, 0.02), on_record(candidates_[0], CandidateOutcome::Passed, 0.5)};
+    const std::vector<cache::MeasurementRecord> earlier = {unknown, on_record(all_[7], CandidateOutcome::Passed, 0.02),
+                                                           on_record(candidates_[0], CandidateOutcome::Passed, 0.5)};
     const ResumePlan plan = plan_resumed_search(candidates_, earlier, 2, problem_, device_);
     // The best two are the unknown name (left out) and all_[7]; candidates_[0] is beyond them and settled.
     EXPECT_EQ(names(plan.to_measure),
