@@ -200,15 +200,23 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
     // Batches (batched GEMV, as in attention's decode steps) are searched but not yet a default: not yet measured.
     if (!is_decode_problem(p) || p.batch > 1) return std::nullopt;
     const DecodeShape d = decode_shape(p);
-    // fp32 up to 16 columns; 16-bit inputs up to 2, where the FMAs keep up. Measured on the H200 (session 16), this
-    // family's mma.sync paths reached 0.4-0.7x cuBLAS on 16-bit decode with 4 and 16 tokens, where the mma.sync
-    // family's tuned kernels reach 0.94-1.0x: there its default serves.
-    if (d.small > (p.a_type == DType::F32 ? kDefaultSmall : 2)) return std::nullopt;
-    // So does it for 16-bit steps whose weights run along m or n, not along K (a row-major activation times a K x N
-    // weight): with 1 token its tuned skinny kernels (64 x 32 x 64, K split four ways) ran at 0.98-1.03x cuBLAS where
-    // this family's default ran at 0.71-0.88x (bench/results/2026-12-04-h200-s16-decode-2-*.csv). Weights stored along
-    // K (y = x W^T) stay here: this default ran them at 0.92-0.94x, and the best tuned kernel was this family's.
-    if (p.a_type != DType::F32 && !d.w_k_contiguous) return std::nullopt;
+    // fp32 steps of up to 16 tokens. 16-bit steps go to the mma.sync family's skinny tile (64 x 32 x 64, K split to
+    // fill the SMs):
+    // - tokens 4 and 16: this family's mma.sync paths reached 0.4-0.7x cuBLAS on the H200 (session 16), the mma.sync
+    //   family's tuned kernels 0.94-1.0x;
+    // - weights along m or n (a row-major activation times a K x N weight), 1 token: its skinny kernels ran at
+    //   0.98-1.03x where this family's default ran at 0.71-0.88x (bench/results/2026-12-04-h200-s16-decode-2-*.csv);
+    // - weights along K (y = x W^T), 1 token: once split-K lost its memset (session 28), the H100's tuned mma.sync
+    //   kernel ran 1 x 4096 x 4096 f16 in 16.5 us, this family's default (splits in a cluster) in 18.5-19.4 us
+    //   (bench/results/2026-12-06-h100-s29.md).
+    // Weights along K not 16-byte aligned, with up to 2 tokens, stay here as before: the mma.sync family copies such
+    // an operand through registers, not measured on decode steps; this family reads any alignment at full width.
+    if (p.a_type != DType::F32) {
+        const bool w_aligned = (d.small_n ? p.align_a : p.align_b) >= 16;
+        if (!d.w_k_contiguous || w_aligned || d.small > 2) return std::nullopt;
+    } else if (d.small > kDefaultSmall) {
+        return std::nullopt;
+    }
     // Four warps, one row group, and the fewest splits whose blocks fill every SM twice (fewer splits: fewer sums to
     // add). Against the cost model's pick of the whole space (bench/results/2026-12-04-h200-s16-decode-*-default.csv)
     // this rule was ahead on 6 of the 11 fp32 rows of bench/shapes/decode_targets.csv, level on one and 2-16% behind on
