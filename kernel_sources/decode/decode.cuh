@@ -168,16 +168,20 @@ static_assert(!CLUSTER, "clusters need sm_90");
 // ---- loads ----
 
 __device__ __forceinline__ index_t clamp_index(index_t i, index_t last) { return i < last ? i : last; }
-__device__ __forceinline__ int clamp_valid(index_t left, int most) {
-    return left <= 0 ? 0 : (left < most ? (int)left : most);
-}
+
+// A run of elements at the operand's edge is described by `left`, the elements from its start to the end of what
+// exists (0 or less: none; VEC or more: all), and every test compares `left` itself; none clamps it first. Clamped to
+// 0 ... VEC and compared with VEC, the test "is the chunk whole" compiled (NVRTC 13, sm_90a) to one VIMNMX.RELU whose
+// predicate sent the lanes with fewer than VEC elements left down the whole-chunk path: they read up to 12 bytes
+// past the end of W (session 30, on the H100: with the tests' NaN guards after the operands, the last row of C was
+// NaN wherever K was not a multiple of 16 and the main loop was unrolled; the unclamped test compiles to ISETPs).
 
 
-// The VEC elements at p, of which `valid` exist (zeros past them; valid <= 0 reads nothing), as 16 bytes. ALIGN:
-// the elements p's address is a multiple of, which decides how wide the loads may be.
+// The VEC elements at p, of which the first `left` exist (zeros past them; left <= 0 reads nothing), as 16 bytes.
+// ALIGN: the elements p's address is a multiple of, which decides how wide the loads may be.
 template <int ALIGN>
-__device__ __forceinline__ uint4 load_chunk(const e_t* p, int valid) {
-    if (valid >= VEC) {
+__device__ __forceinline__ uint4 load_chunk(const e_t* p, index_t left) {
+    if (left >= VEC) {
         if constexpr (ALIGN >= VEC) {
             return __ldg(reinterpret_cast<const uint4*>(p));
         } else if constexpr (ALIGN * (int)sizeof(e_t) >= 8) {
@@ -194,12 +198,12 @@ __device__ __forceinline__ uint4 load_chunk(const e_t* p, int valid) {
         const unsigned short* h = reinterpret_cast<const unsigned short*>(p);
 #pragma unroll
         for (int i = 0; i < VEC; ++i)
-            if (i < valid) word[i / 2] |= (unsigned)__ldg(h + i) << (16 * (i % 2));
+            if (i < left) word[i / 2] |= (unsigned)__ldg(h + i) << (16 * (i % 2));
     } else {
         const unsigned* w = reinterpret_cast<const unsigned*>(p);
 #pragma unroll
         for (int i = 0; i < VEC; ++i)
-            if (i < valid) word[i] = __ldg(w + i);
+            if (i < left) word[i] = __ldg(w + i);
     }
     return make_uint4(word[0], word[1], word[2], word[3]);
 }
@@ -225,16 +229,16 @@ __device__ __forceinline__ uint4 load_whole_chunk(const e_t* p) {
     else return load_chunk<ALIGN>(p, VEC);
 }
 
-// X(s, k ... k + VEC - 1), of which `valid` exist, as 16 bytes: one chunk where X's rows run along k, VEC strided
-// elements where they run along s.
-__device__ __forceinline__ uint4 load_x_chunk(const dims& d, const e_t* X, index_t s, index_t k, int valid) {
+// X(s, k ... k + VEC - 1), of which the first `left` exist, as 16 bytes: one chunk where X's rows run along k, VEC
+// strided elements where they run along s.
+__device__ __forceinline__ uint4 load_x_chunk(const dims& d, const e_t* X, index_t s, index_t k, index_t left) {
     if constexpr (X_K_CONTIGUOUS) {
-        return load_chunk<X_ALIGN>(X + x_offset(d, s, k), valid);
+        return load_chunk<X_ALIGN>(X + x_offset(d, s, k), left);
     } else {
         unsigned word[4] = {0, 0, 0, 0};
 #pragma unroll
         for (int i = 0; i < VEC; ++i) {
-            if (i < valid) {
+            if (i < left) {
                 if constexpr (TWO_BYTE)
                     word[i / 2] |= (unsigned)__ldg(reinterpret_cast<const unsigned short*>(X + x_offset(d, s, k + i)))
                                    << (16 * (i % 2));
@@ -298,16 +302,16 @@ constexpr bool STAGE_X_ASYNC = false;
 #endif
 constexpr int X_CHUNKS_PER_ROW = (int)(SLICE / VEC);
 
-// Chunk i of the stage: where it goes, X's row s and k there, and how many of its VEC elements exist.
+// Chunk i of the stage: where it goes, X's row s and k there, and the elements left from k (none past S).
 struct x_chunk {
     int stage_offset;
     index_t s, k;
-    int valid;
+    index_t left;
 };
 __device__ __forceinline__ x_chunk x_chunk_of(int i, index_t s0, index_t k_begin, index_t k_end, index_t S) {
     const int c = i / X_CHUNKS_PER_ROW, j = i % X_CHUNKS_PER_ROW;
     const index_t s = s0 + c, k = k_begin + (index_t)VEC * j;
-    return {c * X_PITCH + j * 16, s, k, s < S ? clamp_valid(k_end - k, VEC) : 0};
+    return {c * X_PITCH + j * 16, s, k, s < S ? k_end - k : 0};
 }
 
 __device__ __forceinline__ void stage_x_loads(const dims& d, const e_t* X, index_t s0, index_t k_begin,
@@ -315,7 +319,7 @@ __device__ __forceinline__ void stage_x_loads(const dims& d, const e_t* X, index
     const index_t S = x_rows(d);
     for (int i = threadIdx.x; i < BS * X_CHUNKS_PER_ROW; i += THREADS) {
         const x_chunk x = x_chunk_of(i, s0, k_begin, k_end, S);
-        *reinterpret_cast<uint4*>(stage + x.stage_offset) = load_x_chunk(d, X, x.s < S ? x.s : S - 1, x.k, x.valid);
+        *reinterpret_cast<uint4*>(stage + x.stage_offset) = load_x_chunk(d, X, x.s < S ? x.s : S - 1, x.k, x.left);
     }
 }
 
@@ -327,12 +331,12 @@ __device__ __forceinline__ void stage_x_async(const dims& d, const e_t* X, index
     for (int i = threadIdx.x; i < BS * X_CHUNKS_PER_ROW; i += THREADS) {
         const x_chunk x = x_chunk_of(i, s0, k_begin, k_end, S);
         unsigned char* dst = stage + x.stage_offset;
-        const bool whole = x.valid == VEC;
-        if (whole || x.valid == 0)
+        const bool whole = x.left >= VEC;
+        if (whole || x.left <= 0)
             cp_async<16>(shared_address(dst), whole ? (const void*)(X + x_offset(d, x.s, x.k)) : (const void*)X,
                          whole ? 16 : 0);
         else
-            *reinterpret_cast<uint4*>(dst) = load_x_chunk(d, X, x.s, x.k, x.valid);
+            *reinterpret_cast<uint4*>(dst) = load_x_chunk(d, X, x.s, x.k, x.left);
     }
     cp_async_commit();
     cp_async_wait<0>();
@@ -424,8 +428,8 @@ __device__ __forceinline__ void k_contiguous_sums(const dims& d, const e_t* W, c
     uint4 w[UNROLL][RG][2];
     auto load_w = [&](int step, uint4 (&dst)[RG][2]) {
         const index_t k = lane_k + (index_t)step * WINDOW;
-        const int valid = step < steps ? clamp_valid(k_end - k, VEC) : 0;
-        if (WHOLE_STEPS && valid == VEC) {
+        const index_t left = step < steps ? k_end - k : 0;
+        if (WHOLE_STEPS && left >= VEC) {
 #pragma unroll
             for (int j = 0; j < RG; ++j)
 #pragma unroll
@@ -434,7 +438,7 @@ __device__ __forceinline__ void k_contiguous_sums(const dims& d, const e_t* W, c
 #pragma unroll
             for (int j = 0; j < RG; ++j)
 #pragma unroll
-                for (int h = 0; h < 2; ++h) dst[j][h] = load_chunk<W_ALIGN>(rows[j][h] + k, valid);
+                for (int h = 0; h < 2; ++h) dst[j][h] = load_chunk<W_ALIGN>(rows[j][h] + k, left);
         }
     };
     auto compute = [&](int step, const uint4 (&wc)[RG][2]) {
@@ -514,8 +518,8 @@ __device__ __forceinline__ void l_contiguous_simt_sums(const dims& d, const e_t*
                                                        float* tile) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const index_t l = row0 + (index_t)VEC * lane;
-    const int rows_valid = clamp_valid(w_rows(d) - l, VEC);
-    const e_t* const column = W + w_offset(d, rows_valid > 0 ? l : 0, 0);
+    const index_t rows_left = w_rows(d) - l;
+    const e_t* const column = W + w_offset(d, rows_left > 0 ? l : 0, 0);
     const index_t warp_k = k_begin + 4 * warp;
     const int steps = (int)ceil_div(k_end - k_begin, WINDOW);
 
@@ -528,14 +532,14 @@ __device__ __forceinline__ void l_contiguous_simt_sums(const dims& d, const e_t*
     uint4 w[UNROLL][4];
     auto load_w = [&](int step, uint4 (&dst)[4]) {
         const index_t k = warp_k + (index_t)step * WINDOW;
-        if (step < steps && k + 3 < k_end && rows_valid == VEC) {
+        if (step < steps && k + 3 < k_end && rows_left >= VEC) {
 #pragma unroll
             for (int kk = 0; kk < 4; ++kk) dst[kk] = load_whole_chunk<W_ALIGN>(column + (k + kk) * w_ld(d));
         } else {
 #pragma unroll
             for (int kk = 0; kk < 4; ++kk)
                 dst[kk] = load_chunk<W_ALIGN>(column + (k + kk) * w_ld(d),
-                                              step < steps && k + kk < k_end ? rows_valid : 0);
+                                              step < steps && k + kk < k_end ? rows_left : 0);
         }
     };
     auto compute = [&](int step, const uint4 (&wc)[4]) {
@@ -592,8 +596,8 @@ __device__ __forceinline__ void l_contiguous_mma_sums(const dims& d, const e_t* 
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
     const index_t warp_row = (index_t)warp * 64;
     const index_t r0 = row0 + warp_row + 8 * g;
-    const int rows_valid = clamp_valid(w_rows(d) - r0, 8);
-    const e_t* const column = W + w_offset(d, rows_valid > 0 ? r0 : 0, 0);
+    const index_t rows_left = w_rows(d) - r0;
+    const e_t* const column = W + w_offset(d, rows_left > 0 ? r0 : 0, 0);
     const int steps = (int)ceil_div(k_end - k_begin, WINDOW);
     const index_t lane_k = k_begin + 2 * q;
     constexpr int TILES_N = BS >= 8 ? BS / 8 : 1;  // (this function is compiled for the SIMT math too, unused)
@@ -609,7 +613,7 @@ __device__ __forceinline__ void l_contiguous_mma_sums(const dims& d, const e_t* 
     uint4 w[UNROLL][4];
     auto load_w = [&](int step, uint4 (&dst)[4]) {
         const index_t k = lane_k + (index_t)step * WINDOW;
-        const bool whole = WHOLE_STEPS && step < steps && k + 9 < k_end && rows_valid == 8;
+        const bool whole = WHOLE_STEPS && step < steps && k + 9 < k_end && rows_left >= 8;
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
             const index_t kk = k + (i & 1) + 8 * (i >> 1);  // k, k + 1, k + 8, k + 9
@@ -619,7 +623,7 @@ __device__ __forceinline__ void l_contiguous_mma_sums(const dims& d, const e_t* 
 #pragma unroll
             for (int i = 0; i < 4; ++i) {
                 const index_t kk = k + (i & 1) + 8 * (i >> 1);
-                dst[i] = load_chunk<W_ALIGN>(column + kk * w_ld(d), step < steps && kk < k_end ? rows_valid : 0);
+                dst[i] = load_chunk<W_ALIGN>(column + kk * w_ld(d), step < steps && kk < k_end ? rows_left : 0);
             }
         }
     };
