@@ -162,11 +162,20 @@ void remember_untuned_size(const Problem& problem) { UntunedSizes::global().reme
 std::optional<VariantKernel> default_variant(const Problem& problem, const DeviceInfo& device, bool may_compile) {
     const std::vector<NearbyProblem> nearby = nearest_problems(problem, UntunedSizes::global().keys());
     if (nearby.empty()) return std::nullopt;
-    // The default for the variant, which may differ from the exact problem's: wgmma's C through the TMA, for one,
-    // takes no run-time m.
-    const AnyConfig config = heuristic_config(problem.with_runtime_dim(nearby.front().runtime_dim), device);
-    return variant_of(config, problem, nearby.front().runtime_dim, device, cache::CacheStack::global(), may_compile,
-                      "the default " + to_string(config) + ", another size of the layer seen");
+    const std::uint8_t dim = nearby.front().runtime_dim;
+    const std::optional<AnyConfig> config = default_variant_config(problem, dim, device);
+    if (!config) return std::nullopt;
+    return variant_of(*config, problem, dim, device, cache::CacheStack::global(), may_compile,
+                      "the default " + to_string(*config) + ", another size of the layer seen");
+}
+
+std::optional<AnyConfig> default_variant_config(const Problem& problem, std::uint8_t runtime_dim,
+                                                const DeviceInfo& device) {
+    // The variant's default may differ from the exact problem's within a family (wgmma's C through the TMA, for one,
+    // takes no run-time m); another family means the size read as varying is most likely not the caller's M.
+    const AnyConfig config = heuristic_config(problem.with_runtime_dim(runtime_dim), device);
+    if (config.index() != heuristic_config(problem, device).index()) return std::nullopt;
+    return config;
 }
 
 std::shared_ptr<const LoadedKernel> runtime_shape_kernel(const AnyConfig& config, const Problem& problem,

@@ -62,9 +62,18 @@ std::optional<VariantKernel> nearest_tuned_variant(const Problem& problem, const
 // varies (default_variant).
 void remember_untuned_size(const Problem& problem);
 
+// The configuration of the heuristic default's variant along `runtime_dim` for `problem`: the default of the variant
+// problem, where it is of the family the exact problem's default is of; nullopt otherwise. Two layers can look like
+// one whose other size varies (fp32 decode steps of 16 tokens through weights of 4096 and of 14336 rows: the same n
+// and k, m apart), and the default along that size may be another family, far slower than the exact default: run
+// with JITGEMM_RUNTIME_SHAPES=on, 1-16 x 4096 x 4096 fp32 steps were served by regblock's variant in 163 us where the
+// decode default takes 28-46 (session 30, H100). The exact default is compiled for such a problem instead.
+std::optional<AnyConfig> default_variant_config(const Problem& problem, std::uint8_t runtime_dim,
+                                                const DeviceInfo& device);
+
 // The heuristic default's run-time-shape variant for `problem`, along the size in which it differs from a size of
 // its layer served untuned before in this process (remember_untuned_size); nullopt where there is none, or the default
-// has no variant. As nearest_tuned_variant, compiled (and checked) only where it is not stored and `may_compile`.
+// has no variant of the exact default's family (default_variant_config). As nearest_tuned_variant, compiled (and checked) only where it is not stored and `may_compile`.
 std::optional<VariantKernel> default_variant(const Problem& problem, const DeviceInfo& device, bool may_compile);
 
 // The run-time-shape variant of `config` for `problem` along `runtime_dim`, loaded (or found loaded) in the current

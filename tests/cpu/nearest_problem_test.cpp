@@ -165,5 +165,27 @@ TEST(NearestProblem, NeighbourVariantsAreTheCandidatesExpectedFastestAroundTheTu
         measured("wgmma_192x128x64_c2_s4_g8_x2_q132_ts", 0.5, CandidateOutcome::Passed)};
     EXPECT_TRUE(neighbour_variants(tuned, 2, winner, 0.047, slow, d).empty());
 }
+// The untuned default's variant serves the other sizes of a layer only in the family of the exact default: fp32 decode
+// steps through two weights (4096 and 14336 rows, 16 tokens) look like one layer whose m varies, and along m the
+// default is regblock's, 3-6x slower than the decode default (session 30); along the tokens it is the decode one.
+TEST(NearestProblem, TheDefaultsVariantKeepsTheExactDefaultsFamily) {
+    const DeviceInfo d = testing::h200_profile();
+    Problem step;  // row-major x (16 x 4096) times W (4096 x 4096), folded: W's rows are m, the tokens n
+    step.a_type = step.b_type = step.c_type = DType::F32;
+    step.m = 4096;
+    step.n = 16;
+    step.k = 4096;
+    step.lda = step.ldb = step.ldc = 4096;
+    ASSERT_TRUE(std::holds_alternative<DecodeConfig>(heuristic_config(step, d)));
+    const auto along_tokens = default_variant_config(step, 2, d);
+    ASSERT_TRUE(along_tokens.has_value());
+    EXPECT_TRUE(std::holds_alternative<DecodeConfig>(*along_tokens)) << to_string(*along_tokens);
+    EXPECT_FALSE(default_variant_config(step, 1, d).has_value());
+    // A large 16-bit layer keeps its family along the tokens (the configuration may differ: no C through the TMA).
+    const auto large = default_variant_config(layer(1024), 2, d);
+    ASSERT_TRUE(large.has_value());
+    EXPECT_EQ(large->index(), heuristic_config(layer(1024), d).index()) << to_string(*large);
+}
+
 }  // namespace
 }  // namespace jitgemm
