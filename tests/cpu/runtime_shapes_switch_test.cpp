@@ -1,4 +1,4 @@
-// The switches read at each miss or search: $JITGEMM_RUNTIME_SHAPES, on or off (1 or 0; off when unset), and
+// The switches read at each miss or search: $JITGEMM_RUNTIME_SHAPES, on or off (1 or 0; on when unset or empty), and
 // $JITGEMM_SEARCH_TWINS, all or later (later when unset); $JITGEMM_SEARCH_PRECISION, a fraction in [0, 1) (0 when
 // unset); anything else refused with a sentence naming the variable.
 #include <gtest/gtest.h>
@@ -28,16 +28,17 @@ void expect_refused(const char* variable, const char* value, Read read) {
 
 TEST(RuntimeShapesSwitch, OnOffAndNothingElse) {
     ::unsetenv("JITGEMM_RUNTIME_SHAPES");
-    EXPECT_FALSE(runtime_shapes_enabled());
-    for (const char* on : {"on", "1"}) {
+    EXPECT_TRUE(runtime_shapes_enabled());
+    for (const char* on : {"on", "1", ""}) {
         ::setenv("JITGEMM_RUNTIME_SHAPES", on, 1);
         EXPECT_TRUE(runtime_shapes_enabled()) << on;
     }
-    for (const char* off : {"off", "0", ""}) {
+    for (const char* off : {"off", "0"}) {
         ::setenv("JITGEMM_RUNTIME_SHAPES", off, 1);
         EXPECT_FALSE(runtime_shapes_enabled()) << off;
     }
     expect_refused("JITGEMM_RUNTIME_SHAPES", "yes", runtime_shapes_enabled);
+    ::unsetenv("JITGEMM_RUNTIME_SHAPES");
 }
 
 TEST(SearchTwinsSwitch, AllLaterAndNothingElse) {
