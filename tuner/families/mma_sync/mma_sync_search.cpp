@@ -136,6 +136,25 @@ std::optional<MmaSyncConfig> skinny_default(const Problem& p, const DeviceInfo& 
     return c;
 }
 
+// 128 x 64 tiles (`wide`) with K split among blocks, about two blocks per SM (at most 8 splits of at least 16 k tiles each); nullopt where K is too short for
+// two splits or the device refuses them. Small tiles read the operands again for every tile: measured on the H100
+// (session 30, bf16, 128 tokens through a 4096-wide layer; bench/results/2026-12-06-h100-s30-medium-m-fixed.log),
+// 128 x 64 tiles with K in four ran K 4096 in 25.4 us and K 14336 in 60.5 where the ladder's 32 x 32 tiles took 46.9
+// and 150.6 (cuBLAS 17.0 and 48.9), and 130 tokens in 35.2 / 29.8 us (K in two / four) where its 64 x 64 took 45.8.
+// Where 128 x 64 tiles alone fill the SMs (128 x 14336 x 4096: 61.6 us), splitting them was slower (81.8-87.7).
+std::optional<MmaSyncConfig> wide_tiles_split(const Problem& p, const DeviceInfo& device, const MmaSyncConfig& wide) {
+    if (p.batch != 1 || wide.validate(p, device)) return std::nullopt;
+    const std::int64_t tiles = tiles_of_c(p, wide.bm, wide.bn);
+    std::optional<MmaSyncConfig> chosen;
+    for (int s = 2; s <= 8 && tiles * (s - 1) * 10 < 19 * std::int64_t{device.sm_count}; ++s) {
+        MmaSyncConfig split = wide;
+        split.splits = s;
+        if (wide.k_tiles(p) < 16 * s || split.validate(p, device)) break;
+        chosen = split;
+    }
+    return chosen;
+}
+
 }  // namespace
 
 std::optional<MmaSyncConfig> MmaSyncConfig::heuristic_default(const Problem& p, const DeviceInfo& device) {
@@ -153,8 +172,14 @@ std::optional<MmaSyncConfig> MmaSyncConfig::heuristic_default(const Problem& p, 
     if (fallback == nullptr) return std::nullopt;  // a device without these Tensor Core instructions
     // Operands only 2-byte aligned would be fed element by element through registers; on problems of a GFLOP and
     // more, copying them to an aligned workspace first costs a small part of that.
+    const bool packs = p.batch == 1 && 2.0 * p.m * p.n * p.k >= 1e9 && (p.align_a < 4 || p.align_b < 4);
+    // Where even 64 x 64 tiles are too few for the SMs: 128 x 64 ones with K split (packed copies with splits: not
+    // measured). Where 64 x 64 ones fill them (130 tokens above) the ladder's pick stays until the rule is measured
+    // on more shapes (1024^3, 512 tokens: 64 x 64 unsplit against 128 x 64 in two).
+    if (!packs && fallback == &ladder.back())
+        if (const auto split = wide_tiles_split(p, device, ladder[1])) return split;
     MmaSyncConfig chosen = *fallback;
-    if (p.batch == 1 && 2.0 * p.m * p.n * p.k >= 1e9) chosen.pack = (p.align_a < 4 ? 1 : 0) | (p.align_b < 4 ? 2 : 0);
+    if (packs) chosen.pack = (p.align_a < 4 ? 1 : 0) | (p.align_b < 4 ? 2 : 0);
     // With both packed, Hopper's bulk copies feed the stages (enumerate() has the measurements).
     MmaSyncConfig bulk_copies = chosen;
     bulk_copies.bulk = true;
