@@ -116,6 +116,21 @@ std::vector<MmaSyncConfig> MmaSyncConfig::refinements(const Problem& problem, co
 
 namespace {
 
+// `c` with K split among blocks until its tiles' blocks fill every SM about twice: at most 8 splits, each of at least
+// `min_k_tiles` k tiles, as validate() allows; `c` itself where no split is taken.
+MmaSyncConfig split_to_fill_sms_twice(const MmaSyncConfig& c, const Problem& p, const DeviceInfo& device,
+                                      int min_k_tiles) {
+    const std::int64_t tiles = tiles_of_c(p, c.bm, c.bn);
+    MmaSyncConfig chosen = c;
+    for (int s = 2; s <= 8 && tiles * (s - 1) * 10 < 19 * std::int64_t{device.sm_count}; ++s) {
+        MmaSyncConfig split = c;
+        split.splits = s;
+        if (c.k_tiles(p) < min_k_tiles * s || split.validate(p, device)) break;
+        chosen = split;
+    }
+    return chosen;
+}
+
 // A skinny problem (one side of C at most 64, as in decode): one pass over the large operand, whose tiles the tuned
 // winners on the H200 (session 16, 16-bit, 1 to 16 tokens) took 64 deep along it and 32 along the small side, four
 // warps, k tiles of 64 in four stages, with K split until the blocks fill every SM about twice; nullopt where the
@@ -126,33 +141,20 @@ std::optional<MmaSyncConfig> skinny_default(const Problem& p, const DeviceInfo& 
     c.bk = 64;
     c.stages = 4;
     if (c.validate(p, device)) return std::nullopt;
-    const std::int64_t tiles = tiles_of_c(p, c.bm, c.bn);
-    for (int s = 2; s <= 8 && tiles * (s - 1) * 10 < 19 * std::int64_t{device.sm_count}; ++s) {
-        MmaSyncConfig split = c;
-        split.splits = s;
-        if (c.k_tiles(p) < 8 * s || split.validate(p, device)) break;
-        c = split;
-    }
-    return c;
+    return split_to_fill_sms_twice(c, p, device, 8);
 }
 
-// 128 x 64 tiles (`wide`) with K split among blocks, about two blocks per SM (at most 8 splits of at least 16 k tiles each); nullopt where K is too short for
-// two splits or the device refuses them. Small tiles read the operands again for every tile: measured on the H100
+// 128 x 64 tiles (`wide`) with K split among blocks, about two blocks per SM (splits of at least 16 k tiles); nullopt
+// where K is too short for two splits or the device refuses them. Small tiles read the operands again for every tile: measured on the H100
 // (session 30, bf16, 128 tokens through a 4096-wide layer; bench/results/2026-12-06-h100-s30-medium-m-fixed.log),
 // 128 x 64 tiles with K in four ran K 4096 in 25.4 us and K 14336 in 60.5 where the ladder's 32 x 32 tiles took 46.9
 // and 150.6 (cuBLAS 17.0 and 48.9), and 130 tokens in 35.2 / 29.8 us (K in two / four) where its 64 x 64 took 45.8.
 // Where 128 x 64 tiles alone fill the SMs (128 x 14336 x 4096: 61.6 us), splitting them was slower (81.8-87.7).
 std::optional<MmaSyncConfig> wide_tiles_split(const Problem& p, const DeviceInfo& device, const MmaSyncConfig& wide) {
     if (p.batch != 1 || wide.validate(p, device)) return std::nullopt;
-    const std::int64_t tiles = tiles_of_c(p, wide.bm, wide.bn);
-    std::optional<MmaSyncConfig> chosen;
-    for (int s = 2; s <= 8 && tiles * (s - 1) * 10 < 19 * std::int64_t{device.sm_count}; ++s) {
-        MmaSyncConfig split = wide;
-        split.splits = s;
-        if (wide.k_tiles(p) < 16 * s || split.validate(p, device)) break;
-        chosen = split;
-    }
-    return chosen;
+    const MmaSyncConfig split = split_to_fill_sms_twice(wide, p, device, 16);
+    if (split.splits == 1) return std::nullopt;
+    return split;
 }
 
 }  // namespace
