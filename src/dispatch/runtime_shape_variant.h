@@ -73,7 +73,8 @@ std::optional<AnyConfig> default_variant_config(const Problem& problem, std::uin
 
 // The heuristic default's run-time-shape variant for `problem`, along the size in which it differs from a size of
 // its layer served untuned before in this process (remember_untuned_size); nullopt where there is none, or the default
-// has no variant of the exact default's family (default_variant_config). As nearest_tuned_variant, compiled (and checked) only where it is not stored and `may_compile`.
+// has no variant of the exact default's family (default_variant_config). As nearest_tuned_variant, compiled (and
+// checked) only where it is not stored and `may_compile`.
 std::optional<VariantKernel> default_variant(const Problem& problem, const DeviceInfo& device, bool may_compile);
 
 // The run-time-shape variant of `config` for `problem` along `runtime_dim`, loaded (or found loaded) in the current

@@ -11,9 +11,9 @@ namespace jitgemm {
 TunePolicy resolve_tune_policy(TunePolicy requested);
 TuneOptions resolve_tune_options(const GemmOptions& options);
 
-// $JITGEMM_RUNTIME_SHAPES, read at each miss: "on" (or 1) lets a size without a tuned entry be served by the
-// run-time-shape variant of the nearest tuned size of its layer (dispatch/runtime_shape_variant.h); "off" (or 0, or
-// unset) does not.
+// $JITGEMM_RUNTIME_SHAPES, read at each miss: "on" (or 1, or unset) lets a size without a tuned entry be served by
+// the run-time-shape variant of the nearest tuned size of its layer (dispatch/runtime_shape_variant.h); "off" (or 0)
+// does not.
 bool runtime_shapes_enabled();
 
 // $JITGEMM_SEARCH_TWINS, read at each search: "later" (or unset) defers the candidates the cost model cannot tell
