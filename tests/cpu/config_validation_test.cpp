@@ -391,6 +391,24 @@ TEST(ConfigValidation, HeuristicSplitsWideTilesWhereEvenSmallOnesLeaveSmsIdle) {
     EXPECT_EQ(to_string(heuristic_config(layer(4096, 130, 4096), d)), "mma_sync_64x64x32_w2x2_s3_g8");
 }
 
+// The fp32 counterpart: 64 tokens through a 4096-wide layer (64 tiles of 64 x 64) split K in four rather than take
+// 32 x 32 tiles (session 29 on the H100: 73.5 us; 32 x 32 tiles, tuned, 178 on the H200 before regblock split K).
+TEST(ConfigValidation, RegBlockHeuristicSplitsWhereEvenSmallTilesLeaveSmsIdle) {
+    const DeviceInfo d = h200_profile();
+    const auto layer = [](std::int64_t features, std::int64_t tokens, std::int64_t k) {
+        Problem p;  // fp32, column-major y^T = W^T x^T
+        p.m = p.lda = p.ldc = features;
+        p.n = tokens;
+        p.k = p.ldb = k;
+        return p;
+    };
+    EXPECT_EQ(to_string(heuristic_config(layer(4096, 64, 4096), d)), "regblock_64x64x16_t4x4_v4_s2_g8_k4");
+    EXPECT_EQ(to_string(heuristic_config(layer(4096, 128, 4096), d)), "regblock_64x64x16_t4x4_v4_s2_g8_k2");
+    // 64 x 64 tiles that fill the SMs, and a K too short for splits of 32 k tiles, keep the ladder's pick.
+    EXPECT_EQ(to_string(heuristic_config(layer(4096, 256, 4096), d)), "regblock_64x64x16_t4x4_v4_s2_g8");
+    EXPECT_EQ(to_string(heuristic_config(layer(512, 512, 512), d)), "regblock_32x32x16_t4x4_v4_s2_g8");
+}
+
 TEST(ConfigValidation, ThreadLimitFollowsTheDevice) {
     DeviceInfo d = small_gpu_profile();
     d.max_threads_per_block = 512;

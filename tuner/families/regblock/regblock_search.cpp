@@ -100,7 +100,22 @@ std::optional<RegBlockConfig> RegBlockConfig::heuristic_default(const Problem& p
         if (c.validate(p, device)) continue;
         fallback = c;
         const std::int64_t tiles = tiles_of_c(p, c.bm, c.bn) * p.batch;
-        if (tiles >= device.sm_count) return c;
+        if (tiles >= device.sm_count) break;
+    }
+    // Even 64 x 64 tiles fewer than the SMs: those tiles with K split, the most splits of split_counts (up to two
+    // blocks per SM) that keep 32 k tiles each, instead of 32 x 32 tiles that read the operands again for every
+    // tile. Measured on the H100 (session 29, bench/results/2026-12-06-h100-s29-counters-fixed.log) 64 x 4096 x 4096
+    // fp32 ran regblock_64x64x16_t4x4_v4_s2_g8_k4 in 73.5 us (0.84x cuBLAS); 32 x 32 tiles, tuned, took 178 on the
+    // H200 (session 12, before regblock split K); as the mma.sync family's 128 x 64 split tiles (session 30).
+    if (fallback && p.batch == 1 && fallback->bm == ladder.back().bm && fallback->bn == ladder.back().bn) {
+        const RegBlockConfig& wide = ladder[2];
+        const std::int64_t k_tiles = (p.k + wide.bk - 1) / wide.bk;
+        const std::vector<int> counts = split_counts(p, device, wide.bm, wide.bn, wide.bk);
+        for (auto s = counts.rbegin(); s != counts.rend() && *s > 1; ++s) {
+            RegBlockConfig split = wide;
+            split.splits = *s;
+            if (k_tiles >= 32 * *s && !split.validate(p, device)) return split;
+        }
     }
     return fallback;
 }
