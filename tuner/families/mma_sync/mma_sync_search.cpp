@@ -146,10 +146,11 @@ std::optional<MmaSyncConfig> skinny_default(const Problem& p, const DeviceInfo& 
 
 // 128 x 64 tiles (`wide`) with K split among blocks, about two blocks per SM (splits of at least 16 k tiles); nullopt
 // where K is too short for two splits or the device refuses them. Small tiles read the operands again for every
-// tile: measured on the H100 (session 30, bf16, 128 tokens through a 4096-wide layer;
-// bench/results/2026-12-06-h100-s30-medium-m-fixed.log), 128 x 64 tiles with K in four ran K 4096 in 25.4 us and K 14336 in 60.5 where the ladder's 32 x 32 tiles took 46.9
-// and 150.6 (cuBLAS 17.0 and 48.9), and 130 tokens in 35.2 / 29.8 us (K in two / four) where its 64 x 64 took 45.8.
-// Where 128 x 64 tiles alone fill the SMs (128 x 14336 x 4096: 61.6 us), splitting them was slower (81.8-87.7).
+// tile. Measured on the H100 (session 30, bf16, 128 tokens through a 4096-wide layer;
+// bench/results/2026-12-06-h100-s30-medium-m-fixed.log): 128 x 64 tiles with K in four ran K 4096 in 25.4 us and
+// K 14336 in 60.5, where the ladder's 32 x 32 tiles took 46.9 and 150.6 (cuBLAS 17.0 and 48.9); 130 tokens in
+// 35.2 / 29.8 us (K in two / four), where its 64 x 64 took 45.8. Where 128 x 64 tiles alone fill the SMs
+// (128 x 14336 x 4096: 61.6 us), splitting them was slower (81.8-87.7).
 std::optional<MmaSyncConfig> wide_tiles_split(const Problem& p, const DeviceInfo& device, const MmaSyncConfig& wide) {
     if (p.batch != 1 || wide.validate(p, device)) return std::nullopt;
     const MmaSyncConfig split = split_to_fill_sms_twice(wide, p, device, 16);
