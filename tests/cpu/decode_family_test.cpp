@@ -272,6 +272,16 @@ TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
     const AnyConfig small = heuristic_config(decode_step(16, 4096, 4096, DType::BF16), device);
     ASSERT_TRUE(std::holds_alternative<MmaSyncConfig>(small)) << to_string(small);
     EXPECT_EQ(std::get<MmaSyncConfig>(small).splits, 4) << to_string(small);
+    // 16 fp32 tokens, weights along l: two tiles of 8 columns (decode_simt_w4_r1_c8_k8_u4 ran 34.4 us on the H100,
+    // one tile of 16 columns 46.1); weights along K keep one of 16.
+    EXPECT_EQ(to_string(heuristic_config(decode_step(16, 4096, 4096, DType::F32), device)),
+              "decode_simt_w4_r1_c8_k8_u4");
+    Problem along_k_16 = decode_step(16, 4096, 4096, DType::F32);
+    along_k_16.trans_a = Transpose::Yes;
+    along_k_16.lda = 4096;
+    const AnyConfig wide_k = heuristic_config(along_k_16, device);
+    ASSERT_TRUE(std::holds_alternative<DecodeConfig>(wide_k)) << to_string(wide_k);
+    EXPECT_EQ(std::get<DecodeConfig>(wide_k).columns, 16) << to_string(wide_k);
     // One fp32 token with weights along K on sm_90: eight splits meeting in a cluster (the default's cluster twin
     // ran 19.1 us against 21.1 on the H100 with 16-bit weights, session 27); before Hopper, the same splits meet in
     // the workspace.

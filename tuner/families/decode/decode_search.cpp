@@ -227,7 +227,14 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
     // that twin of this default ran 1 x 4096 x 4096 bf16 in 19.1 us against 21.1, 1 x 4096 x 14336 bf16 level (49.2
     // against 49.5) and 4 x 14336 x 4096 fp32 1-7% faster; with 8 and 16 columns it was up to a quarter slower
     // (16 x 4096 x 4096 fp32), so wider tiles keep the workspace, as do weights along l (not measured with clusters).
-    const int columns = balanced_columns(d.small, most_columns(false, p), false);
+    //
+    // Weights along l: at most 8 columns a tile (half the search's widest). 16 x 4096 x 4096 fp32 ran
+    // decode_simt_w4_r1_c8_k8_u4 in 34.4 us on the H100 (session 29, a fixed configuration), where this default with
+    // 16 columns, decode_simt_w4_r1_c16_k16_u4, took 46.1 (session 30): 16 columns' sums and W's loads in flight
+    // leave one block of 128 registers a thread per SMSP, and the latency shows (session 22's ncu of a c16 sibling:
+    // 25% occupancy, 40% of stalls on L1TEX). The second column tile reads W from L2.
+    const int most = d.w_k_contiguous ? most_columns(false, p) : std::min(8, most_columns(false, p));
+    const int columns = balanced_columns(d.small, most, false);
     std::optional<DecodeConfig> chosen;
     for (const int splits : {1, 2, 4, 8, 16, 32, 64}) {
         DecodeConfig c = decode(false, 4, 1, columns, splits, 4);
