@@ -176,7 +176,6 @@ __device__ __forceinline__ index_t clamp_index(index_t i, index_t last) { return
 // past the end of W (session 30, on the H100: with the tests' NaN guards after the operands, the last row of C was
 // NaN wherever K was not a multiple of 16 and the main loop was unrolled; the unclamped test compiles to ISETPs).
 
-
 // The VEC elements at p, of which the first `left` exist (zeros past them; left <= 0 reads nothing), as 16 bytes.
 // ALIGN: the elements p's address is a multiple of, which decides how wide the loads may be.
 template <int ALIGN>

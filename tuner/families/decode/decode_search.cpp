@@ -208,7 +208,7 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
     //   0.98-1.03x where this family's default ran at 0.71-0.88x (bench/results/2026-12-04-h200-s16-decode-2-*.csv);
     // - weights along K (y = x W^T), 1 token: once split-K lost its memset (session 28), the H100's tuned mma.sync
     //   kernel ran 1 x 4096 x 4096 f16 in 16.5 us, this family's default (splits in a cluster) in 18.5-19.4 us
-    //   (bench/results/2026-12-06-h100-s29.md).
+    //   (bench/results/2026-12-06-h100-s29.md); as the default, 18.2 -> 16.6 us (session 30, defaultcmp).
     // Weights along K not 16-byte aligned, with up to 2 tokens, stay here as before: the mma.sync family copies such
     // an operand through registers, not measured on decode steps; this family reads any alignment at full width.
     if (p.a_type != DType::F32) {
