@@ -107,7 +107,7 @@ std::optional<RegBlockConfig> RegBlockConfig::heuristic_default(const Problem& p
     // tile. Measured on the H100 (session 29, bench/results/2026-12-06-h100-s29-counters-fixed.log) 64 x 4096 x 4096
     // fp32 ran regblock_64x64x16_t4x4_v4_s2_g8_k4 in 73.5 us (0.84x cuBLAS); 32 x 32 tiles, tuned, took 178 on the
     // H200 (session 12, before regblock split K); as the mma.sync family's 128 x 64 split tiles (session 30).
-    if (fallback && p.batch == 1 && fallback->bm == ladder.back().bm && fallback->bn == ladder.back().bn) {
+    if (fallback && p.batch == 1 && *fallback == ladder.back()) {
         const RegBlockConfig& wide = ladder[2];
         const std::int64_t k_tiles = (p.k + wide.bk - 1) / wide.bk;
         const std::vector<int> counts = split_counts(p, device, wide.bm, wide.bn, wide.bk);
