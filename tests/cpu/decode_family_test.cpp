@@ -272,10 +272,14 @@ TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
     const AnyConfig small = heuristic_config(decode_step(16, 4096, 4096, DType::BF16), device);
     ASSERT_TRUE(std::holds_alternative<MmaSyncConfig>(small)) << to_string(small);
     EXPECT_EQ(std::get<MmaSyncConfig>(small).splits, 4) << to_string(small);
-    // 16 fp32 tokens, weights along l: two tiles of 8 columns (decode_simt_w4_r1_c8_k8_u4 ran 34.4 us on the H100,
-    // one tile of 16 columns 46.1); weights along K keep one of 16.
+    // 16 fp32 tokens, weights along l: two tiles of 8 columns where 16 columns' K slices are short (c8_k8 ran 34.0 us
+    // on the H100, c16_k16 45.8); where they are long, one of 16 (8 columns lost 9-12% there); weights along K keep 16.
     EXPECT_EQ(to_string(heuristic_config(decode_step(16, 4096, 4096, DType::F32), device)),
               "decode_simt_w4_r1_c8_k8_u4");
+    EXPECT_EQ(to_string(heuristic_config(decode_step(16, 4096, 14336, DType::F32), device)),
+              "decode_simt_w4_r1_c16_k16_u4");
+    EXPECT_EQ(to_string(heuristic_config(decode_step(16, 14336, 4096, DType::F32), device)),
+              "decode_simt_w4_r1_c16_k4_u4");
     Problem along_k_16 = decode_step(16, 4096, 4096, DType::F32);
     along_k_16.trans_a = Transpose::Yes;
     along_k_16.lda = 4096;

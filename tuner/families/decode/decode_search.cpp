@@ -228,23 +228,34 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
     // against 49.5) and 4 x 14336 x 4096 fp32 1-7% faster; with 8 and 16 columns it was up to a quarter slower
     // (16 x 4096 x 4096 fp32), so wider tiles keep the workspace, as do weights along l (not measured with clusters).
     //
-    // Weights along l: at most 8 columns a tile (half the search's widest). 16 x 4096 x 4096 fp32 ran
-    // decode_simt_w4_r1_c8_k8_u4 in 34.4 us on the H100 (session 29, a fixed configuration), where this default with
-    // 16 columns, decode_simt_w4_r1_c16_k16_u4, took 46.1 (session 30): 16 columns' sums and W's loads in flight
-    // leave one block of 128 registers a thread per SMSP, and the latency shows (session 22's ncu of a c16 sibling:
-    // 25% occupancy, 40% of stalls on L1TEX). The second column tile reads W from L2.
-    const int most = d.w_k_contiguous ? most_columns(false, p) : std::min(8, most_columns(false, p));
-    const int columns = balanced_columns(d.small, most, false);
-    std::optional<DecodeConfig> chosen;
-    for (const int splits : {1, 2, 4, 8, 16, 32, 64}) {
-        DecodeConfig c = decode(false, 4, 1, columns, splits, 4);
-        c.cluster = d.w_k_contiguous && columns <= 4;
-        if (c.cluster && c.validate(p, device)) c.cluster = false;  // no clusters here, or too many splits for one
-        if (c.validate(p, device)) continue;  // X's staged rows of a long slice may not fit, or K is too short
-        chosen = c;
-        if (c.blocks(p) >= 2 * std::int64_t{device.sm_count}) break;
+    auto fewest_splits_filling = [&](int columns) {
+        std::optional<DecodeConfig> chosen;
+        for (const int splits : {1, 2, 4, 8, 16, 32, 64}) {
+            DecodeConfig c = decode(false, 4, 1, columns, splits, 4);
+            c.cluster = d.w_k_contiguous && columns <= 4;
+            if (c.cluster && c.validate(p, device)) c.cluster = false;  // no clusters here, or too many splits for one
+            if (c.validate(p, device)) continue;  // X's staged rows of a long slice may not fit, or K is too short
+            chosen = c;
+            if (c.blocks(p) >= 2 * std::int64_t{device.sm_count}) break;
+        }
+        return chosen;
+    };
+    const int most = most_columns(false, p);
+    const std::optional<DecodeConfig> widest = fewest_splits_filling(balanced_columns(d.small, most, false));
+    // Weights along l, where the widest tile's K slices are short (under 512): tiles of at most 8 columns, the second
+    // reading W from L2. On the H100 (session 31, defaultcmp, two rounds) 16 x 4096 x 4096 fp32 ran c8_k8 in 34.0 us
+    // against 45.8 for c16_k16 (slices of 256), 12 and 9 tokens 32.7-33.3 against 36-43; but where the slices were
+    // long, 16 x 4096 x 14336 (c16_k16: 896) and 16 x 14336 x 4096 (c16_k4: 1024), 8 columns lost 9-12% (121.5
+    // against 111.6, 134.4 against 120.0 us). Short slices spend their time on the sums' stores and adds, and 16
+    // columns' sums and W's loads in flight leave one block of 128 registers a thread per SMSP (session 22's ncu of a
+    // c16 sibling: 25% occupancy, 40% of stalls on L1TEX); long slices stream W once at 65-70% of the roof.
+    constexpr std::int64_t kShortSlice = 512;
+    if (!d.w_k_contiguous && widest && p.k / widest->splits < kShortSlice) {
+        const int narrower = balanced_columns(d.small, std::min(8, most), false);
+        if (narrower < widest->columns)
+            if (std::optional<DecodeConfig> narrow = fewest_splits_filling(narrower)) return narrow;
     }
-    return chosen;
+    return widest;
 }
 
 }  // namespace jitgemm
