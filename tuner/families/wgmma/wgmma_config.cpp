@@ -88,6 +88,11 @@ std::optional<Rejection> WgmmaConfig::tma_store_rejection(const Problem& p) {
     return std::nullopt;
 }
 
+void WgmmaConfig::start_store(const Problem& kernel_problem) {
+    tma_store = !tma_store_rejection(kernel_problem);
+    store_by_box = tma_store && size_of(kernel_problem.c_type) == 4 && c_boxes(kernel_problem) > 2;
+}
+
 std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const DeviceInfo& device) const {
     if (!is_wgmma_input(problem))
         return Rejection{PruneRule::Dtype, "the wgmma family takes fp16 or bf16 inputs, or fp32 inputs with compute "

@@ -116,18 +116,18 @@ struct WgmmaConfig {
     // Why C cannot go through the TMA (_ts) for this kernel problem (its layout: the TMA writes whole aligned 16-byte
     // chunks of C's columns, and C is stored from registers where the rows run along m), or nullopt.
     static std::optional<Rejection> tma_store_rejection(const Problem& kernel_problem);
-    // Whether the search and the untuned default start from C through the TMA: a 16-bit C whose layout takes it
-    // (an fp32 C's staging area would take half the ring).
-    static bool starts_with_tma_store(const Problem& kernel_problem) {
-        return size_of(kernel_problem.c_type) == 2 && !tma_store_rejection(kernel_problem);
-    }
+    // Sets the store the search starts from: C through the TMA wherever its layout takes it, a 16-bit tile staged
+    // whole (_ts), an fp32 tile box by box (_tb) where it has more than two boxes (a whole fp32 256 x 128 tile would
+    // take 128 KB of staging, leaving the ring two stages); else from the registers.
+    void start_store(const Problem& kernel_problem);
     std::string kernel_identity(const Problem&) const { return to_string(); }
 
     // Tiles, depths, the two deepest stage counts that fit, consumers and clusters of one and two, at group 8, one
-    // block per tile and a persistent grid of one block per SM, two consumers splitting tiles or in ping-pong; a
-    // 16-bit C through the TMA where its layout takes it (session 22: the 10 s searches of the H200's 16-bit targets
-    // picked it for 14 of the 15 rows it can store, reaching it as a refinement; the store from registers is now the
-    // refinement); misaligned problems packed first.
+    // block per tile and a persistent grid of one block per SM, two consumers splitting tiles or in ping-pong; C
+    // through the TMA where its layout takes it (start_store(); session 22: the 10 s searches of the H200's 16-bit
+    // targets picked it for 14 of the 15 rows it can store, reaching it as a refinement; session 31: an fp32 C box by
+    // box 3-6% faster than from the registers; the store from registers is now the refinement); misaligned problems
+    // packed first.
     static std::vector<WgmmaConfig> enumerate(const Problem& problem, const DeviceInfo& device);
     // Other rasterization groups and stage counts, the other grid (persistent or one block per tile), the other
     // cluster size, the other way of storing C (through the TMA with as many stages as then fit, or from the

@@ -55,7 +55,7 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
                                 c.grid = grid;
                                 c.pack = pack;
                                 c.pingpong = pingpong;
-                                c.tma_store = starts_with_tma_store(c.kernel_problem(problem));
+                                c.start_store(c.kernel_problem(problem));
                                 const int deepest = deepest_ring(c, problem, device);
                                 // The deepest ring and one stage less (whose shared memory may leave L1 room).
                                 for (const int stages : {deepest, deepest - 1}) {
@@ -228,18 +228,29 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         c.bk = row_depth(p);
         c.grid = device.sm_count;
         c.pack = operands_to_pack(p);
-        // C through the TMA where C is 16-bit and its layout takes it: on the H200 the 10 s searches of
+        // C through the TMA where its layout takes it. A 16-bit C: on the H200 the 10 s searches of
         // bench/shapes/wgmma_targets.csv picked it for 14 of the 15 16-bit rows it can store, 0.98-1.03x cuBLAS
         // where this default without it ran 0.95-1.01x, and batched 512 x 512 x 64 x 64 ran 0.99x against 0.79x
-        // (bench/results/2026-12-05-h200-s22.md).
-        c.tma_store = starts_with_tma_store(c.kernel_problem(p));
+        // (bench/results/2026-12-05-h200-s22.md). An fp32 C box by box: on the H100 (session 31,
+        // bench/results/2026-12-06-h100-s31.md, two alternated rounds) bf16 -> fp32 4096^3 nn and tn ran 0.184 ms
+        // against 0.194-0.198 from the registers (0.99x cuBLAS against 0.92-0.94x), 6144^3 0.610 against 0.640,
+        // 2048 x 14336 x 4096 0.324-0.326 against 0.345-0.346, 8192 x 4096 x 14336 nt 1.23-1.27 against 1.32 and
+        // TF32 4096^3 nt 0.348 against 0.362-0.363; 8192^3 f16 -> fp32 tn 1.52-1.55 against 1.56.
+        c.start_store(c.kernel_problem(p));
         // Box by box where the tile has more than two boxes of C: the staging it frees holds another stage. On the
         // H100 (session 24, bench/results/2026-12-05-h100-s24.md) 256 x 128 with 4 stages so ran 0.5-3.5% faster
         // than with the whole tile staged and 3 stages on 13 of 14 alternated pairs of 4096^3 (nn, tn, f16),
         // 6144^3, 8192^3, 4096 x 8192 x 14336 and 14336 x 2048 x 4096: 1.00-1.03x cuBLAS against 0.97-1.01x.
-        // Single GEMMs only until a batch has run so on the GPU (the search reaches it for batches as a refinement).
+        // Batches keep a 16-bit C's whole tile and an fp32 C's store from the registers until a batch has run
+        // either way on the GPU (the search reaches them as refinements).
+        if (batched && size_of(p.c_type) == 4) c.tma_store = false;
         c.store_by_box = c.tma_store && c.c_boxes(p) > 2 && !batched;
         c.stages = deepest_ring(c, p, device);
+        // TF32 tiles whose operand fragments sit in registers may not hold them beside C's staging: from the registers.
+        if (c.tma_store && c.validate(p, device)) {
+            c.tma_store = c.store_by_box = false;
+            c.stages = deepest_ring(c, p, device);
+        }
         // A batch cannot split K: its last step is taken whatever its tile count.
         const bool last = c.bm == ladder.back().bm && c.bn == ladder.back().bn;
         if ((c.tiles(p) >= device.sm_count || (batched && last)) && !c.validate(p, device)) return c;
