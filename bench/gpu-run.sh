@@ -32,6 +32,9 @@
 #            of bench/shapes/m_sweep*.csv against cuBLAS and against exact tuning ($PARTS sweep)
 #     roof: the read roof at the decode weights' sizes (bench/read_roof: the fastest read of N bytes, timed as the
 #            GEMMs are), $ROOF_SIZES
+#     rows: fixed configurations against cuBLAS only — the rows "m n k dtype transa transb config [batch [compute]]"
+#            (column-major) of each file in $ROWS, $ROUNDS rounds (default 2), then the manifests named in $UNTUNED
+#            untuned (bench_<set>_default.csv)
 #     defaultcmp: an untuned default's change — each row of $DEFAULT_ROWS ("m n k dtype transa transb config-before",
 #            column-major) benched with this build's default and with the one before, alternating, then
 #            $DEFAULT_MANIFEST untuned
@@ -223,6 +226,7 @@ fi
 bench_fixed_rows() {  # bench_fixed_rows ROWS_FILE
     for round in $(seq "${ROUNDS:-1}"); do
         while read -r m n k dtype ta tb config batch compute; do
+            case "$m" in ''|'#'*) continue ;; esac
             timeout 60 "$BUILD/jitgemm" bench --m "$m" --n "$n" --k "$k" --dtype "$dtype" --transa "$ta" --transb "$tb" \
                 --batch "${batch:-1}" --compute "${compute:-f32}" --order col --config "$config" --iterations 20 \
                 2>&1 | \
@@ -231,6 +235,20 @@ bench_fixed_rows() {  # bench_fixed_rows ROWS_FILE
         done < "$1"
     done
 }
+if [ "$MODE" = rows ]; then
+    # Fixed configurations against cuBLAS and nothing else: the rows of each file in $ROWS, $ROUNDS rounds (default 2),
+    # then the manifests of bench/shapes/ named in $UNTUNED (e.g. "wgmma_layouts") untuned.
+    for rows in ${ROWS:?ROWS names the files of fixed rows}; do
+        stamp "fixed rows of $rows"
+        ROUNDS=${ROUNDS:-2} bench_fixed_rows "$rows"
+    done
+    for set in ${UNTUNED:-}; do
+        stamp "$set untuned"
+        JITGEMM_CACHE="/tmp/jitgemm-rows-$set" timeout 420 "$BUILD/jitgemm" bench --manifest "bench/shapes/$set.csv" \
+            --tune off --csv "$RES/bench_${set}_default.csv" 2>&1 | tail -80 | tee -a "$log"
+    done
+    stamp "done"; exit 0
+fi
 # Every GPU test but the long soak and budget ones ($EXCLUDE), $GPU_JOBS at once, with the failures' messages in the
 # log (those of assertions and of exceptions thrown out of a test).
 all_gpu_tests() {
