@@ -648,7 +648,7 @@ TEST(WgmmaFamily, SearchStartsFromTmaStoredCWhereC16BitTakesIt) {
     Problem odd_rows = half(4100, 4096, 4096);  // 8200 bytes per column of C
     odd_rows.ldc = 4104;
     for (const WgmmaConfig& c : WgmmaConfig::enumerate(odd_rows, d)) EXPECT_FALSE(c.tma_store) << c.to_string();
-    // An fp32 C box by box where its tile has more than two boxes of 32 (session 31: 3-6% faster than from the
+    // An fp32 C box by box where its tile has more than two boxes of 32 (session 31: 3-7% faster than from the
     // registers on the H100), whole where it has two; TF32 whose instructions run along m from the registers.
     Problem fp32_c = half(4096, 4096, 4096);
     fp32_c.c_type = DType::F32;

@@ -126,7 +126,7 @@ struct WgmmaConfig {
     // block per tile and a persistent grid of one block per SM, two consumers splitting tiles or in ping-pong; C
     // through the TMA where its layout takes it (start_store(); session 22: the 10 s searches of the H200's 16-bit
     // targets picked it for 14 of the 15 rows it can store, reaching it as a refinement; session 31: an fp32 C box by
-    // box 3-6% faster than from the registers; the store from registers is now the refinement); misaligned problems
+    // box 3-7% faster than from the registers; the store from registers is now the refinement); misaligned problems
     // packed first.
     static std::vector<WgmmaConfig> enumerate(const Problem& problem, const DeviceInfo& device);
     // Other rasterization groups and stage counts, the other grid (persistent or one block per tile), the other
