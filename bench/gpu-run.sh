@@ -235,20 +235,6 @@ bench_fixed_rows() {  # bench_fixed_rows ROWS_FILE
         done < "$1"
     done
 }
-if [ "$MODE" = rows ]; then
-    # Fixed configurations against cuBLAS and nothing else: the rows of each file in $ROWS, $ROUNDS rounds (default 2),
-    # then the manifests of bench/shapes/ named in $UNTUNED (e.g. "wgmma_layouts") untuned.
-    for rows in ${ROWS:?ROWS names the files of fixed rows}; do
-        stamp "fixed rows of $rows"
-        ROUNDS=${ROUNDS:-2} bench_fixed_rows "$rows"
-    done
-    for set in ${UNTUNED:-}; do
-        stamp "$set untuned"
-        JITGEMM_CACHE="/tmp/jitgemm-rows-$set" timeout 420 "$BUILD/jitgemm" bench --manifest "bench/shapes/$set.csv" \
-            --tune off --csv "$RES/bench_${set}_default.csv" 2>&1 | tail -80 | tee -a "$log"
-    done
-    stamp "done"; exit 0
-fi
 # Every GPU test but the long soak and budget ones ($EXCLUDE), $GPU_JOBS at once, with the failures' messages in the
 # log (those of assertions and of exceptions thrown out of a test).
 all_gpu_tests() {
@@ -294,18 +280,33 @@ ncu_rows() {  # ncu_rows ROWS_FILE
             "$RES/ncu_$i.txt" | tr -s ' ' | tee -a "$log"
     done < "$1"
 }
-# Manifests of bench/shapes/ by name: the untuned default (a cache of its own), then tuned with $BUDGET s each,
-# against cuBLAS (bench_<name>_default.csv, bench_<name>_tuned.csv).
+# A manifest of bench/shapes/ by name, its untuned default against cuBLAS (a cache of its own; bench_<name>_default.csv).
+bench_untuned() {  # bench_untuned NAME
+    JITGEMM_CACHE=/tmp/jitgemm-default-cache timeout 500 "$BUILD/jitgemm" bench --manifest "bench/shapes/$1.csv" \
+        --tune off --csv "$RES/bench_${1}_default.csv" 2>&1 | tail -40 | tee -a "$log"
+}
+# Manifests of bench/shapes/ by name: the untuned default, then tuned with $BUDGET s each, against cuBLAS
+# (bench_<name>_default.csv, bench_<name>_tuned.csv).
 bench_manifests() {  # bench_manifests NAME...
     for name in "$@"; do
         manifest="bench/shapes/$name.csv"
         stamp "$name: the untuned default, then tuned ($BUDGET s) against cuBLAS"
-        JITGEMM_CACHE=/tmp/jitgemm-default-cache timeout 500 "$BUILD/jitgemm" bench --manifest "$manifest" --tune off \
-            --csv "$RES/bench_${name}_default.csv" 2>&1 | tail -40 | tee -a "$log"
+        bench_untuned "$name"
         timeout 900 "$BUILD/jitgemm" bench --manifest "$manifest" --tune now --budget "$BUDGET" \
             --csv "$RES/bench_${name}_tuned.csv" 2>&1 | tail -40 | tee -a "$log"
     done
 }
+
+if [ "$MODE" = rows ]; then
+    # Fixed configurations against cuBLAS and nothing else: the rows of each file in $ROWS, $ROUNDS rounds (default 2),
+    # then the manifests of bench/shapes/ named in $UNTUNED (e.g. "wgmma_layouts") untuned.
+    for rows in ${ROWS:?ROWS names the files of fixed rows}; do
+        stamp "fixed rows of $rows"
+        ROUNDS=${ROUNDS:-2} bench_fixed_rows "$rows"
+    done
+    for set in ${UNTUNED:-}; do stamp "$set untuned"; bench_untuned "$set"; done
+    stamp "done"; exit 0
+fi
 
 if [ "$MODE" = hopper ]; then
     # The wgmma family (issue 20): its SASS (HGMMA, no local memory), its GPU correctness tests, compute-sanitizer
