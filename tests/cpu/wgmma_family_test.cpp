@@ -562,6 +562,10 @@ TEST(WgmmaFamily, UntunedDefaultTakesLargeHalfPrecisionProblemsOnHopper) {
     // the registers instead.
     EXPECT_FALSE(std::get<WgmmaConfig>(packed).tma_store);
     EXPECT_FALSE(std::get<WgmmaConfig>(packed).validate(odd, d));
+    // Short K over three waves of tiles and more (8192^2 x 64: 2048 tiles of 256 x 128) takes it; over fewer (4096 x
+    // 2048 x 128: 256 tiles) the mma.sync family's default.
+    EXPECT_EQ(family_name(heuristic_config(half(8192, 8192, 64), d)), "wgmma");
+    EXPECT_NE(family_name(heuristic_config(half(4096, 2048, 128), d)), "wgmma");
     // Too few tiles (the mma.sync family splits K), too small, or not Hopper: another family's default.
     EXPECT_NE(family_name(heuristic_config(half(1024, 1024, 1024), d)), "wgmma");
     EXPECT_NE(family_name(heuristic_config(half(512, 512, 512), d)), "wgmma");

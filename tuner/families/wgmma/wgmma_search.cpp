@@ -208,12 +208,18 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
 }
 
 std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, const DeviceInfo& device) {
-    // A GFLOP and more, and K deep enough to fill the ring a few times (shorter K is bound by C's traffic, where the
-    // mma.sync family's default does as well) — except in a batch, where the persistent blocks' producer loads the
-    // next tiles while the consumers finish one: on bf16 512 x 512 x 64 x 64 the tuned winner was this default's
-    // 256 x 128 tile, 0.79x cuBLAS, against 0.38x for the mma.sync default (session 17).
+    // A GFLOP and more, and K deep enough to fill the ring a few times — or, with shorter K (bound by C's traffic),
+    // tiles for three waves and more, a batch's or one GEMM's: the persistent blocks' producer loads the next tiles
+    // while the consumers store one. On bf16 512 x 512 x 64 x 64 (3.9 waves of 256 x 128 tiles) the tuned winner was
+    // this default's tile, 0.79x cuBLAS, against 0.38x for the mma.sync default (session 17), and 0.99x once C went
+    // through the TMA (session 22); shortk_8192x8192x64_bf16 (15.5 waves) ran the mma.sync default at 0.35x (session
+    // 30). NOT YET MEASURED on single GEMMs: bench/shapes/wgmma_short_k_fixed.txt.
     const bool batched = p.batch > 1;
-    if (!is_wgmma_problem(p, device) || problem_flops(p) < 1e9 || (p.k < 256 && !batched)) return std::nullopt;
+    if (!is_wgmma_problem(p, device) || problem_flops(p) < 1e9) return std::nullopt;
+    if (p.k < 256 && !batched) {
+        WgmmaConfig widest;
+        if (widest.tiles(p) < 3 * std::int64_t{device.sm_count}) return std::nullopt;
+    }
     // TF32 operands stored m- or n-contiguous are read through registers, one of the two packed only where both are:
     // on 4096^3 the default tile ran nn at 0.96x cuBLAS so against 0.87x with op(A) copied transposed first, and 8192^3
     // within 3% either way (bench/results/2026-12-05-h200-s20.md).
