@@ -26,7 +26,9 @@
 // wave would leave SMs idle (512 tiles of 4096^3 on 132 SMs: 4 on the busiest, 3.88 on average). Then only whole waves
 // of units go round as above, and the k blocks of the units left over are dealt out in equal runs, one per block
 // (common/jg_split_k.cuh): a unit split between blocks is summed by the last of them to finish, from the others'
-// partial sums in the workspace, in part order (bitwise repeatable). The producer walks the same runs. Measured on the
+// partial sums in the workspace, in part order (bitwise repeatable). The producer walks the same runs. Where the units
+// are fewer than the blocks there is no whole wave and every unit is dealt out: K split among all SMs for problems
+// whose tiles cannot fill them (128 x 4096 x 4096: 32 tiles of 128 x 128 on 132 blocks). Measured on the
 // H200 it was 0-9% slower than whole tiles (bench/results/2026-12-05-h200-s20.md), so the search does not try it; but
 // those kernels spilled where the partial sums meet (mended since: a block reads its own back like the others'), so
 // the verdict awaits a measurement.

@@ -725,7 +725,14 @@ TEST(WgmmaFamily, StreamKNeedsAPersistentGridOfSingleBlocksAndTilesLeftOver) {
     EXPECT_EQ(rule_of(c, p), PruneRule::Knobs);
     c.grid = 132;
     EXPECT_FALSE(rule_of(c, half(4096, 4096, 4096)));
-    EXPECT_EQ(rule_of(c, half(1024, 1024, 4096)), PruneRule::Knobs);  // 32 tiles: not a whole wave
+    // 32 tiles, fewer than the blocks: all of them dealt out (2048 k blocks, 15-16 per block), and every block of
+    // the grid launches; with K 128 (64 k blocks) some blocks would have none.
+    const Problem few_tiles = half(1024, 1024, 4096);
+    EXPECT_FALSE(rule_of(c, few_tiles));
+    EXPECT_EQ(c.stream_units_left(few_tiles), 32);
+    EXPECT_EQ(c.blocks(few_tiles), 132);
+    EXPECT_EQ(c.launch(few_tiles).grid.x, 132u);
+    EXPECT_EQ(rule_of(c, half(1024, 1024, 128)), PruneRule::Knobs);
     Problem variant = half(4096, 4096, 4096);
     variant.runtime_dim = 1;
     EXPECT_EQ(rule_of(c, variant), PruneRule::RuntimeShape);

@@ -148,9 +148,11 @@ const std::vector<std::string> kWgmmaConfigs = {
     // The same box by box through two buffers per consumer (_tb): four boxes a tile over a persistent grid, three (an
     // odd count: the buffers alternate across tiles) over a small grid, and ping-pong's two staging areas.
     "wgmma_256x128x64_c2_s4_g8_q132_tb", "wgmma_192x128x64_c2_s4_g4_q7_tb", "wgmma_256x64x64_c2_s4_g8_q5_pp_tb",
-    // Stream-K: small grids, so that most shapes leave tiles over after whole waves and runs cross tiles (shapes
-    // with too few tiles fall back to others); with C through the TMA too.
+    // Stream-K: small grids, so that most shapes leave tiles over after whole waves and runs cross tiles, and a grid
+    // of one block per SM, so that most shapes have no whole wave and every tile is dealt out (shapes whose k blocks
+    // are fewer than the blocks fall back to others); with C through the TMA too.
     "wgmma_128x128x64_c2_s4_g8_q7_sk", "wgmma_64x128x64_c1_s6_g4_q5_sk", "wgmma_256x128x64_c2_s3_g8_q3_sk_ts",
+    "wgmma_128x128x64_c2_s6_g8_q132_sk",
     // Ping-pong: consumers taking whole tiles in turn, over grids of one block per SM and small ones (many tiles per
     // block, odd and even counts: the ring's positions skipped for the other consumer's tiles), a cluster, both k
     // depths, and C through the TMA from two staging areas.

@@ -69,6 +69,9 @@ std::int64_t WgmmaConfig::stream_segments(const Problem& p) const {
 }
 
 std::int64_t WgmmaConfig::blocks(const Problem& p) const {
+    // Stream-K deals the k blocks of the units left over among all of the grid's blocks, also where the units are
+    // fewer than the blocks (no whole wave): every block launches.
+    if (stream_k && grid > 0) return grid;
     const std::int64_t clusters = grid > 0 ? std::min<std::int64_t>(grid / cluster, units(p)) : units(p);
     return clusters * cluster;
 }
@@ -142,9 +145,10 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
         if (problem.runtime_dim != 0)
             return Rejection{PruneRule::RuntimeShape, "stream-K lays out its workspace for the exact problem"};
         const std::int64_t k_blocks = (p.k + bk - 1) / bk;
-        if (units(p) <= grid || stream_units_left(p) == 0 || stream_units_left(p) * k_blocks < grid)
-            return Rejection{PruneRule::Knobs, "stream-K needs a whole wave of tiles and tiles left over with at least "
-                                               "a k block per block of the grid"};
+        if (stream_units_left(p) == 0 || stream_units_left(p) * k_blocks < grid)
+            return Rejection{PruneRule::Knobs, "stream-K needs tiles left over after the whole waves (all of them where "
+                                               "they are fewer than the grid's blocks) with at least a k block per "
+                                               "block of the grid"};
     }
     if (accumulators(p) > 128)
         return Rejection{PruneRule::Registers, std::to_string(accumulators(p)) +
