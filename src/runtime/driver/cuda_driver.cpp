@@ -100,8 +100,9 @@ LoadOutcome load() {
     return out;
 }
 
-const LoadOutcome& outcome() {
-    static const LoadOutcome loaded = load();
+// Not const: api_for_fault_injection hands tests its table to wrap entries of.
+LoadOutcome& outcome() {
+    static LoadOutcome loaded = load();
     return loaded;
 }
 
@@ -122,5 +123,11 @@ bool is_available() noexcept {
 }
 
 std::string unavailable_reason() { return outcome().error; }
+
+DriverApi& api_for_fault_injection() {
+    LoadOutcome& loaded = outcome();
+    if (!loaded.error.empty()) throw Error(loaded.error_code, loaded.error);
+    return loaded.api;
+}
 
 }  // namespace jitgemm::driver

@@ -93,4 +93,9 @@ bool is_available() noexcept;
 // The reason api() fails, or an empty string when it does not.
 std::string unavailable_reason();
 
+// For tests of failure paths only: the table api() returns, whose entries a test may wrap for a while (e.g. to make
+// the driver run out of memory in this process alone) and must restore, with no other thread calling the driver.
+// Throws as api() does.
+DriverApi& api_for_fault_injection();
+
 }  // namespace jitgemm::driver
