@@ -701,15 +701,26 @@ TEST(WgmmaFamily, StreamKDealsOutTheLastWaveAndSizesItsWorkspace) {
     large.trans_a = Transpose::Yes;
     large.lda = 6144;
     EXPECT_LT(c.estimate_cost(large, d, ceilings).seconds, whole.estimate_cost(large, d, ceilings).seconds);
-    // Measured slower than whole tiles (its runs lose the L2 reuse of tiles that run together): the search does not
-    // try it, and a configuration with it refines to whole tiles.
-    const auto has_twin = [&](const WgmmaConfig& from, bool stream_k) {
-        for (const WgmmaConfig& r : from.refinements(p, d))
+    // With a whole wave or more, measured slower than whole tiles (its runs lose the L2 reuse of tiles that run
+    // together): a refinement of whole tiles does not try it, and a configuration with it refines to whole tiles.
+    const auto has_twin = [&](const WgmmaConfig& from, const Problem& q, bool stream_k) {
+        for (const WgmmaConfig& r : from.refinements(q, d))
             if (r.stream_k == stream_k && r.bm == from.bm && r.bn == from.bn && r.grid == 132) return true;
         return false;
     };
-    EXPECT_FALSE(has_twin(whole, true));
-    EXPECT_TRUE(has_twin(c, false));
+    EXPECT_FALSE(has_twin(whole, p, true));
+    EXPECT_TRUE(has_twin(c, p, false));
+    // Fewer tiles than the grid's blocks (14336 x 128 x 4096: 112 of 128 x 128): whole tiles refine to their stream-K
+    // twin, which the search measures (7-15% faster on three such shapes, slower on three, session 32); a grid of a
+    // block per tile has none.
+    Problem few = half(14336, 128, 4096);
+    WgmmaConfig few_whole = whole;
+    few_whole.bm = few_whole.bn = 128;
+    few_whole.stages = 6;
+    EXPECT_FALSE(rule_of(few_whole, few)) << few_whole.validate(few, d)->reason;
+    EXPECT_TRUE(has_twin(few_whole, few, true));
+    few_whole.grid = 0;
+    for (const WgmmaConfig& r : few_whole.refinements(few, d)) EXPECT_FALSE(r.stream_k) << r.to_string();
 }
 
 TEST(WgmmaFamily, StreamKNeedsAPersistentGridOfSingleBlocksAndTilesLeftOver) {

@@ -113,10 +113,18 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
         other_schedule.stages = deepest_ring(other_schedule, problem, device);
         out.push_back(other_schedule);  // validate() drops a tile outside 64..256
     }
-    // Stream-K (_sk) is not tried: on the H200 it ran 0-9% slower than whole tiles on every shape measured
-    // (bench/results/2026-12-05-h200-s20.md), and again with its spills mended, on an H100: 4096^3 0.87x cuBLAS
-    // against 0.97x, 4096 x 8192 x 14336 0.85x against 0.98x, 4097^3 2.9x against 3.2x
-    // (bench/results/2026-12-05-h200-s22.md). A winner with it goes back to whole tiles.
+    // Stream-K (_sk) is tried only where a persistent grid's blocks outnumber the tiles, every tile's k blocks then
+    // dealt out among all of them. There (H100, session 32, fixed rows against the mma.sync defaults) it ran 7-15%
+    // faster on 14336 x 128 x 4096, 4096 x 130 x 4096 and 4096 x 128 x 14336 bf16, and 3-25% slower on three other
+    // shapes of 32 tiles: the measurements decide. With a whole wave or more it ran 0-9% slower than whole tiles on
+    // every shape measured on the H200 (bench/results/2026-12-05-h200-s20.md), and on an H100 4096^3 0.87x cuBLAS
+    // against 0.97x, 4097^3 2.9x against 3.2x (bench/results/2026-12-05-h200-s22.md): a winner with it goes back to
+    // whole tiles.
+    if (!stream_k && grid > 0 && tiles(kernel_problem(problem)) < grid) {
+        WgmmaConfig dealt = *this;
+        dealt.stream_k = true;
+        out.push_back(dealt);
+    }
     if (stream_k) {
         WgmmaConfig whole = *this;
         whole.stream_k = false;
