@@ -228,7 +228,8 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
     // against 49.5) and 4 x 14336 x 4096 fp32 1-7% faster; with 8 and 16 columns it was up to a quarter slower
     // (16 x 4096 x 4096 fp32), so wider tiles keep the workspace, as do weights along l (not measured with clusters).
     //
-    auto fewest_splits_filling = [&](int columns) {
+    // (And, where `longest_slice` says, whose K slices are at most that long.)
+    auto fewest_splits_filling = [&](int columns, std::int64_t longest_slice = 0) {
         std::optional<DecodeConfig> chosen;
         for (const int splits : {1, 2, 4, 8, 16, 32, 64}) {
             DecodeConfig c = decode(false, 4, 1, columns, splits, 4);
@@ -236,7 +237,8 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
             if (c.cluster && c.validate(p, device)) c.cluster = false;  // no clusters here, or too many splits for one
             if (c.validate(p, device)) continue;  // X's staged rows of a long slice may not fit, or K is too short
             chosen = c;
-            if (c.blocks(p) >= 2 * std::int64_t{device.sm_count}) break;
+            const bool short_enough = longest_slice == 0 || (p.k + splits - 1) / splits <= longest_slice;
+            if (c.blocks(p) >= 2 * std::int64_t{device.sm_count} && short_enough) break;
         }
         return chosen;
     };
@@ -255,6 +257,16 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
         if (narrower < widest->columns)
             if (std::optional<DecodeConfig> narrow = fewest_splits_filling(narrower)) return narrow;
     }
+    // Weights along K, where the widest tile's K slices are long (over 512): tiles of at most 8 columns, split until
+    // the slices are at most 1024 long (8 tokens as well: c8_k2 -> c8_k4 above, at 16). On the H100 (session 32, fixed rows, two rounds) 16 x 14336 x 4096 fp32 ran
+    // c16_k2 (slices of 2048) in 214 us, c8_k2 in 178 and c8_k4 in 134 (cuBLAS 152); 16 x 4096 x 14336 c16_k8 (1792)
+    // in 198, c8_k8 in 148 and c8_k16 (896) in 126 (cuBLAS 135). 16 x 4096 x 4096 keeps c16_k8 (slices of 512, 42.5 us
+    // against 44.6 for c8_k8).
+    constexpr std::int64_t kLongSliceAlongK = 512, kSliceAlongK = 1024;
+    // (Tiles of up to 4 columns add their splits in a cluster: not measured so.)
+    if (d.w_k_contiguous && widest && widest->columns > 4 && p.k / widest->splits > kLongSliceAlongK)
+        if (auto capped = fewest_splits_filling(balanced_columns(d.small, std::min(8, most), false), kSliceAlongK))
+            return capped;
     return widest;
 }
 
