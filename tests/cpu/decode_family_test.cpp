@@ -254,18 +254,16 @@ TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
                 const auto& c = std::get<DecodeConfig>(chosen);
                 EXPECT_FALSE(c.mma);
                 EXPECT_GE(c.blocks(p), 2 * device.sm_count) << c.to_string();
-                // Tiles of more than 4 columns of weights along K: slices at most 1024 long, of 8 columns at most.
-                const bool slices_capped = along_k && c.columns > 4;
-                const auto slice = [&](int splits) { return (p.k + splits - 1) / splits; };
-                if (slices_capped) {
-                    EXPECT_LE(slice(c.splits), 1024) << c.to_string();
-                    EXPECT_LE(c.columns, 8) << c.to_string();
-                }
+                // Tiles of more than 4 columns of weights along K: X's staged slice at most 32 KB a block.
+                const bool staging_capped = along_k && c.columns > 4;
+                const auto staged = [&](int splits) { return c.columns * ((p.k + splits - 1) / splits) * 4; };
+                if (staging_capped) EXPECT_LE(staged(c.splits), 32 * 1024) << c.to_string();
                 DecodeConfig fewer = c;  // the fewest splits that do
                 fewer.splits = c.splits / 2;
                 fewer.cluster = fewer.cluster && fewer.splits >= 2;
                 if (fewer.splits >= 1 && !fewer.validate(p, device)) {
-                    EXPECT_TRUE(fewer.blocks(p) < 2 * device.sm_count || (slices_capped && slice(fewer.splits) > 1024))
+                    EXPECT_TRUE(fewer.blocks(p) < 2 * device.sm_count ||
+                                (staging_capped && staged(fewer.splits) > 32 * 1024))
                         << c.to_string();
                 }
                 // Narrow tiles of weights along K meet in a cluster where one can hold their splits (sm_90, 2 to 8);
@@ -295,12 +293,12 @@ TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
     const AnyConfig wide_k = heuristic_config(along_k_16, device);
     ASSERT_TRUE(std::holds_alternative<DecodeConfig>(wide_k)) << to_string(wide_k);
     EXPECT_EQ(std::get<DecodeConfig>(wide_k).columns, 16) << to_string(wide_k);
-    // ... where its slices are 512 long; the longer ones in tiles of 8 columns, K split until the slices are at most
-    // 1024 long (H100, session 32: 16 x 14336 x 4096 c16_k2 214 us, c8_k4 134; 16 x 4096 x 14336 c16_k8 198, c8_k16
-    // 126).
+    // ... split until X's staged slice takes at most 32 KB a block (H100, session 32: 16 x 14336 x 4096 c16_k2,
+    // 128 KB, 214 us; c16_k8 122; 16 x 4096 x 14336 c16_k8, 112 KB, 198 us; c16_k32 134).
     for (const auto& [l, k, expected] : {std::tuple<std::int64_t, std::int64_t, const char*>{
-                                             14336, 4096, "decode_simt_w4_r1_c8_k4_u4"},
-                                         {4096, 14336, "decode_simt_w4_r1_c8_k16_u4"}}) {
+                                             14336, 4096, "decode_simt_w4_r1_c16_k8_u4"},
+                                         {4096, 14336, "decode_simt_w4_r1_c16_k32_u4"},
+                                         {4096, 4096, "decode_simt_w4_r1_c16_k8_u4"}}) {
         Problem long_slices = decode_step(16, l, k, DType::F32);
         long_slices.trans_a = Transpose::Yes;
         long_slices.lda = k;

@@ -228,8 +228,8 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
     // against 49.5) and 4 x 14336 x 4096 fp32 1-7% faster; with 8 and 16 columns it was up to a quarter slower
     // (16 x 4096 x 4096 fp32), so wider tiles keep the workspace, as do weights along l (not measured with clusters).
     //
-    // (And, where `longest_slice` says, whose K slices are at most that long.)
-    auto fewest_splits_filling = [&](int columns, std::int64_t longest_slice = 0) {
+    // (And, where `most_staged_bytes` says, whose slices of X staged in shared memory take at most that much.)
+    auto fewest_splits_filling = [&](int columns, std::int64_t most_staged_bytes = 0) {
         std::optional<DecodeConfig> chosen;
         for (const int splits : {1, 2, 4, 8, 16, 32, 64}) {
             DecodeConfig c = decode(false, 4, 1, columns, splits, 4);
@@ -237,8 +237,9 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
             if (c.cluster && c.validate(p, device)) c.cluster = false;  // no clusters here, or too many splits for one
             if (c.validate(p, device)) continue;  // X's staged rows of a long slice may not fit, or K is too short
             chosen = c;
-            const bool short_enough = longest_slice == 0 || (p.k + splits - 1) / splits <= longest_slice;
-            if (c.blocks(p) >= 2 * std::int64_t{device.sm_count} && short_enough) break;
+            const std::int64_t staged = columns * ((p.k + splits - 1) / splits) * size_of(p.a_type);
+            const bool staging_fits = most_staged_bytes == 0 || staged <= most_staged_bytes;
+            if (c.blocks(p) >= 2 * std::int64_t{device.sm_count} && staging_fits) break;
         }
         return chosen;
     };
@@ -257,16 +258,16 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
         if (narrower < widest->columns)
             if (std::optional<DecodeConfig> narrow = fewest_splits_filling(narrower)) return narrow;
     }
-    // Weights along K, where the widest tile's K slices are long (over 512): tiles of at most 8 columns, split until
-    // the slices are at most 1024 long (8 tokens as well: c8_k2 -> c8_k4 above, at 16). On the H100 (session 32, fixed rows, two rounds) 16 x 14336 x 4096 fp32 ran
-    // c16_k2 (slices of 2048) in 214 us, c8_k2 in 178 and c8_k4 in 134 (cuBLAS 152); 16 x 4096 x 14336 c16_k8 (1792)
-    // in 198, c8_k8 in 148 and c8_k16 (896) in 126 (cuBLAS 135). 16 x 4096 x 4096 keeps c16_k8 (slices of 512, 42.5 us
-    // against 44.6 for c8_k8).
-    constexpr std::int64_t kLongSliceAlongK = 512, kSliceAlongK = 1024;
-    // (Tiles of up to 4 columns add their splits in a cluster: not measured so.)
-    if (d.w_k_contiguous && widest && widest->columns > 4 && p.k / widest->splits > kLongSliceAlongK)
-        if (auto capped = fewest_splits_filling(balanced_columns(d.small, std::min(8, most), false), kSliceAlongK))
-            return capped;
+    // Weights along K, tiles of more than 4 columns: also the fewest splits whose slice of X, staged in shared memory,
+    // takes at most 32 KB a block; beyond, the staging, not the registers, limits the blocks an SM holds. On the H100
+    // (session 32, fixed rows, two rounds), 16 x 14336 x 4096 fp32: c16_k2 (128 KB staged) 214 us, c16_k4 (64 KB)
+    // 147, c8_k4 (32 KB) 134, c16_k8 (32 KB) 122 (cuBLAS 152); 16 x 4096 x 14336: c16_k8 (112 KB) 198, c16_k16 (56 KB)
+    // 130, c16_k32 (28 KB) 134, c8_k16 (28 KB) 126.5 (cuBLAS 135); 8 tokens, 14336 x 4096: c8_k2 (64 KB) 153, c8_k4
+    // (32 KB) 101; 4096 x 14336: c8_k8 (56 KB) 118, c8_k16 (28 KB) 100. 16 x 4096 x 4096 keeps c16_k8 (32 KB, 42.5 us
+    // against 44.6 for c8_k8). (Tiles of up to 4 columns add their splits in a cluster: not measured so.)
+    constexpr std::int64_t kMostStagedBytesAlongK = 32 * 1024;
+    if (d.w_k_contiguous && widest && widest->columns > 4)
+        if (auto capped = fewest_splits_filling(widest->columns, kMostStagedBytesAlongK)) return capped;
     return widest;
 }
 
