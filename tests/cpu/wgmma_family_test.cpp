@@ -723,6 +723,30 @@ TEST(WgmmaFamily, StreamKDealsOutTheLastWaveAndSizesItsWorkspace) {
     for (const WgmmaConfig& r : few_whole.refinements(few, d)) EXPECT_FALSE(r.stream_k) << r.to_string();
 }
 
+// 16-bit operands whose columns start off 128-byte lines: a configuration reading them in place refines to its twin
+// that copies them to line-aligned columns first (the measurements weigh the copy); operands on lines have none.
+TEST(WgmmaFamily, OperandsOffLinesRefineToAnAlignedCopy) {
+    const DeviceInfo d = h200_profile();
+    const auto packs_of_refinements = [&](const Problem& p) {
+        std::set<int> packs;
+        WgmmaConfig c;
+        c.grid = 132;
+        c.start_store(c.kernel_problem(p));
+        for (const WgmmaConfig& r : c.refinements(p, d)) packs.insert(r.pack);
+        return packs;
+    };
+    Problem off = half(4200, 6000, 3504, DType::F16);  // lda 4200 (8400 bytes), ldb 3504 (7008): neither on a line
+    EXPECT_TRUE(packs_of_refinements(off).count(3));
+    Problem one = half(4096, 6000, 3504);  // lda on lines, ldb not
+    EXPECT_TRUE(packs_of_refinements(one).count(2));
+    EXPECT_FALSE(packs_of_refinements(one).count(1));
+    EXPECT_EQ(packs_of_refinements(half(4096, 4096, 4096)), std::set<int>{0});
+    WgmmaConfig aligned;
+    aligned.grid = 132;
+    aligned.pack = 3;
+    EXPECT_FALSE(rule_of(aligned, off)) << aligned.validate(off, d)->reason;
+}
+
 TEST(WgmmaFamily, StreamKNeedsAPersistentGridOfSingleBlocksAndTilesLeftOver) {
     Problem p = half(4096, 4096, 4096);
     WgmmaConfig c;

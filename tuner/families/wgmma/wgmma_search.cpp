@@ -130,6 +130,20 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
         whole.stream_k = false;
         out.push_back(whole);
     }
+    // 16-bit operands whose columns start off 128-byte lines (a leading dimension of bytes not a multiple of 128, each
+    // 128-byte row of a TMA box then spanning two lines): the twin that copies them to line-aligned columns first.
+    // Session 32 (H100, untuned) ran large shapes with such leading dimensions at 0.57-0.64x cuBLAS
+    // (bench/shapes/wgmma_any_large.csv: 6000 x 4200 x 3504 f16, 3000 x 5000 x 2000 bf16 tn, ...) where tile
+    // multiples run at parity; the copy costs a read and a write of the operand, which the measurements weigh.
+    if (element_bytes(problem) == 2 && problem.batch == 1) {
+        const auto off_lines = [](std::int64_t ld) { return ld * 2 % 128 != 0; };
+        const int unaligned = (off_lines(problem.lda) ? 1 : 0) | (off_lines(problem.ldb) ? 2 : 0);
+        if (unaligned & ~pack) {
+            WgmmaConfig aligned = *this;
+            aligned.pack = pack | unaligned;
+            out.push_back(aligned);
+        }
+    }
     // TF32 operands stored m- or n-contiguous: the other way of reading each — packed into a k-contiguous copy first,
     // or read where it is through registers (validate() drops the combinations the kernel cannot read).
     for (const int operand : {1, 2})
