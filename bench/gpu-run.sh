@@ -34,7 +34,7 @@
 #            GEMMs are), $ROOF_SIZES
 #     rows: fixed configurations against cuBLAS only — the rows "m n k dtype transa transb config [batch [compute]]"
 #            (column-major) of each file in $ROWS, $ROUNDS rounds (default 2), then the manifests named in $UNTUNED
-#            untuned (bench_<set>_default.csv)
+#            untuned (bench_<set>_default.csv), then ncu's view of each row of $NCU_ROWS where set
 #     defaultcmp: an untuned default's change — each row of $DEFAULT_ROWS ("m n k dtype transa transb config-before",
 #            column-major) benched with this build's default and with the one before, alternating, then
 #            $DEFAULT_MANIFEST untuned
@@ -267,6 +267,7 @@ ncu_rows() {  # ncu_rows ROWS_FILE
     command -v ncu > /dev/null || { echo "ncu is not installed" | tee -a "$log"; return 0; }
     local i=0 m n k dtype ta tb config compute
     while read -r m n k dtype ta tb config compute; do
+        case "$m" in ''|'#'*) continue ;; esac
         i=$((i + 1))
         timeout 120 ncu --clock-control none --kernel-name regex:'^jg_(decode|wgmma|mma_sync|regblock|tiled|naive)$' \
             --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
@@ -299,12 +300,14 @@ bench_manifests() {  # bench_manifests NAME...
 
 if [ "$MODE" = rows ]; then
     # Fixed configurations against cuBLAS and nothing else: the rows of each file in $ROWS, $ROUNDS rounds (default 2),
-    # then the manifests of bench/shapes/ named in $UNTUNED (e.g. "wgmma_layouts") untuned.
+    # then the manifests of bench/shapes/ named in $UNTUNED (e.g. "wgmma_layouts") untuned, then ncu's view of the
+    # rows of $NCU_ROWS (a file of rows, where set).
     for rows in ${ROWS:?ROWS names the files of fixed rows}; do
         stamp "fixed rows of $rows"
         ROUNDS=${ROUNDS:-2} bench_fixed_rows "$rows"
     done
     for set in ${UNTUNED:-}; do stamp "$set untuned"; bench_untuned "$set"; done
+    [ -n "${NCU_ROWS:-}" ] && { stamp "ncu of the rows of $NCU_ROWS"; ncu_rows "$NCU_ROWS"; }
     stamp "done"; exit 0
 fi
 
