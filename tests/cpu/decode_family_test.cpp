@@ -256,14 +256,13 @@ TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
                 EXPECT_GE(c.blocks(p), 2 * device.sm_count) << c.to_string();
                 // Tiles of more than 4 columns of weights along K: X's staged slice at most 32 KB a block.
                 const bool staging_capped = along_k && c.columns > 4;
-                const auto staged = [&](int splits) { return c.columns * ((p.k + splits - 1) / splits) * 4; };
-                if (staging_capped) EXPECT_LE(staged(c.splits), 32 * 1024) << c.to_string();
+                if (staging_capped) EXPECT_LE(c.staged_x_bytes(p), 32 * 1024) << c.to_string();
                 DecodeConfig fewer = c;  // the fewest splits that do
                 fewer.splits = c.splits / 2;
                 fewer.cluster = fewer.cluster && fewer.splits >= 2;
                 if (fewer.splits >= 1 && !fewer.validate(p, device)) {
                     EXPECT_TRUE(fewer.blocks(p) < 2 * device.sm_count ||
-                                (staging_capped && staged(fewer.splits) > 32 * 1024))
+                                (staging_capped && fewer.staged_x_bytes(p) > 32 * 1024))
                         << c.to_string();
                 }
                 // Narrow tiles of weights along K meet in a cluster where one can hold their splits (sm_90, 2 to 8);

@@ -65,9 +65,11 @@ std::int64_t DecodeConfig::sums_bytes(const Problem& p) const {
     return rows(p) * (columns + 1) * 4;  // the block's sums, rows padded to an odd length
 }
 
+std::int64_t DecodeConfig::staged_x_bytes(const Problem& p) const { return columns * x_pitch(*this, p); }
+
 int DecodeConfig::shared_bytes(const Problem& p) const {
     // X's rows of the block's slice, staged, then the block's sums (more than a block may have: validate refuses it).
-    const std::int64_t bytes = columns * x_pitch(*this, p) + sums_bytes(p);
+    const std::int64_t bytes = staged_x_bytes(p) + sums_bytes(p);
     return static_cast<int>(std::min<std::int64_t>(bytes, INT32_MAX));
 }
 

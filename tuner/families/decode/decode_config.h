@@ -46,6 +46,7 @@ struct DecodeConfig {
     std::int64_t column_tiles(const Problem& problem) const;   // blocks along the small side
     std::int64_t blocks(const Problem& problem) const;
     std::int64_t sums_bytes(const Problem& problem) const;  // the block's sums: shared memory, a workspace slot
+    std::int64_t staged_x_bytes(const Problem& problem) const;  // X's rows of the block's slice, staged
     int shared_bytes(const Problem& problem) const;         // X's staged rows, then the sums
     int estimated_registers(const Problem& problem) const;
     // Blocks resident on an SM at once (by the estimated registers and the shared memory; at least 1), and the share of

@@ -237,8 +237,7 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
             if (c.cluster && c.validate(p, device)) c.cluster = false;  // no clusters here, or too many splits for one
             if (c.validate(p, device)) continue;  // X's staged rows of a long slice may not fit, or K is too short
             chosen = c;
-            const std::int64_t staged = columns * ((p.k + splits - 1) / splits) * size_of(p.a_type);
-            const bool staging_fits = most_staged_bytes == 0 || staged <= most_staged_bytes;
+            const bool staging_fits = most_staged_bytes == 0 || c.staged_x_bytes(p) <= most_staged_bytes;
             if (c.blocks(p) >= 2 * std::int64_t{device.sm_count} && staging_fits) break;
         }
         return chosen;
