@@ -28,10 +28,10 @@
 // (common/jg_split_k.cuh): a unit split between blocks is summed by the last of them to finish, from the others'
 // partial sums in the workspace, in part order (bitwise repeatable). The producer walks the same runs. Where the units
 // are fewer than the blocks there is no whole wave and every unit is dealt out: K split among all SMs for problems
-// whose tiles cannot fill them (128 x 4096 x 4096: 32 tiles of 128 x 128 on 132 blocks). Measured on the
-// H200 it was 0-9% slower than whole tiles (bench/results/2026-12-05-h200-s20.md), so the search does not try it; but
-// those kernels spilled where the partial sums meet (mended since: a block reads its own back like the others'), so
-// the verdict awaits a measurement.
+// whose tiles cannot fill them (128 x 4096 x 4096: 32 tiles of 128 x 128 on 132 blocks). With a whole wave it ran
+// 0-9% slower than whole tiles on the H200 (bench/results/2026-12-05-h200-s20.md) and on an H100 after its spills were
+// mended; with none, 7-16% faster on three shapes and slower on two (session 32): the search tries it only there
+// (tuner/families/wgmma/wgmma_search.cpp).
 //
 // Batches (JG_BATCH > 1, common/jg_batch.cuh): the units of all GEMMs of the batch form one list, GEMM after GEMM, which
 // the persistent blocks walk as above; the tensor maps are 3-D, GEMM z of the batch their third coordinate (0 for an
