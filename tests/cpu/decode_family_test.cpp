@@ -254,15 +254,19 @@ TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
                 const auto& c = std::get<DecodeConfig>(chosen);
                 EXPECT_FALSE(c.mma);
                 EXPECT_GE(c.blocks(p), 2 * device.sm_count) << c.to_string();
-                // Tiles of more than 4 columns of weights along K: X's staged slice at most 32 KB a block.
-                const bool staging_capped = along_k && c.columns > 4;
-                if (staging_capped) EXPECT_LE(c.staged_x_bytes(p), 32 * 1024) << c.to_string();
+                // Tiles of weights along K of more than one column: X's staged slice at most 32 KB a block (16 KB in
+                // tiles of up to 4 columns).
+                const bool staging_capped = along_k && c.columns > 1;
+                const std::int64_t most_staged = (c.columns > 4 ? 32 : 16) * 1024;
+                if (staging_capped) {
+                    EXPECT_LE(c.staged_x_bytes(p), most_staged) << c.to_string();
+                }
                 DecodeConfig fewer = c;  // the fewest splits that do
                 fewer.splits = c.splits / 2;
                 fewer.cluster = fewer.cluster && fewer.splits >= 2;
                 if (fewer.splits >= 1 && !fewer.validate(p, device)) {
                     EXPECT_TRUE(fewer.blocks(p) < 2 * device.sm_count ||
-                                (staging_capped && fewer.staged_x_bytes(p) > 32 * 1024))
+                                (staging_capped && fewer.staged_x_bytes(p) > most_staged))
                         << c.to_string();
                 }
                 // Narrow tiles of weights along K meet in a cluster where one can hold their splits (sm_90, 2 to 8);
@@ -302,6 +306,17 @@ TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
         long_slices.trans_a = Transpose::Yes;
         long_slices.lda = k;
         EXPECT_EQ(to_string(heuristic_config(long_slices, device)), expected);
+    }
+    // ... at most 16 KB in tiles of 4 columns (H100, session 33: 4 x 14336 x 4096 c4_k2_x, 32 KB, 133 us; c4_k4_x
+    // 99; 4 x 4096 x 14336 c4_k8_x, 28 KB, 157 us; c4_k16 100), where the splits outgrow a cluster's.
+    for (const auto& [l, k, expected] : {std::tuple<std::int64_t, std::int64_t, const char*>{
+                                             14336, 4096, "decode_simt_w4_r1_c4_k4_u4_x"},
+                                         {4096, 14336, "decode_simt_w4_r1_c4_k16_u4"},
+                                         {4096, 4096, "decode_simt_w4_r1_c4_k8_u4_x"}}) {
+        Problem four = decode_step(4, l, k, DType::F32);
+        four.trans_a = Transpose::Yes;
+        four.lda = k;
+        EXPECT_EQ(to_string(heuristic_config(four, device)), expected);
     }
     // One fp32 token with weights along K on sm_90: eight splits meeting in a cluster (the default's cluster twin
     // ran 19.1 us against 21.1 on the H100 with 16-bit weights, session 27); before Hopper, the same splits meet in
