@@ -34,7 +34,9 @@
 #            GEMMs are), $ROOF_SIZES
 #     rows: fixed configurations against cuBLAS only — the rows "m n k dtype transa transb config [batch [compute]]"
 #            (column-major) of each file in $ROWS, $ROUNDS rounds (default 2), then the manifests named in $UNTUNED
-#            untuned (bench_<set>_default.csv), then ncu's view of each row of $NCU_ROWS where set
+#            untuned (bench_<set>_default.csv), then ncu's view of each row of $NCU_ROWS where set, then (where
+#            $LD_SWEEP names configurations) 4096^3 f16 in nn and tt with each operand's leading dimension 0, 8, 16 and
+#            64 elements past 4096, in each configuration (what an operand off 32-byte sectors or 128-byte lines costs)
 #     defaultcmp: an untuned default's change — each row of $DEFAULT_ROWS ("m n k dtype transa transb config-before",
 #            column-major) benched with this build's default and with the one before, alternating, then
 #            $DEFAULT_MANIFEST untuned
@@ -281,6 +283,23 @@ ncu_rows() {  # ncu_rows ROWS_FILE
             "$RES/ncu_$i.txt" | tr -s ' ' | tee -a "$log"
     done < "$1"
 }
+ld_sweep() {  # ld_sweep CONFIG...: 4096^3 f16 with one operand's leading dimension past 4096, timed alone
+    local config layout operand pad ld_args
+    for config in "$@"; do
+        for layout in nn tt; do
+            for operand in a b; do
+                for pad in 0 8 16 64; do
+                    ld_args=(--lda 0 --ldb 0)
+                    [ "$operand" = a ] && ld_args[1]=$((4096 + pad)) || ld_args[3]=$((4096 + pad))
+                    printf '%s %s ld%s=4096+%s: ' "$config" "$layout" "$operand" "$pad" | tee -a "$log"
+                    "$BUILD/jitgemm" run --order col --m 4096 --n 4096 --k 4096 --dtype f16 --transa "${layout:0:1}" \
+                        --transb "${layout:1:1}" "${ld_args[@]}" --config "$config" --iterations 20 --no-verify 2>&1 |
+                        grep -E '^time|rror' | tee -a "$log"
+                done
+            done
+        done
+    done
+}
 # A manifest of bench/shapes/ by name, its untuned default against cuBLAS (a cache of its own; bench_<name>_default.csv).
 bench_untuned() {  # bench_untuned NAME
     JITGEMM_CACHE=/tmp/jitgemm-default-cache timeout 500 "$BUILD/jitgemm" bench --manifest "bench/shapes/$1.csv" \
@@ -308,6 +327,7 @@ if [ "$MODE" = rows ]; then
     done
     for set in ${UNTUNED:-}; do stamp "$set untuned"; bench_untuned "$set"; done
     [ -n "${NCU_ROWS:-}" ] && { stamp "ncu of the rows of $NCU_ROWS"; ncu_rows "$NCU_ROWS"; }
+    [ -n "${LD_SWEEP:-}" ] && { stamp "leading dimensions off 4096 (4096^3 f16)"; ld_sweep $LD_SWEEP; }
     stamp "done"; exit 0
 fi
 

@@ -481,6 +481,7 @@ TEST(HeuristicConfig, IsValidOnEveryProfileForAssortedShapes) {
 TEST(HeuristicConfig, LargeProblemsGetTheLargestTile) {
     Problem p;
     p.m = p.n = p.k = 4096;
+    p.lda = p.ldb = p.ldc = 4096;
     EXPECT_TRUE(heuristic_config(p, h200_profile()) == AnyConfig{RegBlockConfig{}});
     p.a_type = p.b_type = p.c_type = DType::BF16;
     EXPECT_TRUE(heuristic_config(p, a100_profile()) == AnyConfig{mma(128, 128, 32, 2, 4)});

@@ -725,7 +725,7 @@ TEST(WgmmaFamily, StreamKDealsOutTheLastWaveAndSizesItsWorkspace) {
 
 // 16-bit operands whose columns start off 128-byte lines: a configuration reading them in place refines to its twin
 // that copies them to line-aligned columns first (the measurements weigh the copy); operands on lines have none.
-TEST(WgmmaFamily, OperandsOffLinesRefineToAnAlignedCopy) {
+TEST(WgmmaFamily, OperandsOffLinesRefineToAnAlignedCopyAndDefaultToAClusterPair) {
     const DeviceInfo d = h200_profile();
     const auto packs_of_refinements = [&](const Problem& p) {
         std::set<int> packs;
@@ -745,6 +745,19 @@ TEST(WgmmaFamily, OperandsOffLinesRefineToAnAlignedCopy) {
     aligned.grid = 132;
     aligned.pack = 3;
     EXPECT_FALSE(rule_of(aligned, off)) << aligned.validate(off, d)->reason;
+    // The untuned default reads them in place with a cluster pair (session 33, H100: 0.85-0.92x cuBLAS where the
+    // single blocks ran 0.60-0.66x and aligned copies 0.76-0.82x); on lines, single blocks.
+    const auto default_cluster = [&](const Problem& p) {
+        const auto c = WgmmaConfig::heuristic_default(p, d);
+        EXPECT_TRUE(c && !c->validate(p, d));
+        return c ? c->cluster * 10 + c->pack : -1;
+    };
+    EXPECT_EQ(default_cluster(off), 20);
+    EXPECT_EQ(default_cluster(one), 20);
+    EXPECT_EQ(default_cluster(half(4096, 4096, 4096)), 10);
+    Problem sector = half(4096, 4096, 4096);
+    sector.lda = 4104;  // 16 bytes past a sector
+    EXPECT_EQ(default_cluster(sector), 20);
 }
 
 TEST(WgmmaFamily, StreamKNeedsAPersistentGridOfSingleBlocksAndTilesLeftOver) {

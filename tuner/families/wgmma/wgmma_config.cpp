@@ -41,6 +41,12 @@ int WgmmaConfig::operands_to_pack(const Problem& p) {
     return transposable_operands(p) == 3 ? mask | 1 : mask;
 }
 
+int WgmmaConfig::operands_off_lines(const Problem& p) {
+    if (element_bytes(p) != 2 || p.batch != 1) return 0;
+    const auto off_lines = [](std::int64_t ld) { return ld * 2 % 128 != 0; };
+    return (off_lines(p.lda) ? 1 : 0) | (off_lines(p.ldb) ? 2 : 0);
+}
+
 bool WgmmaConfig::rows_along_m(const Problem& kernel_problem) {
     return is_tf32(kernel_problem) && !k_contiguous(kernel_problem, 0);
 }

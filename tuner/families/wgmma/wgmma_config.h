@@ -109,6 +109,9 @@ struct WgmmaConfig {
     // whose pointer or leading dimension the TMA cannot take (not 16-byte aligned) and, in TF32 where neither operand
     // is stored k-contiguous, A (copied k-contiguous; B is then read through registers).
     static int operands_to_pack(const Problem& problem);
+    // The 16-bit operands (bit 0 A, bit 1 B) of a single GEMM whose columns start off 128-byte lines: a leading
+    // dimension of bytes not a multiple of 128, so that each 128-byte row of a TMA box spans two lines.
+    static int operands_off_lines(const Problem& problem);
     // The TF32 operands stored m- or n-contiguous (bit 0 A, bit 1 B) that the kernel could read through registers or
     // from a packed k-contiguous copy: the search's choice. 0 for 16-bit inputs.
     static int transposable_operands(const Problem& problem);

@@ -134,15 +134,12 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     // 128-byte row of a TMA box then spanning two lines): the twin that copies them to line-aligned columns first.
     // Session 32 (H100, untuned) ran large shapes with such leading dimensions at 0.57-0.64x cuBLAS
     // (bench/shapes/wgmma_any_large.csv: 6000 x 4200 x 3504 f16, 3000 x 5000 x 2000 bf16 tn, ...) where tile
-    // multiples run at parity; the copy costs a read and a write of the operand, which the measurements weigh.
-    if (element_bytes(problem) == 2 && problem.batch == 1) {
-        const auto off_lines = [](std::int64_t ld) { return ld * 2 % 128 != 0; };
-        const int unaligned = (off_lines(problem.lda) ? 1 : 0) | (off_lines(problem.ldb) ? 2 : 0);
-        if (unaligned & ~pack) {
-            WgmmaConfig aligned = *this;
-            aligned.pack = pack | unaligned;
-            out.push_back(aligned);
-        }
+    // multiples run at parity; the copy costs a read and a write of the operand, which the measurements weigh. (The
+    // cluster pair, above, ran such shapes faster in session 33: 0.85-0.92x where the copies ran 0.76-0.82x.)
+    if (const int unaligned = operands_off_lines(kernel_problem(problem))) {
+        WgmmaConfig aligned = *this;
+        aligned.pack = pack | unaligned;
+        out.push_back(aligned);
     }
     // TF32 operands stored m- or n-contiguous: the other way of reading each — packed into a k-contiguous copy first,
     // or read where it is through registers (validate() drops the combinations the kernel cannot read).
@@ -258,6 +255,16 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         c.bk = row_depth(p);
         c.grid = device.sm_count;
         c.pack = operands_to_pack(p);
+        // A cluster pair, which loads op(A) once for both blocks, where a 16-bit operand the kernel reads in place
+        // starts its columns off 128-byte lines: the TMA's loads of such boxes, not the Tensor Cores, then set the
+        // pace. On the H100 (session 33, bench/results/2026-12-06-h100-s33.md), 4096^3 f16 with one leading dimension
+        // 8 elements past 4096 (off 32-byte sectors): op(A) 0.267 ms against 0.181, op(B) 0.208-0.220; with the pair
+        // 0.184-0.188. 16 elements past (on sectors, off lines): 0.182-0.193, with the pair 0.182-0.183. Large shapes:
+        // 4200 x 6000 x 3504 f16 nn (lda 4200) 0.401 -> 0.282 ms (0.60 -> 0.85x cuBLAS), 5000 x 3000 x 2000 bf16 nt
+        // (both) 0.155 -> 0.111 (0.66 -> 0.92x), 6144 x 1528 x 6144 bf16 tt (ldb 1528) 0.233 -> 0.204, where copies
+        // aligned first ran 0.318, 0.123 and 0.204. With aligned operands the pair ran 4096^3 level (0.1814 against
+        // 0.1810 ms), so it stays where they are off lines.
+        if (operands_off_lines(c.kernel_problem(p)) != 0) c.cluster = 2;
         // C through the TMA where its layout takes it. A 16-bit C: on the H200 the 10 s searches of
         // bench/shapes/wgmma_targets.csv picked it for 14 of the 15 16-bit rows it can store, 0.98-1.03x cuBLAS
         // where this default without it ran 0.95-1.01x, and batched 512 x 512 x 64 x 64 ran 0.99x against 0.79x
@@ -281,6 +288,7 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
             c.tma_store = c.store_by_box = false;
             c.stages = deepest_ring(c, p, device);
         }
+        if (c.cluster != 1 && c.validate(p, device)) c.cluster = 1;  // a pair this problem's launch cannot take
         // A batch cannot split K: its last step is taken whatever its tile count.
         const bool last = c.bm == ladder.back().bm && c.bn == ladder.back().bn;
         if ((c.tiles(p) >= device.sm_count || (batched && last)) && !c.validate(p, device)) return c;
