@@ -99,16 +99,27 @@ struct shared_k_tiles {
         // wgmma family's 256 x 128 tiles and 16 of the mma.sync family's 256 x 128 ones.
         __device__ __forceinline__ void sum_row(int i, float4 (&row)[COLS]) const {
             if constexpr (STREAM_BLOCKS > 0) {
-                for (int p = 0; p < shares.count; ++p) {
-                    float4 x[COLS];
+                // Two parts' rows loaded before either is added (the second where there is one): a tile shared by
+                // many blocks (few tiles, K long) costs half the round trips to L2, which its last block makes while
+                // the other blocks' SMs wait. The sums keep the parts' order.
+                for (int p = 0; p < shares.count; p += 2) {
+                    const bool pair = p + 1 < shares.count;
+                    float4 x[COLS], y[COLS];
                     const float4* slot = base + shares.slot(p) * PARTIAL_VECTORS;
+                    const float4* next = base + shares.slot(pair ? p + 1 : p) * PARTIAL_VECTORS;
 #pragma unroll
                     for (int j = 0; j < COLS; ++j) x[j] = __ldcg(slot + (i * COLS + j) * THREADS);
 #pragma unroll
-                    for (int j = 0; j < COLS; ++j)
+                    for (int j = 0; j < COLS; ++j) y[j] = __ldcg(next + (i * COLS + j) * THREADS);
+#pragma unroll
+                    for (int j = 0; j < COLS; ++j) {
                         row[j] = p == 0 ? x[j]
                                         : make_float4(row[j].x + x[j].x, row[j].y + x[j].y, row[j].z + x[j].z,
                                                       row[j].w + x[j].w);
+                        if (pair)
+                            row[j] = make_float4(row[j].x + y[j].x, row[j].y + y[j].y, row[j].z + y[j].z,
+                                                 row[j].w + y[j].w);
+                    }
                 }
             } else {
                 float4 x[SPLITS][COLS];
