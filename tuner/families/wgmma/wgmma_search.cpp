@@ -292,6 +292,20 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         // A batch cannot split K: its last step is taken whatever its tile count.
         const bool last = c.bm == ladder.back().bm && c.bn == ladder.back().bn;
         if ((c.tiles(p) >= device.sm_count || (batched && last)) && !c.validate(p, device)) return c;
+        // Nearly a wave of the last step's tiles (at least three quarters of the SMs): stream-K deals their k blocks
+        // out among all of the grid's blocks. On the H100 (session 33, bench/shapes/wgmma_skinny_fixed.txt) the 128
+        // tiles of 128 x 16384 x 16384 bf16 so ran in 200-203 us (0.89-0.91x cuBLAS, 93-95% of the roof) against 300
+        // for the mma.sync default, and session 32's 112 tiles of 14336 x 128 x 4096 in 53.3-53.5 against 60.5-61.4
+        // (0.82x against 0.71x); with 32 or 64 tiles (4096 x 128 x 4096, 1024^3) stream-K ran level with that
+        // default, not ahead, and those shapes stay with it. Only where the problem fills its tiles (seven eighths
+        // and more of them: not a decode step's few columns, for which the other families have kernels).
+        const bool fills_its_tiles = 8 * p.m * p.n >= 7 * c.tiles(p) * c.bm * c.bn;
+        if (last && !batched && fills_its_tiles && 4 * c.tiles(p) >= 3 * std::int64_t{device.sm_count}) {
+            WgmmaConfig dealt = c;
+            dealt.cluster = 1;
+            dealt.stream_k = true;
+            if (!dealt.validate(p, device)) return dealt;
+        }
     }
     return std::nullopt;  // too few tiles: the mma.sync family's default splits K
 }
