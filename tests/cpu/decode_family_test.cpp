@@ -297,26 +297,23 @@ TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
     ASSERT_TRUE(std::holds_alternative<DecodeConfig>(wide_k)) << to_string(wide_k);
     EXPECT_EQ(std::get<DecodeConfig>(wide_k).columns, 16) << to_string(wide_k);
     // ... split until X's staged slice takes at most 32 KB a block (H100, session 32: 16 x 14336 x 4096 c16_k2,
-    // 128 KB, 214 us; c16_k8 122; 16 x 4096 x 14336 c16_k8, 112 KB, 198 us; c16_k32 134).
-    for (const auto& [l, k, expected] : {std::tuple<std::int64_t, std::int64_t, const char*>{
-                                             14336, 4096, "decode_simt_w4_r1_c16_k8_u4"},
-                                         {4096, 14336, "decode_simt_w4_r1_c16_k32_u4"},
-                                         {4096, 4096, "decode_simt_w4_r1_c16_k8_u4"}}) {
-        Problem long_slices = decode_step(16, l, k, DType::F32);
-        long_slices.trans_a = Transpose::Yes;
-        long_slices.lda = k;
-        EXPECT_EQ(to_string(heuristic_config(long_slices, device)), expected);
-    }
-    // ... at most 16 KB in tiles of 4 columns (H100, session 33: 4 x 14336 x 4096 c4_k2_x, 32 KB, 133 us; c4_k4_x
-    // 99; 4 x 4096 x 14336 c4_k8_x, 28 KB, 157 us; c4_k16 100), where the splits outgrow a cluster's.
-    for (const auto& [l, k, expected] : {std::tuple<std::int64_t, std::int64_t, const char*>{
-                                             14336, 4096, "decode_simt_w4_r1_c4_k4_u4_x"},
-                                         {4096, 14336, "decode_simt_w4_r1_c4_k16_u4"},
-                                         {4096, 4096, "decode_simt_w4_r1_c4_k8_u4_x"}}) {
-        Problem four = decode_step(4, l, k, DType::F32);
-        four.trans_a = Transpose::Yes;
-        four.lda = k;
-        EXPECT_EQ(to_string(heuristic_config(four, device)), expected);
+    // 128 KB, 214 us; c16_k8 122; 16 x 4096 x 14336 c16_k8, 112 KB, 198 us; c16_k32 134), at most 16 KB in tiles of 4
+    // columns (session 33: 4 x 14336 x 4096 c4_k2_x, 32 KB, 133 us; c4_k4_x 99; 4 x 4096 x 14336 c4_k8_x, 28 KB,
+    // 157 us; c4_k16 100), where the splits may outgrow a cluster's.
+    struct AlongK {
+        std::int64_t tokens, l, k;
+        const char* expected;
+    };
+    for (const AlongK& step : {AlongK{16, 14336, 4096, "decode_simt_w4_r1_c16_k8_u4"},
+                               AlongK{16, 4096, 14336, "decode_simt_w4_r1_c16_k32_u4"},
+                               AlongK{16, 4096, 4096, "decode_simt_w4_r1_c16_k8_u4"},
+                               AlongK{4, 14336, 4096, "decode_simt_w4_r1_c4_k4_u4_x"},
+                               AlongK{4, 4096, 14336, "decode_simt_w4_r1_c4_k16_u4"},
+                               AlongK{4, 4096, 4096, "decode_simt_w4_r1_c4_k8_u4_x"}}) {
+        Problem p = decode_step(step.tokens, step.l, step.k, DType::F32);
+        p.trans_a = Transpose::Yes;
+        p.lda = step.k;
+        EXPECT_EQ(to_string(heuristic_config(p, device)), step.expected) << step.tokens << " x " << step.l;
     }
     // One fp32 token with weights along K on sm_90: eight splits meeting in a cluster (the default's cluster twin
     // ran 19.1 us against 21.1 on the H100 with 16-bit weights, session 27); before Hopper, the same splits meet in
