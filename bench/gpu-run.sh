@@ -284,16 +284,17 @@ ncu_rows() {  # ncu_rows ROWS_FILE
     done < "$1"
 }
 ld_sweep() {  # ld_sweep CONFIG...: 4096^3 f16 with one operand's leading dimension past 4096, timed alone
-    local config layout operand pad ld_args
+    local config layout operand pad lda ldb
     for config in "$@"; do
         for layout in nn tt; do
             for operand in a b; do
                 for pad in 0 8 16 64; do
-                    ld_args=(--lda 0 --ldb 0)
-                    [ "$operand" = a ] && ld_args[1]=$((4096 + pad)) || ld_args[3]=$((4096 + pad))
+                    lda=0 ldb=0  # 0: the minimum
+                    [ "$operand" = a ] && lda=$((4096 + pad)) || ldb=$((4096 + pad))
                     printf '%s %s ld%s=4096+%s: ' "$config" "$layout" "$operand" "$pad" | tee -a "$log"
                     "$BUILD/jitgemm" run --order col --m 4096 --n 4096 --k 4096 --dtype f16 --transa "${layout:0:1}" \
-                        --transb "${layout:1:1}" "${ld_args[@]}" --config "$config" --iterations 20 --no-verify 2>&1 |
+                        --transb "${layout:1:1}" --lda "$lda" --ldb "$ldb" --config "$config" --iterations 20 \
+                        --no-verify 2>&1 |
                         grep -E '^time|rror' | tee -a "$log"
                 done
             done

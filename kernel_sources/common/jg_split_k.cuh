@@ -99,9 +99,10 @@ struct shared_k_tiles {
         // wgmma family's 256 x 128 tiles and 16 of the mma.sync family's 256 x 128 ones.
         __device__ __forceinline__ void sum_row(int i, float4 (&row)[COLS]) const {
             if constexpr (STREAM_BLOCKS > 0) {
-                // Two parts' rows loaded before either is added (the second where there is one): a tile shared by
-                // many blocks (few tiles, K long) costs half the round trips to L2, which its last block makes while
-                // the other blocks' SMs wait. The sums keep the parts' order.
+                // Two parts' rows loaded before either is added: a tile shared by many blocks (few tiles, K long)
+                // costs half the round trips to L2, which its last block makes while the other blocks' SMs wait. An
+                // odd count's last round loads its part twice and adds it once (no branch around the loads). The sums
+                // keep the parts' order.
                 for (int p = 0; p < shares.count; p += 2) {
                     const bool pair = p + 1 < shares.count;
                     float4 x[COLS], y[COLS];

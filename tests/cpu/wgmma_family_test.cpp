@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 #include "support/device_profiles.h"
 #include "tuner/families/registry.h"
@@ -747,17 +748,18 @@ TEST(WgmmaFamily, OperandsOffLinesRefineToAnAlignedCopyAndDefaultToAClusterPair)
     EXPECT_FALSE(rule_of(aligned, off)) << aligned.validate(off, d)->reason;
     // The untuned default reads them in place with a cluster pair (session 33, H100: 0.85-0.92x cuBLAS where the
     // single blocks ran 0.60-0.66x and aligned copies 0.76-0.82x); on lines, single blocks.
-    const auto default_cluster = [&](const Problem& p) {
+    using ClusterAndPack = std::pair<int, int>;
+    const auto default_cluster_and_pack = [&](const Problem& p) {
         const auto c = WgmmaConfig::heuristic_default(p, d);
         EXPECT_TRUE(c && !c->validate(p, d));
-        return c ? c->cluster * 10 + c->pack : -1;
+        return c ? ClusterAndPack{c->cluster, c->pack} : ClusterAndPack{-1, -1};
     };
-    EXPECT_EQ(default_cluster(off), 20);
-    EXPECT_EQ(default_cluster(one), 20);
-    EXPECT_EQ(default_cluster(half(4096, 4096, 4096)), 10);
+    EXPECT_EQ(default_cluster_and_pack(off), ClusterAndPack(2, 0));
+    EXPECT_EQ(default_cluster_and_pack(one), ClusterAndPack(2, 0));
+    EXPECT_EQ(default_cluster_and_pack(half(4096, 4096, 4096)), ClusterAndPack(1, 0));
     Problem sector = half(4096, 4096, 4096);
     sector.lda = 4104;  // 16 bytes past a sector
-    EXPECT_EQ(default_cluster(sector), 20);
+    EXPECT_EQ(default_cluster_and_pack(sector), ClusterAndPack(2, 0));
 }
 
 // The untuned default takes nearly a wave of 128 x 128 tiles (three quarters of the SMs and more) with stream-K
