@@ -32,9 +32,11 @@
 #            of bench/shapes/m_sweep*.csv against cuBLAS and against exact tuning ($PARTS sweep)
 #     roof: the read roof at the decode weights' sizes (bench/read_roof: the fastest read of N bytes, timed as the
 #            GEMMs are), $ROOF_SIZES
-#     rows: fixed configurations against cuBLAS only — the rows "m n k dtype transa transb config [batch [compute]]"
+#     rows: (the GPU tests of $ROW_TESTS and compute-sanitizer on the rows of $SANITIZE_ROWS where set) fixed
+#            configurations against cuBLAS — the rows "m n k dtype transa transb config [batch [compute]]"
 #            (column-major) of each file in $ROWS, $ROUNDS rounds (default 2), then the manifests named in $UNTUNED
-#            untuned (bench_<set>_default.csv), then ncu's view of each row of $NCU_ROWS where set, then (where
+#            untuned (bench_<set>_default.csv), then ncu's view of each row of $NCU_ROWS where set, and of the kernels
+#            cuBLAS runs for each row of $NCU_CUBLAS_ROWS (name, grid, cluster, time), then (where
 #            $LD_SWEEP names configurations) 4096^3 f16 in nn and tt with each operand's leading dimension 0, 8, 16 and
 #            64 elements past 4096, in each configuration (what an operand off 32-byte sectors or 128-byte lines costs)
 #     defaultcmp: an untuned default's change — each row of $DEFAULT_ROWS ("m n k dtype transa transb config-before",
@@ -283,6 +285,23 @@ ncu_rows() {  # ncu_rows ROWS_FILE
             "$RES/ncu_$i.txt" | tr -s ' ' | tee -a "$log"
     done < "$1"
 }
+ncu_cublas() {  # ncu_cublas ROWS_FILE: the kernels cuBLAS runs for each row (name, grid, cluster, time), not ours
+    command -v ncu > /dev/null || { echo "ncu is not installed" | tee -a "$log"; return 0; }
+    local i=0 m n k dtype ta tb config compute
+    while read -r m n k dtype ta tb config compute; do
+        case "$m" in ''|'#'*) continue ;; esac
+        i=$((i + 1))
+        # jitgemm bench runs our kernel and cuBLAS's once each to check them, then warm-ups: the first ten launches
+        # hold cuBLAS's kernels among ours and the checks' (told apart by name).
+        timeout 150 ncu --clock-control none --launch-count 10 --section LaunchStats \
+            --section SpeedOfLight --section Occupancy "$BUILD/jitgemm" bench --order col --m "$m" --n "$n" \
+            --k "$k" --dtype "$dtype" --compute "${compute:-f32}" --transa "$ta" --transb "$tb" --config "$config" \
+            --iterations 1 > "$RES/ncu_cublas_$i.txt" 2>&1
+        echo "--- ncu of cuBLAS $i: $m x $n x $k $dtype $ta$tb" | tee -a "$log"
+        grep -E "^  [A-Za-z_].*\(|^ +(Duration|DRAM Throughput|Grid Size|Block Size|Cluster Size|Registers Per Thread|\
+Dynamic Shared Memory Per Block|Achieved Occupancy) " "$RES/ncu_cublas_$i.txt" | tr -s ' ' | tee -a "$log"
+    done < "$1"
+}
 ld_sweep() {  # ld_sweep CONFIG...: 4096^3 f16 with one operand's leading dimension past 4096, timed alone
     local config layout operand pad lda ldb
     for config in "$@"; do
@@ -321,13 +340,27 @@ bench_manifests() {  # bench_manifests NAME...
 if [ "$MODE" = rows ]; then
     # Fixed configurations against cuBLAS and nothing else: the rows of each file in $ROWS, $ROUNDS rounds (default 2),
     # then the manifests of bench/shapes/ named in $UNTUNED (e.g. "wgmma_layouts") untuned, then ncu's view of the
-    # rows of $NCU_ROWS (a file of rows, where set).
+    # rows of $NCU_ROWS (a file of rows, where set). First, where set, the GPU tests matching the ctest regex
+    # $ROW_TESTS and compute-sanitizer on the rows of the file $SANITIZE_ROWS (a new kernel's correctness, before its
+    # speed).
+    if [ -n "${ROW_TESTS:-}" ]; then
+        stamp "GPU tests matching $ROW_TESTS"
+        ctest --test-dir "$BUILD" -L gpu -R "$ROW_TESTS" -j "${GPU_JOBS:-8}" --output-on-failure --timeout 300 \
+            > "$RES/gpu-tests.log" 2>&1
+        judge_ctest $? "$RES/gpu-tests.log"
+    fi
+    if [ -n "${SANITIZE_ROWS:-}" ]; then
+        stamp "compute-sanitizer on $SANITIZE_ROWS"
+        mapfile -t sanitized < <(grep -v '^#' "$SANITIZE_ROWS" | grep .)
+        sanitize_rows "${sanitized[@]}"
+    fi
     for rows in ${ROWS:?ROWS names the files of fixed rows}; do
         stamp "fixed rows of $rows"
         ROUNDS=${ROUNDS:-2} bench_fixed_rows "$rows"
     done
     for set in ${UNTUNED:-}; do stamp "$set untuned"; bench_untuned "$set"; done
     [ -n "${NCU_ROWS:-}" ] && { stamp "ncu of the rows of $NCU_ROWS"; ncu_rows "$NCU_ROWS"; }
+    [ -n "${NCU_CUBLAS_ROWS:-}" ] && { stamp "ncu of cuBLAS on $NCU_CUBLAS_ROWS"; ncu_cublas "$NCU_CUBLAS_ROWS"; }
     [ -n "${LD_SWEEP:-}" ] && { stamp "leading dimensions off 4096 (4096^3 f16)"; ld_sweep $LD_SWEEP; }
     stamp "done"; exit 0
 fi

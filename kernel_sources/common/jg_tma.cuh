@@ -130,6 +130,18 @@ __device__ __forceinline__ float load_cluster_shared(const float* local, unsigne
     return value;
 }
 
+// The float4 at shared-memory address `address` (this block's) as block `rank` of the cluster holds it.
+__device__ __forceinline__ float4 load_cluster_shared4(unsigned address, unsigned rank) {
+    unsigned remote;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(address), "r"(rank));
+    float4 v;
+    asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "r"(remote)
+                 : "memory");
+    return v;
+}
+
 // Every thread of every block of the cluster, with release and acquire of shared memory across the cluster.
 __device__ __forceinline__ void cluster_sync() {
     asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");

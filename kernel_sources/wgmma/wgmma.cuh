@@ -33,6 +33,14 @@
 // mended; with none, 7-16% faster on three shapes and slower on two (session 32): the search tries it only there
 // (tuner/families/wgmma/wgmma_search.cpp).
 //
+// K split across a cluster (WGMMA_KSPLIT = S > 1): where the tiles are fewer than the SMs (4096 x 128 x 4096: 32 tiles
+// of 128 x 128 on 132 SMs), S blocks of a cluster share each tile, block r over the r-th of S equal runs of its k
+// blocks, one tile per cluster (no persistent grid). Their partial sums meet in distributed shared memory: each block
+// leaves its own in its ring (free once the last stage is read), and after a cluster barrier block r adds up the r-th
+// of S slices of the tile's m from all S blocks, in rank order (bitwise repeatable), and stores that slice. No
+// workspace, no round trip through L2, and the adding is shared among all S blocks, where stream-K's last block reads
+// every other block's partial sums back from L2 alone (a 128 x 128 tile over 5 blocks: 320 KB by one SM).
+//
 // Batches (JG_BATCH > 1, common/jg_batch.cuh): the units of all GEMMs of the batch form one list, GEMM after GEMM, which
 // the persistent blocks walk as above; the tensor maps are 3-D, GEMM z of the batch their third coordinate (0 for an
 // operand that every GEMM shares: its batch stride is 0), and C's GEMM z starts at z * batch_stride_c.
@@ -115,6 +123,9 @@
 #ifndef WGMMA_PINGPONG
 #define WGMMA_PINGPONG 0  // 1: the two consumers take the block's tiles in turn, each a whole tile (below)
 #endif
+#ifndef WGMMA_KSPLIT
+#define WGMMA_KSPLIT 1    // blocks of a cluster that split each tile's K and meet in distributed shared memory (1-8)
+#endif
 
 namespace jg {
 namespace wgmma {
@@ -124,6 +135,7 @@ constexpr bool TF32 = JG_A_TYPE == JG_DTYPE_F32;  // fp32 inputs, multiplied in 
 constexpr int ES = (int)sizeof(a_t);              // element bytes: 2, or 4 for TF32
 constexpr int BM = WGMMA_BM, BN = WGMMA_BN, BK = WGMMA_BK, STAGES = WGMMA_STAGES, CONSUMERS = WGMMA_CONSUMERS;
 constexpr int CLUSTER = WGMMA_CLUSTER;
+constexpr int KSPLIT = WGMMA_KSPLIT;
 constexpr bool PINGPONG = WGMMA_PINGPONG != 0;
 // The consumers that read one stage: both (they split its tile), or in ping-pong the one whose tile it holds.
 constexpr int STAGE_READERS = PINGPONG ? 1 : CONSUMERS;
@@ -219,6 +231,15 @@ static_assert(WGMMA_STORE >= 0 && WGMMA_STORE <= 2, "C from registers (0), throu
 static_assert(!TMA_STORE || ALIGN_C_ELEMS * C_BYTES >= 16,
               "the TMA writes C only where its pointer and leading dimension are 16-byte aligned");
 static_assert(!PINGPONG || (CONSUMERS == 2 && !STREAM_K), "ping-pong takes two consumers and whole tiles");
+// K split across a cluster: each block a run of at least one k block, its slice of m whole pairs of 8-m chunks (the
+// store's quad exchange pairs them), C from the registers, and its partial sums within its ring.
+constexpr int KSPLIT_CHUNKS = BM / 8 / KSPLIT;  // 8-m chunks of the tile's m in one block's slice
+constexpr int KSPLIT_VECTORS = ATOMS * ACC / 4;  // float4 of partial sums per consumer thread
+static_assert(KSPLIT == 1 || (KSPLIT >= 2 && KSPLIT <= 8 && CLUSTER == 1 && !STREAM_K && !PINGPONG && !TMA_STORE &&
+                              !ROWS_ALONG_M && K_BLOCKS >= KSPLIT && BM / 8 % (2 * KSPLIT) == 0 &&
+                              KSPLIT_VECTORS * 16 * 128 * CONSUMERS <= RING_BYTES),
+              "K split across a cluster of 2 to 8 blocks: single-block units, no stream-K or ping-pong, C from the "
+              "registers with the rows along n, a k block per block, even 8-m chunks per slice, sums within the ring");
 
 // Registers after setmaxnreg: the producer keeps few, the consumers share the rest (65536 per SM, one block per SM).
 constexpr int PRODUCER_REGISTERS = 40;
@@ -321,6 +342,13 @@ __device__ __forceinline__ index_t unit_stride() { return gridDim.x / CLUSTER; }
 // it reaches into.
 template <typename F>
 __device__ __forceinline__ void for_each_piece(const unit_grid& units, F&& f) {
+    if constexpr (KSPLIT > 1) {  // one unit per cluster; the block of rank r takes the r-th run of its k blocks
+        const index_t unit = blockIdx.x / KSPLIT;
+        const int split = (int)(blockIdx.x % KSPLIT);
+        if (unit < units.all)
+            f(unit, split * K_BLOCKS / KSPLIT, (split + 1) * K_BLOCKS / KSPLIT, k_shares::parts{0, 1, 0, 0});
+        return;
+    }
     const index_t whole_end = STREAM_K ? (index_t)WAVE_UNITS : units.all;
     for (index_t unit = first_unit(); unit < whole_end; unit += unit_stride())
         f(unit, 0, K_BLOCKS, k_shares::parts{0, 1, 0, 0});
@@ -469,8 +497,10 @@ __device__ __forceinline__ void exchange_in_quad(const float (&p0)[2], const flo
     out[3] = swapped ? from_first[1] : from_second[1];
 }
 
+// Only the 8-m chunks [chunk_begin, chunk_end) of the tile's m where K is split across a cluster (a block's slice).
 __device__ __forceinline__ void store_tile(const dims& d, const float (&acc)[ATOMS][ACC], c_t* C, index_t m0,
-                                           index_t n0, int first_row, float alpha, float beta) {
+                                           index_t n0, int first_row, float alpha, float beta, int chunk_begin = 0,
+                                           int chunk_end = BM / 8) {
     const index_t m_end = d.m();  // rows of C: a constant unless m is a run-time size
     const int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
 #pragma unroll
@@ -482,6 +512,7 @@ __device__ __forceinline__ void store_tile(const dims& d, const float (&acc)[ATO
             if constexpr (QUAD_EXCHANGE) {
 #pragma unroll
                 for (int j = 0; j < BM / 8; j += 2) {
+                    if (j < chunk_begin || j >= chunk_end) continue;  // the same for the whole warp
                     const float p0[2] = {acc[t][4 * j + 2 * half], acc[t][4 * j + 2 * half + 1]};
                     const float p1[2] = {acc[t][4 * j + 4 + 2 * half], acc[t][4 * j + 4 + 2 * half + 1]};
                     float run[4];
@@ -495,7 +526,7 @@ __device__ __forceinline__ void store_tile(const dims& d, const float (&acc)[ATO
 #pragma unroll
                 for (int j = 0; j < BM / 8; ++j) {
                     const index_t m = m0 + 8 * j + 2 * (lane % 4);
-                    if (m >= m_end) continue;
+                    if (m >= m_end || j < chunk_begin || j >= chunk_end) continue;
                     const float pair[2] = {acc[t][4 * j + 2 * half], acc[t][4 * j + 2 * half + 1]};
                     epilogue_store<2>(C, d.c_offset(m, n), pair, m_end - m < 2 ? 1 : 2, alpha, beta);
                 }
@@ -655,11 +686,55 @@ __device__ __forceinline__ bool meet_partial_sums(float (&acc)[ATOMS][ACC], cons
     return true;
 }
 
+// K split across a cluster: the consumers leave this block's partial sums in its ring (`sums`, generic; vector v of
+// consumer thread t at v * 128 * CONSUMERS + t, so that a warp's stores and loads are contiguous), and after a
+// cluster barrier each thread adds up, in rank order, the vectors of this block's slice of the tile's m (chunks
+// [split * KSPLIT_CHUNKS, ...)) from every block; a second barrier keeps every block's ring until all have read it.
+// The producer warpgroup meets the same two barriers (cluster_barriers_of_the_producer).
+__device__ __forceinline__ void meet_in_cluster(float (&acc)[ATOMS][ACC], float4* sums, int split) {
+    const int tid = threadIdx.x - 128;  // among the consumers' threads
+    // Both consumers are past their last instructions, which read the ring, before either overwrites it.
+    asm volatile("bar.sync %0, %1;" ::"r"(1 + CONSUMERS), "r"(128 * CONSUMERS) : "memory");
+#pragma unroll
+    for (int v = 0; v < KSPLIT_VECTORS; ++v) {
+        const float* const a = &acc[4 * v / ACC][4 * v % ACC];
+        sums[v * 128 * CONSUMERS + tid] = make_float4(a[0], a[1], a[2], a[3]);
+    }
+    tma::cluster_sync();
+    const unsigned base = shared_address(sums);
+#pragma unroll
+    for (int v = 0; v < KSPLIT_VECTORS; ++v) {
+        const int chunk = 4 * v % ACC / 4;  // of the instruction's width (C's m): 8 m per 4 accumulators
+        if (chunk / KSPLIT_CHUNKS != split) continue;
+        const unsigned address = base + (unsigned)(v * 128 * CONSUMERS + tid) * 16u;
+        float4 sum = tma::load_cluster_shared4(address, 0);
+#pragma unroll
+        for (int p = 1; p < KSPLIT; ++p) {
+            const float4 x = tma::load_cluster_shared4(address, (unsigned)p);
+            sum = make_float4(sum.x + x.x, sum.y + x.y, sum.z + x.z, sum.w + x.w);
+        }
+        float* const a = &acc[4 * v / ACC][4 * v % ACC];
+        a[0] = sum.x;
+        a[1] = sum.y;
+        a[2] = sum.z;
+        a[3] = sum.w;
+    }
+    tma::cluster_sync();
+}
+
+// The producer warpgroup's side of meet_in_cluster: the same two cluster barriers.
+__device__ __forceinline__ void cluster_barriers_of_the_producer() {
+    __syncwarp();
+    tma::cluster_sync();
+    tma::cluster_sync();
+}
+
 // A consumer warpgroup: every tile of this block, its CONSUMER_ROWS rows of P of each (columns of C, or rows where the
-// rows run along m). `map_c` and `staging` (the consumer's staging area, generic) serve WGMMA_STORE 1 only.
+// rows run along m). `map_c` and `staging` (the consumer's staging area, generic) serve WGMMA_STORE 1 only;
+// `ring_memory` (the ring, generic) holds the partial sums where K is split across a cluster.
 __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, const jg_args& args,
                                         const tma::tensor_map* map_c, unsigned char* staging,
-                                        volatile unsigned* last_flag) {
+                                        volatile unsigned* last_flag, unsigned char* ring_memory) {
     const dims d{args};
     const unit_grid units(d);
     c_t* const C = static_cast<c_t*>(args.c);
@@ -733,6 +808,13 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         if constexpr (STREAM_K)
             if (shares.count > 1 && !meet_partial_sums(acc, shares, args.workspace, last_flag)) return;
         c_t* const gemm_c = BATCH == 1 ? C : C + z * args.batch_stride_c;
+        if constexpr (KSPLIT > 1) {
+            const int split = (int)(blockIdx.x % KSPLIT);
+            meet_in_cluster(acc, reinterpret_cast<float4*>(ring_memory), split);
+            store_tile(d, acc, gemm_c, m0, n0, first_row, args.alpha, args.beta, split * KSPLIT_CHUNKS,
+                       (split + 1) * KSPLIT_CHUNKS);
+            return;
+        }
         if constexpr (TMA_STORE)
             store_tile_through_tma(d, acc, gemm_c, map_c, staging, r.staging(consumer), m0, n0, z, consumer,
                                    first_row, args.alpha, args.beta, store_rounds);
@@ -793,13 +875,14 @@ extern "C" __global__ void __launch_bounds__(jg::wgmma::THREADS, 1)
             asm volatile("griddepcontrol.wait;" ::: "memory");
             produce(r, &map_a, &map_b, rank, args);
         }
+        if constexpr (KSPLIT > 1) cluster_barriers_of_the_producer();
     } else {
         tma::claim_registers<CONSUMER_REGISTERS>();
         const int consumer = warpgroup - 1;
         unsigned char* const staging = shared + (r.staging(consumer) - shared_address(shared));
         volatile unsigned* const last_flag =
             reinterpret_cast<volatile unsigned*>(shared + (r.last_flag() - shared_address(shared)));
-        consume(r, consumer, rank, args, c_map, staging, last_flag);
+        consume(r, consumer, rank, args, c_map, staging, last_flag, shared + (r.base - shared_address(shared)));
     }
     // Neither block of a cluster leaves while the other may still arrive at its barriers.
     if constexpr (CLUSTER > 1) tma::cluster_sync();

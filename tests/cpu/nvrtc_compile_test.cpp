@@ -331,6 +331,42 @@ TEST(NvrtcCompileWgmma, StreamKCompilesForSm90aWithoutSerialization) {
     expect_unspilled_hopper_cubins(programs);
 }
 
+// K split across a cluster in the wgmma family (partial sums met in distributed shared memory): 2, 3, 4 and 8 blocks,
+// one and two consumers, k-major and m-major operands, a 16-bit and an fp32 C with beta, a batch; no serialized
+// wgmma, nothing spilled.
+TEST(NvrtcCompileWgmma, KSplitAcrossAClusterCompilesForSm90aWithoutSerialization) {
+    struct Case {
+        const char* config;
+        DType c;
+        std::int64_t m, n, k, batch;
+        Transpose trans_a, trans_b;
+    };
+    const Case cases[] = {
+        {"wgmma_128x128x64_c2_s6_g8_k4", DType::BF16, 4096, 128, 4096, 1, Transpose::No, Transpose::No},
+        {"wgmma_64x128x64_c1_s8_g8_k2", DType::F32, 4096, 130, 4096, 1, Transpose::Yes, Transpose::No},
+        {"wgmma_192x128x64_c2_s4_g1_k3", DType::F16, 1000, 776, 5200, 3, Transpose::No, Transpose::Yes},
+        {"wgmma_256x64x64_c1_s4_g8_k8", DType::BF16, 1024, 64, 8192, 1, Transpose::Yes, Transpose::Yes},
+    };
+    std::vector<KernelProgram> programs;
+    for (const Case& k : cases) {
+        Problem p;
+        p.m = k.m;
+        p.n = k.n;
+        p.k = k.k;
+        p.trans_a = k.trans_a;
+        p.trans_b = k.trans_b;
+        p.lda = k.trans_a == Transpose::Yes ? k.k : k.m;
+        p.ldb = k.trans_b == Transpose::Yes ? k.n : k.k;
+        p.ldc = k.m;
+        p.a_type = p.b_type = k.c == DType::F16 ? DType::F16 : DType::BF16;
+        p.c_type = k.c;
+        p.beta_mode = BetaMode::General;
+        p.batch = k.batch;
+        programs.push_back(reported_wgmma_program(k.config, p));
+    }
+    expect_unspilled_hopper_cubins(programs);
+}
+
 // TF32 in the wgmma family, every transpose, each operand stored across k either copied transposed first or read
 // through registers (with the instruction's rows along m where that operand is A), wide and narrow instructions, one
 // and two consumers, both depths and clusters: no serialized wgmma, and the transposing pack in the module exactly

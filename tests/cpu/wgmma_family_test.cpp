@@ -724,6 +724,69 @@ TEST(WgmmaFamily, StreamKDealsOutTheLastWaveAndSizesItsWorkspace) {
     for (const WgmmaConfig& r : few_whole.refinements(few, d)) EXPECT_FALSE(r.stream_k) << r.to_string();
 }
 
+// K split across a cluster (_k): S blocks of a cluster share each tile, one cluster per tile, their partial sums met in
+// distributed shared memory. 4096 x 128 x 4096 in 128 x 128 tiles is 32 tiles: 128 blocks in clusters of 4.
+TEST(WgmmaFamily, KSplitAcrossAClusterLaunchesAClusterPerTile) {
+    const DeviceInfo d = h200_profile();
+    const Problem p = half(4096, 128, 4096);
+    WgmmaConfig c;
+    c.bm = c.bn = 128;
+    c.stages = 6;
+    c.ksplit = 4;
+    EXPECT_EQ(c.to_string(), "wgmma_128x128x64_c2_s6_g8_k4");
+    EXPECT_EQ(WgmmaConfig::parse("wgmma_128x128x64_c2_s6_g8_k4"), c);
+    EXPECT_FALSE(WgmmaConfig::parse("wgmma_128x128x64_c2_s6_g8_k1"));  // the default spelled out
+    EXPECT_FALSE(WgmmaConfig::parse("wgmma_128x128x64_c2_s6_g8_q132_k4"));  // the fields' order is fixed
+    EXPECT_FALSE(rule_of(c, p)) << c.validate(p, d)->reason;
+    const LaunchDescription launch = c.launch(p);
+    EXPECT_EQ(launch.grid.x, 128u);
+    EXPECT_EQ(launch.cluster.x, 4u);
+    EXPECT_EQ(launch.partial_sums_bytes, 0);  // no workspace
+    EXPECT_TRUE(defines_knob(c, "WGMMA_KSPLIT", 4));
+    EXPECT_TRUE(defines_knob(WgmmaConfig{}, "WGMMA_KSPLIT", 1));
+    // What the kernel cannot take: 3 blocks of 128 rows (slices of even 8-row chunks), a persistent grid, stream-K, a
+    // multicast pair, C through the TMA, fewer k blocks than blocks, more than 8.
+    const auto rejected = [&](auto change, const Problem& q) {
+        WgmmaConfig x = c;
+        change(x);
+        return rule_of(x, q) == PruneRule::Knobs;
+    };
+    EXPECT_TRUE(rejected([](WgmmaConfig& x) { x.ksplit = 3; }, p));
+    EXPECT_TRUE(rejected([](WgmmaConfig& x) { x.ksplit = 16; }, p));
+    EXPECT_TRUE(rejected([](WgmmaConfig& x) { x.grid = 132; }, p));
+    EXPECT_TRUE(rejected([](WgmmaConfig& x) { x.grid = 132, x.stream_k = true; }, p));
+    EXPECT_TRUE(rejected([](WgmmaConfig& x) { x.cluster = 2; }, p));
+    EXPECT_TRUE(rejected([](WgmmaConfig& x) { x.tma_store = true; }, p));
+    EXPECT_TRUE(rejected([](WgmmaConfig&) {}, half(4096, 128, 192)));  // 3 k blocks for 4 blocks
+    WgmmaConfig three = c;
+    three.bm = 192;
+    three.stages = 4;
+    three.ksplit = 3;  // 24 chunks of 8 rows: 8 a block
+    EXPECT_FALSE(rule_of(three, p)) << three.validate(p, d)->reason;
+    // Costed as a fraction of a tile per block (a quarter of its k) with the meeting, not a whole tile per SM.
+    const DeviceCeilings ceilings = estimate_ceilings(d);
+    WgmmaConfig whole = c;
+    whole.ksplit = 1;
+    EXPECT_LT(c.estimate_cost(p, d, ceilings).seconds, whole.estimate_cost(p, d, ceilings).seconds);
+    // The search reaches it as a refinement where the tiles leave half the SMs idle (every split that fits one wave:
+    // 2 and 4 here, not 8), from any configuration of the tile; a split refines to the splits beside it (those that
+    // validate: the other refinements of a split, a persistent grid or C through the TMA, do not).
+    const auto splits_of = [&](const WgmmaConfig& from, const Problem& q) {
+        std::set<int> out;
+        for (const WgmmaConfig& r : from.refinements(q, d))
+            if (r.ksplit != from.ksplit && !r.validate(q, d)) out.insert(r.ksplit);
+        return out;
+    };
+    WgmmaConfig dealt = whole;
+    dealt.grid = 132;
+    dealt.stream_k = true;
+    dealt.tma_store = true;
+    EXPECT_EQ(splits_of(whole, p), (std::set<int>{2, 4}));
+    EXPECT_EQ(splits_of(dealt, p), (std::set<int>{2, 4}));
+    EXPECT_EQ(splits_of(c, p), (std::set<int>{2, 8}));
+    EXPECT_TRUE(splits_of(WgmmaConfig{}, half(4096, 4096, 4096)).empty());  // 128 tiles of 256 x 128: no split
+}
+
 // 16-bit operands whose columns start off 128-byte lines: a configuration reading them in place refines to its twin
 // that copies them to line-aligned columns first (the measurements weigh the copy); operands on lines have none.
 TEST(WgmmaFamily, OperandsOffLinesRefineToAnAlignedCopyAndDefaultToAClusterPair) {

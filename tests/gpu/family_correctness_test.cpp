@@ -153,6 +153,10 @@ const std::vector<std::string> kWgmmaConfigs = {
     // are fewer than the blocks fall back to others); with C through the TMA too.
     "wgmma_128x128x64_c2_s4_g8_q7_sk", "wgmma_64x128x64_c1_s6_g4_q5_sk", "wgmma_256x128x64_c2_s3_g8_q3_sk_ts",
     "wgmma_128x128x64_c2_s6_g8_q132_sk",
+    // K split across a cluster of 2, 3, 4 and 8 blocks (sums met in distributed shared memory), one and two consumers
+    // (shapes with fewer k blocks than blocks fall back to others).
+    "wgmma_128x128x64_c2_s6_g8_k4", "wgmma_64x128x64_c1_s8_g4_k2", "wgmma_192x128x64_c2_s4_g1_k3",
+    "wgmma_256x64x64_c1_s4_g8_k8",
     // Ping-pong: consumers taking whole tiles in turn, over grids of one block per SM and small ones (many tiles per
     // block, odd and even counts: the ring's positions skipped for the other consumer's tiles), a cluster, both k
     // depths, and C through the TMA from two staging areas.
@@ -167,7 +171,7 @@ const std::vector<std::string> kWgmmaTf32Configs = {
     "wgmma_256x128x32_c2_s4_g8_x2_q132", "wgmma_128x128x32_c2_s6_g4_x2",  "wgmma_64x64x32_c1_s8_g8_x2_q6",
     "wgmma_192x128x32_c2_s4_g1_x2", "wgmma_128x128x32_c2_s4_g8_q132_ts", "wgmma_128x128x32_c2_s4_g8_q7_sk",
     "wgmma_256x128x32_c2_s4_g8_q5_sk", "wgmma_128x128x32_c2_s4_g8_q132_pp", "wgmma_128x128x32_c2_s4_g8_x2_q7_pp",
-    "wgmma_128x64x64_c2_s4_g8_q5_pp_ts"};
+    "wgmma_128x64x64_c2_s4_g8_q5_pp_ts", "wgmma_128x128x32_c2_s6_g8_k4"};
 
 std::vector<FamilyCase> wgmma_cases() {
     std::vector<FamilyCase> out;

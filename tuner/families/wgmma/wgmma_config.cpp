@@ -78,6 +78,7 @@ std::int64_t WgmmaConfig::blocks(const Problem& p) const {
     // Stream-K deals the k blocks of the units left over among all of the grid's blocks, also where the units are
     // fewer than the blocks (no whole wave): every block launches.
     if (stream_k && grid > 0) return grid;
+    if (ksplit > 1) return units(p) * ksplit;  // a cluster per unit
     const std::int64_t clusters = grid > 0 ? std::min<std::int64_t>(grid / cluster, units(p)) : units(p);
     return clusters * cluster;
 }
@@ -127,6 +128,14 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
         return Rejection{PruneRule::Knobs, "grid must be 0 (one block per tile) or a block count, a multiple of the "
                                            "cluster"};
     if (pack < 0 || pack > 3) return Rejection{PruneRule::Knobs, "pack is 0 (none), 1 (A), 2 (B) or 3 (both)"};
+    if (ksplit != 1) {
+        if (ksplit < 2 || ksplit > 8 || bm / 8 % (2 * ksplit) != 0)
+            return Rejection{PruneRule::Knobs, "ksplit (_k) is 2 to 8 blocks, each storing bm / ksplit rows of m, a "
+                                               "multiple of 16"};
+        if (cluster != 1 || stream_k || pingpong || grid != 0 || tma_store)
+            return Rejection{PruneRule::Knobs, "K split across a cluster (_k) takes one cluster per tile (no _q, _sk, "
+                                               "_pp or _x) and stores C from the registers (no _ts or _tb)"};
+    }
     if (problem.batch > 1 && pack != 0)
         return Rejection{PruneRule::Batch, "a batched problem's operands are read where they are (pack 0): the TMA "
                                            "needs them 16-byte aligned, and in TF32 one of them stored along k"};
@@ -155,6 +164,18 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
             return Rejection{PruneRule::Knobs, "stream-K needs tiles left over after the whole waves (all of them where "
                                                "they are fewer than the grid's blocks) with at least a k block per "
                                                "block of the grid"};
+    }
+    if (ksplit > 1) {
+        if (rows_along_m(p))
+            return Rejection{PruneRule::Knobs, "K split across a cluster (_k) stores C with the instruction's rows "
+                                               "along n (not TF32 with A stored m-contiguous)"};
+        if ((p.k + bk - 1) / bk < ksplit)
+            return Rejection{PruneRule::Knobs, "K split across a cluster (_k) gives each block at least one k block"};
+        // Each consumer thread's accumulators as float4, in the ring (kernel_sources/wgmma/wgmma.cuh).
+        const std::int64_t ring_bytes = std::int64_t{stages} * (bm + bn) * bk * element_bytes(p);
+        if (std::int64_t{accumulators(p)} * 4 * 128 * consumers > ring_bytes)
+            return Rejection{PruneRule::Knobs, "K split across a cluster (_k) leaves the partial sums in the ring: "
+                                               "more stages"};
     }
     if (accumulators(p) > 128)
         return Rejection{PruneRule::Registers, std::to_string(accumulators(p)) +
@@ -200,7 +221,8 @@ KnobDefines WgmmaConfig::defines() const {
     return {{"WGMMA_BM", bm},         {"WGMMA_BN", bn},         {"WGMMA_BK", bk},
             {"WGMMA_CONSUMERS", consumers}, {"WGMMA_STAGES", stages}, {"WGMMA_GROUP", group},
             {"WGMMA_CLUSTER", cluster}, {"WGMMA_STORE", tma_store ? (store_by_box ? 2 : 1) : 0},
-            {"WGMMA_STREAMK", stream_k ? grid : 0}, {"WGMMA_PINGPONG", pingpong ? 1 : 0}};
+            {"WGMMA_STREAMK", stream_k ? grid : 0}, {"WGMMA_PINGPONG", pingpong ? 1 : 0},
+            {"WGMMA_KSPLIT", ksplit}};
 }
 
 // TF32 copies are k-contiguous whatever the operand's layout (the instruction reads no other); 16-bit copies keep it.
@@ -219,7 +241,7 @@ std::vector<OperandPack> WgmmaConfig::packs(const Problem& problem) const {
 LaunchDescription WgmmaConfig::launch(const Problem& problem) const {
     LaunchDescription g = tile_grid(blocks(problem), 1, threads(), shared_bytes(problem));
     g.packs = packs(problem);
-    g.cluster = {static_cast<std::uint32_t>(cluster), 1, 1};
+    g.cluster = {static_cast<std::uint32_t>(cluster * ksplit), 1, 1};  // one of them is 1
     // C's boxes, where it goes through the TMA: one 128-byte row of m by a consumer's columns.
     const int c_rows = tma_store ? bn / stage_readers() : 0;
     g.preparation =
@@ -239,6 +261,7 @@ std::string WgmmaConfig::to_string() const {
     return "wgmma_" + format_numbers("", {bm, bn, bk}) + "_" + format_numbers("c", {consumers}) + "_" +
            format_numbers("s", {stages}) + "_" + format_numbers("g", {group}) +
            (cluster != 1 ? "_" + format_numbers("x", {cluster}) : "") +
+           (ksplit != 1 ? "_" + format_numbers("k", {ksplit}) : "") +
            (grid != 0 ? "_" + format_numbers("q", {grid}) : "") + (stream_k ? "_sk" : "") + (pingpong ? "_pp" : "") +
            (pack != 0 ? "_" + format_numbers("p", {pack}) : "") +
            (tma_store ? (store_by_box ? "_tb" : "_ts") : "");
@@ -247,7 +270,7 @@ std::string WgmmaConfig::to_string() const {
 std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     using config_text::parse_numbers;
     const auto parsed = config_text::family_fields(name, kName);
-    if (!parsed || parsed->size() < 4 || parsed->size() > 10) return std::nullopt;
+    if (!parsed || parsed->size() < 4 || parsed->size() > 11) return std::nullopt;
     const std::vector<std::string_view>& fields = *parsed;
     const auto block = parse_numbers(fields[0], "", 3);
     const auto consumers = parse_numbers(fields[1], "c", 1);
@@ -262,13 +285,18 @@ std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     c.stages = (*stages)[0];
     c.group = (*group)[0];
     // Optional fields, in this order and only where they differ from the default (a default spelled out would give
-    // one kernel two names): "_x<cluster>" (not 1), "_q<grid>" (not 0), "_sk" (stream-K), "_pp" (ping-pong),
-    // "_p<mask>" (not 0), "_ts" or "_tb" (C through the TMA, the tile at once or box by box).
+    // one kernel two names): "_x<cluster>" (not 1), "_k<ksplit>" (not 1), "_q<grid>" (not 0), "_sk" (stream-K),
+    // "_pp" (ping-pong), "_p<mask>" (not 0), "_ts" or "_tb" (C through the TMA, the tile at once or box by box).
     std::size_t next = 4;
     if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'x') {
         const auto cluster = parse_numbers(fields[next++], "x", 1);
         if (!cluster || (*cluster)[0] == 1) return std::nullopt;
         c.cluster = (*cluster)[0];
+    }
+    if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'k') {
+        const auto ksplit = parse_numbers(fields[next++], "k", 1);
+        if (!ksplit || (*ksplit)[0] == 1) return std::nullopt;
+        c.ksplit = (*ksplit)[0];
     }
     if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'q') {
         const auto grid = parse_numbers(fields[next++], "q", 1);

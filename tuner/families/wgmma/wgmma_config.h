@@ -23,7 +23,7 @@ struct WgmmaConfig {
     static constexpr std::string_view kSourceHeader = "wgmma/wgmma.cuh";
     static constexpr std::string_view kKernelSymbol = "jg_wgmma";
     static constexpr std::string_view kNameFormat =
-        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_x<CLUSTER>][_q<GRID>][_sk|_pp][_p<PACK>][_ts|_tb]";
+        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_x<CLUSTER>][_k<KSPLIT>][_q<GRID>][_sk|_pp][_p<PACK>][_ts|_tb]";
     static constexpr std::string_view kDescription =
         "Hopper Tensor Cores (wgmma.mma_async) fed by TMA, warp-specialized, for fp16 and bf16 inputs and fp32\n"
         "inputs with --compute tf32 (sm_90a).\n"
@@ -31,7 +31,9 @@ struct WgmmaConfig {
         "64 per instruction row block (up to 256); BK: k depth of a stage (64, 128; 32, 64 for TF32);\n"
         "CONSUMERS: consumer warpgroups (1, 2), each BN / CONSUMERS columns; S: shared-memory stages (2..8);\n"
         "G: tile rows per rasterization group; CLUSTER: blocks per cluster (2: neighbouring tiles along n share\n"
-        "their tile of A, each block loading half of it for both through TMA multicast); GRID: a persistent grid\n"
+        "their tile of A, each block loading half of it for both through TMA multicast); KSPLIT: blocks of a\n"
+        "cluster that share each tile, each over 1 / KSPLIT of its k, their partial sums met in distributed shared\n"
+        "memory (2-8; one cluster per tile, C from the registers); GRID: a persistent grid\n"
         "of that many blocks, each looping over tiles (default: one block per tile); sk: stream-K over the\n"
         "persistent grid — the tiles past its whole waves are dealt out as equal runs of k blocks, their partial\n"
         "sums met in the workspace (a single-block cluster, an exact problem); pp: ping-pong — the two consumers\n"
@@ -50,6 +52,7 @@ struct WgmmaConfig {
     int stages = 4;     // WGMMA_STAGES: shared-memory stages of the ring
     int group = 8;      // WGMMA_GROUP: tile rows per rasterization group
     int cluster = 1;    // WGMMA_CLUSTER: blocks per cluster, sharing op(A) through multicast
+    int ksplit = 1;     // WGMMA_KSPLIT: blocks of a cluster that split each tile's K (1: none)
     int grid = 0;       // blocks of a persistent grid (0: one block per tile); the host's choice, not a macro
     int pack = 0;       // operands copied to an aligned workspace first (common/jg_pack*.cuh): bit 0 A, bit 1 B
     bool tma_store = false;  // WGMMA_STORE: C through a staging area in shared memory and the TMA
@@ -152,7 +155,8 @@ struct WgmmaConfig {
 
     friend bool operator==(const WgmmaConfig& x, const WgmmaConfig& y) {
         return x.bm == y.bm && x.bn == y.bn && x.bk == y.bk && x.consumers == y.consumers && x.stages == y.stages &&
-               x.group == y.group && x.cluster == y.cluster && x.grid == y.grid && x.pack == y.pack &&
+               x.group == y.group && x.cluster == y.cluster && x.ksplit == y.ksplit && x.grid == y.grid &&
+               x.pack == y.pack &&
                x.tma_store == y.tma_store && x.store_by_box == y.store_by_box && x.stream_k == y.stream_k &&
                x.pingpong == y.pingpong;
     }

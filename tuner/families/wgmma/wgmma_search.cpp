@@ -130,6 +130,30 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
         whole.stream_k = false;
         out.push_back(whole);
     }
+    // K split across a cluster (_k) where the tiles leave half the SMs or more without one: the same tile with every
+    // split whose clusters fit one wave (their partial sums meet in distributed shared memory, shared out among the
+    // cluster's blocks, where stream-K's last block reads all of them back from L2 alone); and from a split, the
+    // splits beside it. One cluster per tile, C from the registers.
+    const std::int64_t kernel_tiles = tiles(kernel_problem(problem));
+    if (ksplit == 1 && 2 * kernel_tiles <= device.sm_count) {
+        for (const int s : {2, 4, 8}) {
+            if (kernel_tiles * s > device.sm_count) break;
+            WgmmaConfig split = *this;
+            split.ksplit = s;
+            split.cluster = 1;
+            split.grid = 0;
+            split.stream_k = split.pingpong = split.tma_store = split.store_by_box = false;
+            split.stages = deepest_ring(split, problem, device);
+            out.push_back(split);  // validate() drops a split the tile or K cannot take
+        }
+    }
+    if (ksplit > 1) {
+        for (const int s : {ksplit / 2, ksplit * 2}) {
+            WgmmaConfig other_split = *this;
+            other_split.ksplit = s;
+            out.push_back(other_split);
+        }
+    }
     // 16-bit operands whose columns start off 128-byte lines (a leading dimension of bytes not a multiple of 128, each
     // 128-byte row of a TMA box then spanning two lines): the twin that copies them to line-aligned columns first.
     // Session 32 (H100, untuned) ran large shapes with such leading dimensions at 0.57-0.64x cuBLAS
@@ -186,6 +210,14 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
         tiles_on_busiest_sm = double((all_units - left) / clusters) +
                               std::ceil(double(left) * k_blocks / double(clusters)) / k_blocks;
         meeting_seconds = 2.0 * bm * bn * 4.0 / (ceilings.l2_bytes_per_s / device.sm_count);
+    }
+    // K split across a cluster: the clusters that fit at once each take a tile, each block 1 / ksplit of its k; the
+    // partial sums meet in distributed shared memory, a tile of fp32 per block written and read (charged at the SM's
+    // share of L2's bandwidth: a guess until measured).
+    if (ksplit > 1) {
+        const std::int64_t resident_clusters = std::max<std::int64_t>(device.sm_count / ksplit, 1);
+        tiles_on_busiest_sm = double(ceil_div(all_units, resident_clusters)) / ksplit;
+        meeting_seconds = bm * bn * 4.0 / (ceilings.l2_bytes_per_s / device.sm_count);
     }
     e.wave_efficiency = double(tiles_all) / (tiles_on_busiest_sm * device.sm_count);
     constexpr double kWgmmaOverMmaSync = 1.45;
