@@ -45,6 +45,11 @@ struct WgmmaConfig {
         "box by box through two 128-byte-wide box buffers per consumer instead of a staging area for the whole tile\n"
         "(more stages fit)";
 
+    // Whether the search tries K split across a cluster (_k). Off until its first GPU run has checked it (correctness,
+    // compute-sanitizer, speed against stream-K on bench/shapes/wgmma_cluster_split_fixed.txt); a configuration
+    // named by the caller runs it meanwhile.
+    static constexpr bool kSearchesClusterSplit = false;
+
     int bm = 256;       // WGMMA_BM: rows of C per tile, the N of every wgmma instruction
     int bn = 128;       // WGMMA_BN: columns of C per tile
     int bk = 64;        // WGMMA_BK: k depth of one stage, in elements (128 or 256 bytes of each tile row)

@@ -135,7 +135,7 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     // cluster's blocks, where stream-K's last block reads all of them back from L2 alone); and from a split, the
     // splits beside it. One cluster per tile, C from the registers.
     const std::int64_t kernel_tiles = tiles(kernel_problem(problem));
-    if (ksplit == 1 && 2 * kernel_tiles <= device.sm_count) {
+    if (kSearchesClusterSplit && ksplit == 1 && 2 * kernel_tiles <= device.sm_count) {
         for (const int s : {2, 4, 8}) {
             if (kernel_tiles * s > device.sm_count) break;
             WgmmaConfig split = *this;
