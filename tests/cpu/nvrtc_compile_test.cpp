@@ -8,6 +8,7 @@
 #include <random>
 #include <thread>
 
+#include "bench/bench_problem.h"
 #include "runtime/compile/kernel_program.h"
 #include "runtime/compile/nvrtc_compiler.h"
 #include "jitgemm/error.h"
@@ -197,6 +198,19 @@ void expect_hopper_cubins(const std::vector<KernelProgram>& programs, Also also)
     }
 }
 
+// bench_problem's column-major problem (the smallest leading dimensions) with output type `c`, a general alpha and
+// beta, and `batch` GEMMs; fp32 inputs multiplied in TF32.
+Problem column_major_with_beta(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, DType ab, DType c,
+                               Transpose trans_a, Transpose trans_b) {
+    Problem p = bench_problem(m, n, k, trans_a, trans_b, ab, ab == DType::F32 ? ComputeType::TF32 : ComputeType::F32);
+    p.c_type = c;
+    p.align_c = alignment_class(nullptr, p.ldc, size_of(c));
+    p.alpha_one = false;
+    p.beta_mode = BetaMode::General;
+    p.batch = batch;
+    return p;
+}
+
 // The program of wgmma configuration `name` for `p`, which it must compute on an H200, with ptxas's report of its
 // resources asked for (ptxas_resources reads it).
 KernelProgram reported_wgmma_program(const char* name, const Problem& p) {
@@ -312,22 +326,9 @@ TEST(NvrtcCompileWgmma, StreamKCompilesForSm90aWithoutSerialization) {
         {"wgmma_256x128x32_c2_s4_g8_q132_sk", DType::F32, DType::F32, 4096, 4096, 1024, 1, Transpose::No},
     };
     std::vector<KernelProgram> programs;
-    for (const Case& k : cases) {
-        Problem p;
-        p.m = k.m;
-        p.n = k.n;
-        p.k = k.k;
-        p.trans_a = k.trans_a;
-        p.lda = k.trans_a == Transpose::Yes ? k.k : k.m;
-        p.ldb = k.k;
-        p.ldc = k.m;
-        p.a_type = p.b_type = k.ab;
-        p.c_type = k.c;
-        p.compute = k.ab == DType::F32 ? ComputeType::TF32 : ComputeType::F32;
-        p.beta_mode = BetaMode::General;
-        p.batch = k.batch;
-        programs.push_back(reported_wgmma_program(k.config, p));
-    }
+    for (const Case& k : cases)
+        programs.push_back(reported_wgmma_program(
+            k.config, column_major_with_beta(k.m, k.n, k.k, k.batch, k.ab, k.c, k.trans_a, Transpose::No)));
     expect_unspilled_hopper_cubins(programs);
 }
 
@@ -349,20 +350,9 @@ TEST(NvrtcCompileWgmma, KSplitAcrossAClusterCompilesForSm90aWithoutSerialization
     };
     std::vector<KernelProgram> programs;
     for (const Case& k : cases) {
-        Problem p;
-        p.m = k.m;
-        p.n = k.n;
-        p.k = k.k;
-        p.trans_a = k.trans_a;
-        p.trans_b = k.trans_b;
-        p.lda = k.trans_a == Transpose::Yes ? k.k : k.m;
-        p.ldb = k.trans_b == Transpose::Yes ? k.n : k.k;
-        p.ldc = k.m;
-        p.a_type = p.b_type = k.c == DType::F16 ? DType::F16 : DType::BF16;
-        p.c_type = k.c;
-        p.beta_mode = BetaMode::General;
-        p.batch = k.batch;
-        programs.push_back(reported_wgmma_program(k.config, p));
+        const DType ab = k.c == DType::F16 ? DType::F16 : DType::BF16;
+        programs.push_back(reported_wgmma_program(
+            k.config, column_major_with_beta(k.m, k.n, k.k, k.batch, ab, k.c, k.trans_a, k.trans_b)));
     }
     expect_unspilled_hopper_cubins(programs);
 }
