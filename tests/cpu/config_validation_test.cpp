@@ -365,18 +365,18 @@ TEST(ConfigValidation, HeuristicSplitsKOnlyWhereTilesLeaveSmsIdle) {
     EXPECT_LE(tiles * split->splits, d.sm_count);
     EXPECT_FALSE(split->validate(few_tiles, d));
 
-    Problem many_tiles = typed(DType::BF16, DType::BF16);  // 1024^3: 64 tiles of 128 x 128, 256 of 64 x 64
-    const AnyConfig for_many = heuristic_config(many_tiles, d);
-    const auto* whole = std::get_if<MmaSyncConfig>(&for_many);
-    ASSERT_NE(whole, nullptr);
-    EXPECT_EQ(whole->splits, 1);
+    // 1024^3: 64 tiles of 128 x 128; on Hopper 128 of the wgmma family's one-consumer 128 x 64 tiles, whole (session
+    // 34: 0.94-0.98x cuBLAS where the mma.sync default's 64 x 64 tiles ran 0.51x).
+    Problem many_tiles = typed(DType::BF16, DType::BF16);
+    EXPECT_EQ(to_string(heuristic_config(many_tiles, d)), "wgmma_128x64x64_c1_s8_g8");
 }
 
-// 128 tokens through a 4096-wide layer: 128 tiles of 64 x 64, fewer than the SMs, so the ladder would shrink to
-// 32 x 32 (46.9 and 150.6 us on the H100 for K 4096 and 14336); 128 x 64 tiles with K in four ran 25.4 and 60.5
-// (session 30). A 14336-wide layer fills the SMs with 128 x 64 tiles unsplit (61.6 us; split, 81.8-87.7), and nearly
-// fills them with the wgmma family's 128 x 128 tiles (112), whose k blocks stream-K deals out: 53.3-53.5 us (session
-// 32, from the registers; the default stores C through the TMA).
+// 128 tokens through a 4096-wide layer: the mma.sync ladder would shrink to 32 x 32 tiles (46.9 and 150.6 us on the
+// H100 for K 4096 and 14336) and its 128 x 64 tiles with K in four ran 25.4 and 60.5 (session 30); on Hopper the wgmma
+// family's one-consumer 64 x 64 tiles fill the SMs unsplit: 16.6-17.3 and 46.4 us (session 34). 130 tokens (192
+// such tiles, more than a wave): 64 x 192 tiles with K split across a cluster of two, 25.2-25.4 us against the
+// mma.sync pick's 45.8. A 14336-wide layer nearly fills the SMs with 128 x 128 tiles (112), whose k blocks stream-K
+// deals out: 53.3-53.5 us (session 32, from the registers; the default stores C through the TMA).
 TEST(ConfigValidation, HeuristicSplitsWideTilesWhereEvenSmallOnesLeaveSmsIdle) {
     const DeviceInfo d = h200_profile();
     const auto layer = [](std::int64_t features, std::int64_t tokens, std::int64_t k) {
@@ -387,10 +387,11 @@ TEST(ConfigValidation, HeuristicSplitsWideTilesWhereEvenSmallOnesLeaveSmsIdle) {
         return p;
     };
     for (const std::int64_t k : {4096, 14336})
-        EXPECT_EQ(to_string(heuristic_config(layer(4096, 128, k), d)), "mma_sync_128x64x32_w2x2_s3_g8_k4") << k;
+        EXPECT_EQ(to_string(heuristic_config(layer(4096, 128, k), d)), "wgmma_64x64x64_c1_s8_g8") << k;
     EXPECT_EQ(to_string(heuristic_config(layer(14336, 128, 4096), d)), "wgmma_128x128x64_c2_s6_g8_q132_sk_ts");
-    // Where 64 x 64 tiles fill the SMs (130 tokens: 192 of them) the ladder's pick stays until measured more widely.
-    EXPECT_EQ(to_string(heuristic_config(layer(4096, 130, 4096), d)), "mma_sync_64x64x32_w2x2_s3_g8");
+    EXPECT_EQ(to_string(heuristic_config(layer(4096, 130, 4096), d)), "wgmma_64x192x64_c1_s7_g8_k2");
+    // A run-time-shape variant keeps the mma.sync default: these tiles' variants have not run on a GPU.
+    EXPECT_EQ(family_name(heuristic_config(layer(4096, 128, 4096).with_runtime_dim(2), d)), "mma_sync");
 }
 
 // The fp32 counterpart: 64 tokens through a 4096-wide layer (64 tiles of 64 x 64) split K in four rather than take

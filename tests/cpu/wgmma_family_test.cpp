@@ -567,8 +567,9 @@ TEST(WgmmaFamily, UntunedDefaultTakesLargeHalfPrecisionProblemsOnHopper) {
     // 2048 x 128: 256 tiles) the mma.sync family's default.
     EXPECT_EQ(family_name(heuristic_config(half(8192, 8192, 64), d)), "wgmma");
     EXPECT_NE(family_name(heuristic_config(half(4096, 2048, 128), d)), "wgmma");
-    // Too few tiles (the mma.sync family splits K), too small, or not Hopper: another family's default.
-    EXPECT_NE(family_name(heuristic_config(half(1024, 1024, 1024), d)), "wgmma");
+    // Too few 128 x 128 tiles: one-consumer 128 x 64 ones fill the SMs (1024^3: 128 of them, session 34). Too small
+    // (under a GFLOP), or not Hopper: another family's default.
+    EXPECT_EQ(to_string(heuristic_config(half(1024, 1024, 1024), d)), "wgmma_128x64x64_c1_s8_g8");
     EXPECT_NE(family_name(heuristic_config(half(512, 512, 512), d)), "wgmma");
     EXPECT_NE(family_name(heuristic_config(half(4096, 4096, 4096), a100_profile())), "wgmma");
 }
@@ -846,7 +847,10 @@ TEST(WgmmaFamily, DefaultDealsNearlyAWaveOfTilesWithStreamK) {
     ASSERT_TRUE(at_the_edge);
     EXPECT_TRUE(at_the_edge->stream_k);
     EXPECT_FALSE(WgmmaConfig::heuristic_default(half(128, 98 * 128, 4096), d));  // 98 tiles
-    EXPECT_FALSE(WgmmaConfig::heuristic_default(half(4096, 128, 4096), d));      // 32 tiles
+    // 32 tiles: one-consumer 64 x 64 tiles fill the SMs instead (session 34), not stream-K.
+    const auto few = WgmmaConfig::heuristic_default(half(4096, 128, 4096), d);
+    ASSERT_TRUE(few);
+    EXPECT_EQ(few->to_string(), "wgmma_64x64x64_c1_s8_g8");
     EXPECT_FALSE(WgmmaConfig::heuristic_default(half(16, 14336, 4096), d));      // 112 tiles, an eighth full
     // A wave and more: whole tiles.
     const auto whole = WgmmaConfig::heuristic_default(half(4096, 4096, 4096), d);

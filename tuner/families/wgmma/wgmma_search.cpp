@@ -339,6 +339,37 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
             if (!dealt.validate(p, device)) return dealt;
         }
     }
+    // Fewer 128 x 128 tiles than three quarters of the SMs, in a 16-bit GEMM whose narrow side fills a 64-wide tile:
+    // one-consumer tiles small enough to give the SMs a wave without splitting K (128 x 64, then 64 x 64), else 64-row
+    // tiles with K split across a cluster of two, the narrowest whose clusters fill a wave. On the H100 (session 34,
+    // bench/results/2026-12-06-h100-s34.md, two alternated rounds against cuBLAS) where the mma.sync default ran
+    // 0.41-0.84x: 4096 x 128 x 4096 bf16 in 64 x 64 tiles 16.6-17.3 us (0.97-1.03x; tn 0.89-0.95x, f16 nt 0.84x),
+    // 4096 x 128 x 14336 1.08-1.12x, 1024^3 in 128 x 64 0.96-0.98x (nn, tn), 4096 x 64 x 4096 in 64 x 64 split in two
+    // 0.95x, 4096 x 64 x 14336 1.03-1.04x, 4096 x 130 x 4096 in 64 x 192 split in two 0.77x. C from the registers, as
+    // measured. Exact problems only: run-time-shape variants of these tiles have not run on a GPU.
+    if (!batched && p.runtime_dim == 0 && element_bytes(p) == 2 && std::min(p.m, p.n) >= 64) {
+        const std::int64_t sms = device.sm_count;
+        const auto fills_a_wave = [&](std::int64_t blocks) { return 4 * blocks >= 3 * sms && blocks <= sms; };
+        const auto small = [&](int bm, int bn, int ksplit) {
+            WgmmaConfig c;
+            c.bm = bm;
+            c.bn = bn;
+            c.consumers = 1;
+            c.bk = row_depth(p);
+            c.ksplit = ksplit;
+            c.pack = operands_to_pack(p);
+            c.stages = deepest_ring(c, p, device);
+            return c;
+        };
+        for (const auto& [bm, bn] : {std::pair{128, 64}, std::pair{64, 64}}) {
+            const WgmmaConfig whole = small(bm, bn, 1);
+            if (fills_a_wave(whole.blocks(whole.kernel_problem(p))) && !whole.validate(p, device)) return whole;
+        }
+        for (const int bn : {64, 128, 192, 256}) {
+            const WgmmaConfig split = small(64, bn, 2);
+            if (fills_a_wave(split.blocks(split.kernel_problem(p))) && !split.validate(p, device)) return split;
+        }
+    }
     return std::nullopt;  // too few tiles: the mma.sync family's default splits K
 }
 
