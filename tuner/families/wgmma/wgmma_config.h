@@ -45,10 +45,10 @@ struct WgmmaConfig {
         "box by box through two 128-byte-wide box buffers per consumer instead of a staging area for the whole tile\n"
         "(more stages fit)";
 
-    // Whether the search tries K split across a cluster (_k). Off until its first GPU run has checked it (correctness,
-    // compute-sanitizer, speed against stream-K on bench/shapes/wgmma_cluster_split_fixed.txt); a configuration
-    // named by the caller runs it meanwhile.
-    static constexpr bool kSearchesClusterSplit = false;
+    // Whether the search tries K split across a cluster (_k): on since its first GPU run (session 34, H100: the family's
+    // random shapes with splits of 2, 3, 4 and 8 correct; split in two, 4096 x 128 x 4096 ran 0.85-0.93x cuBLAS where
+    // stream-K ran 0.67x; split in four, 0.62x: bench/results/2026-12-06-h100-s34.md).
+    static constexpr bool kSearchesClusterSplit = true;
 
     int bm = 256;       // WGMMA_BM: rows of C per tile, the N of every wgmma instruction
     int bn = 128;       // WGMMA_BN: columns of C per tile
