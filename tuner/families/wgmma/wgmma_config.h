@@ -152,7 +152,10 @@ struct WgmmaConfig {
     // of one block per SM; the operands of operands_to_pack() packed first (TF32 operands across k otherwise read
     // through registers). Measured on the H200 at 0.94-1.02x cuBLAS on the large 16-bit shapes of
     // bench/shapes/wgmma_targets.csv (bench/results/2026-12-04-h200-s15-wgmma.md); TF32 4096^3 nn 0.96x through
-    // registers (bench/results/2026-12-05-h200-s20.md).
+    // registers (bench/results/2026-12-05-h200-s20.md). Where 128 x 128 tiles leave a quarter of the SMs idle (16-bit,
+    // narrow side 64 or more, an exact problem): one-consumer 128 x 64 or 64 x 64 tiles that fill a wave, else 64-row
+    // tiles with K split across a cluster of two (H100, bench/results/2026-12-06-h100-s34.md: 0.77-1.12x cuBLAS on the
+    // skinny shapes where the mma.sync default ran 0.42-0.94x).
     static std::optional<WgmmaConfig> heuristic_default(const Problem& problem, const DeviceInfo& device);
 
     std::string to_string() const;
