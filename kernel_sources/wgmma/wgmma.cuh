@@ -333,6 +333,9 @@ __device__ __forceinline__ void load_box(unsigned dst, const tma::tensor_map* ma
     else tma::load_3d_shared<SHARED_BY>(dst, map, x, y, z, barrier);
 }
 
+// K split across a cluster: this block's rank in it, which run of each tile's k blocks it takes.
+__device__ __forceinline__ int block_split() { return (int)(blockIdx.x % KSPLIT); }
+
 // The units of this block: its cluster's index, then every (grid's clusters)-th.
 __device__ __forceinline__ index_t first_unit() { return blockIdx.x / CLUSTER; }
 __device__ __forceinline__ index_t unit_stride() { return gridDim.x / CLUSTER; }
@@ -344,7 +347,7 @@ template <typename F>
 __device__ __forceinline__ void for_each_piece(const unit_grid& units, F&& f) {
     if constexpr (KSPLIT > 1) {  // one unit per cluster; the block of rank r takes the r-th run of its k blocks
         const index_t unit = blockIdx.x / KSPLIT;
-        const int split = (int)(blockIdx.x % KSPLIT);
+        const int split = block_split();
         if (unit < units.all)
             f(unit, split * K_BLOCKS / KSPLIT, (split + 1) * K_BLOCKS / KSPLIT, k_shares::parts{0, 1, 0, 0});
         return;
@@ -630,6 +633,11 @@ __device__ __forceinline__ void store_tile_through_tma(const dims& d, const floa
     }
 }
 
+// All consumer threads of the block meet (named barrier 1 + CONSUMERS, past consumer_sync's).
+__device__ __forceinline__ void consumers_sync() {
+    asm volatile("bar.sync %0, %1;" ::"r"(1 + CONSUMERS), "r"(128 * CONSUMERS) : "memory");
+}
+
 // Ping-pong's turns: consumer c gives the turn at named barrier 4 + c, which the other takes (128 threads each).
 __device__ __forceinline__ void give_turn(int consumer) {
     asm volatile("bar.arrive %0, 256;" ::"r"(4 + consumer) : "memory");
@@ -665,9 +673,9 @@ __device__ __forceinline__ bool meet_partial_sums(float (&acc)[ATOMS][ACC], cons
 #pragma unroll
         for (int j = 0; j < SUM_COLS; ++j) __stcg(mine + (i * SUM_COLS + j) * 128 * CONSUMERS, own(i, j));
     __threadfence();  // this thread's partials reach L2 before the count that announces them
-    asm volatile("bar.sync %0, %1;" ::"r"(1 + CONSUMERS), "r"(128 * CONSUMERS) : "memory");
+    consumers_sync();
     if (tid == 0) *last = count_in(counters + shares.tile, shares.count);
-    asm volatile("bar.sync %0, %1;" ::"r"(1 + CONSUMERS), "r"(128 * CONSUMERS) : "memory");
+    consumers_sync();
     if (!*last) return false;
     __threadfence();  // the other blocks' partials, announced by their counts, are read after this
 #pragma unroll
@@ -694,7 +702,7 @@ __device__ __forceinline__ bool meet_partial_sums(float (&acc)[ATOMS][ACC], cons
 __device__ __forceinline__ void meet_in_cluster(float (&acc)[ATOMS][ACC], float4* sums, int split) {
     const int tid = threadIdx.x - 128;  // among the consumers' threads
     // Both consumers are past their last instructions, which read the ring, before either overwrites it.
-    asm volatile("bar.sync %0, %1;" ::"r"(1 + CONSUMERS), "r"(128 * CONSUMERS) : "memory");
+    consumers_sync();
 #pragma unroll
     for (int v = 0; v < KSPLIT_VECTORS; ++v) {
         const float* const a = &acc[4 * v / ACC][4 * v % ACC];
@@ -809,7 +817,7 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
             if (shares.count > 1 && !meet_partial_sums(acc, shares, args.workspace, last_flag)) return;
         c_t* const gemm_c = BATCH == 1 ? C : C + z * args.batch_stride_c;
         if constexpr (KSPLIT > 1) {
-            const int split = (int)(blockIdx.x % KSPLIT);
+            const int split = block_split();
             meet_in_cluster(acc, reinterpret_cast<float4*>(ring_memory), split);
             store_tile(d, acc, gemm_c, m0, n0, first_row, args.alpha, args.beta, split * KSPLIT_CHUNKS,
                        (split + 1) * KSPLIT_CHUNKS);

@@ -172,8 +172,7 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
         if ((p.k + bk - 1) / bk < ksplit)
             return Rejection{PruneRule::Knobs, "K split across a cluster (_k) gives each block at least one k block"};
         // Each consumer thread's accumulators as float4, in the ring (kernel_sources/wgmma/wgmma.cuh).
-        const std::int64_t ring_bytes = std::int64_t{stages} * (bm + bn) * bk * element_bytes(p);
-        if (std::int64_t{accumulators(p)} * 4 * 128 * consumers > ring_bytes)
+        if (accumulators(p) * 4 * 128 * consumers > ring_bytes(p))
             return Rejection{PruneRule::Knobs, "K split across a cluster (_k) leaves the partial sums in the ring: "
                                                "more stages"};
     }

@@ -45,9 +45,9 @@ struct WgmmaConfig {
         "box by box through two 128-byte-wide box buffers per consumer instead of a staging area for the whole tile\n"
         "(more stages fit)";
 
-    // Whether the search tries K split across a cluster (_k): on since its first GPU run (session 34, H100: the family's
-    // random shapes with splits of 2, 3, 4 and 8 correct; split in two, 4096 x 128 x 4096 ran 0.85-0.93x cuBLAS where
-    // stream-K ran 0.67x; split in four, 0.62x: bench/results/2026-12-06-h100-s34.md).
+    // Whether the search tries K split across a cluster (_k): on since its first GPU run (session 34, H100: the
+    // family's random shapes with splits of 2, 3, 4 and 8 correct; split in two, 4096 x 128 x 4096 ran 0.85-0.93x
+    // cuBLAS where stream-K ran 0.67x; split in four, 0.62x: bench/results/2026-12-06-h100-s34.md).
     static constexpr bool kSearchesClusterSplit = true;
 
     int bm = 256;       // WGMMA_BM: rows of C per tile, the N of every wgmma instruction
@@ -97,8 +97,10 @@ struct WgmmaConfig {
     // barrier per stage, stream-K's flag word, and 1024 bytes to align the ring to the swizzle's period.
     int shared_bytes(const Problem& problem) const {
         const int staging = tma_store ? consumers * staging_boxes(problem) * (bn / stage_readers()) * 128 : 0;
-        return stages * (bm + bn) * bk * element_bytes(problem) + staging + 16 * stages + (stream_k ? 16 : 0) + 1024;
+        return ring_bytes(problem) + staging + 16 * stages + (stream_k ? 16 : 0) + 1024;
     }
+    // The ring's stages alone (where K is split across a cluster, the partial sums meet in it).
+    int ring_bytes(const Problem& problem) const { return stages * (bm + bn) * bk * element_bytes(problem); }
     // Stream-K: the units past the grid's whole waves, whose k blocks are dealt out, and the most of them one block's
     // run reaches into (its workspace slots).
     std::int64_t stream_units_left(const Problem& problem) const;

@@ -26,6 +26,12 @@ int deepest_ring(WgmmaConfig c, const Problem& p, const DeviceInfo& device) {
 // 0.94x, and the tuned 4097^3 winner, 3.78x). The tuner's measurements decide between them.
 constexpr bool kSearchPingPong = true;
 
+// Whether `blocks` give at least three quarters of the device's SMs one each, and no SM two (the small tiles of the
+// untuned default).
+bool nearly_a_wave(std::int64_t blocks, const DeviceInfo& device) {
+    return 4 * blocks >= 3 * std::int64_t{device.sm_count} && blocks <= device.sm_count;
+}
+
 // A stage's k depth of one and two 128-byte rows: 64 and 128 16-bit elements, 32 and 64 fp32 ones.
 int row_depth(const Problem& p) { return 128 / WgmmaConfig::element_bytes(p); }
 
@@ -329,8 +335,8 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         // tiles of 128 x 16384 x 16384 bf16 so ran in 200-203 us (0.89-0.91x cuBLAS, 93-95% of the roof) against 300
         // for the mma.sync default, and session 32's 112 tiles of 14336 x 128 x 4096 in 53.3-53.5 against 60.5-61.4
         // (0.82x against 0.71x); with 32 or 64 tiles (4096 x 128 x 4096, 1024^3) stream-K ran level with that
-        // default, not ahead, and those shapes stay with it. Only where the problem fills its tiles (seven eighths
-        // and more of them: not a decode step's few columns, for which the other families have kernels).
+        // default, not ahead: those shapes take the small tiles below. Only where the problem fills its tiles (seven
+        // eighths and more of them: not a decode step's few columns, for which the other families have kernels).
         const bool fills_its_tiles = 8 * p.m * p.n >= 7 * c.tiles(p) * c.bm * c.bn;
         if (last && !batched && fills_its_tiles && 4 * c.tiles(p) >= 3 * std::int64_t{device.sm_count}) {
             WgmmaConfig dealt = c;
@@ -348,8 +354,6 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
     // 0.95x, 4096 x 64 x 14336 1.03-1.04x, 4096 x 130 x 4096 in 64 x 192 split in two 0.77x. C from the registers, as
     // measured. Exact problems only: run-time-shape variants of these tiles have not run on a GPU.
     if (!batched && p.runtime_dim == 0 && element_bytes(p) == 2 && std::min(p.m, p.n) >= 64) {
-        const std::int64_t sms = device.sm_count;
-        const auto fills_a_wave = [&](std::int64_t blocks) { return 4 * blocks >= 3 * sms && blocks <= sms; };
         const auto small = [&](int bm, int bn, int ksplit) {
             WgmmaConfig c;
             c.bm = bm;
@@ -363,11 +367,13 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         };
         for (const auto& [bm, bn] : {std::pair{128, 64}, std::pair{64, 64}}) {
             const WgmmaConfig whole = small(bm, bn, 1);
-            if (fills_a_wave(whole.blocks(whole.kernel_problem(p))) && !whole.validate(p, device)) return whole;
+            if (nearly_a_wave(whole.blocks(whole.kernel_problem(p)), device) && !whole.validate(p, device))
+                return whole;
         }
         for (const int bn : {64, 128, 192, 256}) {
             const WgmmaConfig split = small(64, bn, 2);
-            if (fills_a_wave(split.blocks(split.kernel_problem(p))) && !split.validate(p, device)) return split;
+            if (nearly_a_wave(split.blocks(split.kernel_problem(p)), device) && !split.validate(p, device))
+                return split;
         }
     }
     return std::nullopt;  // too few tiles: the mma.sync family's default splits K
