@@ -93,7 +93,7 @@
 
 // ---- Tuning knobs ----
 #ifndef WGMMA_BM
-#define WGMMA_BM 256      // rows of C (m) per tile: the N of every instruction (64, 128, 192 or 256)
+#define WGMMA_BM 256      // rows of C (m) per tile: the N of every instruction (a multiple of 16 up to 256)
 #endif
 #ifndef WGMMA_BN
 #define WGMMA_BN 128      // columns of C (n) per tile: 64 per instruction row block, BN / CONSUMERS per consumer
@@ -163,7 +163,10 @@ constexpr int ROW_ELEMS = ROW_BYTES / ES;        // elements of one row: a k-maj
 constexpr int KSTEP = TF32 ? 8 : 16;             // k of one instruction
 constexpr int KSTEP_BYTES = KSTEP * ES;          // 32 for every input type
 constexpr int KSTEPS_PER_ROW = ROW_BYTES / KSTEP_BYTES;
-constexpr int A_TILE_BYTES = BM * BK * ES;       // op(A): BM x BK
+// op(A): BM x BK; stored m-contiguous, it arrives in boxes of ROW_ELEMS m, the last one whole where BM is not a
+// multiple of them (an instruction as wide as 80 reads the first 16 m of the second box).
+constexpr int A_MN_BOXES = (int)ceil_div(BM, ROW_ELEMS);
+constexpr int A_TILE_BYTES = (A_KMAJOR ? BM : A_MN_BOXES * ROW_ELEMS) * BK * ES;
 constexpr int B_TILE_BYTES = BN * BK * ES;       // op(B)^T: BN x BK
 constexpr int STAGE_BYTES = A_TILE_BYTES + B_TILE_BYTES;
 constexpr int RING_BYTES = STAGES * STAGE_BYTES;
@@ -192,7 +195,7 @@ constexpr long long ALL_UNITS =
     ceil_div(JG_M, BM) * ceil_div(ceil_div(JG_N, BN), CLUSTER) * (long long)JG_BATCH;
 constexpr long long STREAM_UNITS_LEFT = STREAM_K ? ALL_UNITS % STREAM_BLOCKS : 0;
 constexpr long long WAVE_UNITS = ALL_UNITS - STREAM_UNITS_LEFT;
-constexpr int SUM_COLS = 8;
+constexpr int SUM_COLS = ATOMS * ACC / 4 % 8 == 0 ? 8 : 2;  // float4 loaded at once (widths of 16 n: pairs)
 constexpr int SUM_ROWS = ATOMS * ACC / 4 / SUM_COLS;
 typedef shared_k_tiles<STREAM_UNITS_LEFT, K_BLOCKS, 1, STREAM_BLOCKS, SUM_ROWS, SUM_COLS, 128 * CONSUMERS> k_shares;
 
@@ -212,8 +215,8 @@ static_assert(!TF32 || JG_COMPUTE_TF32, "fp32 inputs reach the Tensor Cores only
 static_assert(!TF32 || Q_KMAJOR, "TF32 wgmma reads its B operand's tile k-major: the host packs one operand first "
                                  "where both are stored m- or n-contiguous");
 static_assert(KSTEP_BYTES == 32 && KSTEPS_PER_ROW == 4, "a k step is 32 bytes of a 128-byte row");
-static_assert(WIDTH == 64 || WIDTH == 128 || WIDTH == 192 || WIDTH == 256,
-              "BM (BN where the rows run along m) is an instruction width: 64, 128, 192 or 256");
+static_assert(is_instruction_width<WIDTH>,
+              "BM (BN where the rows run along m) is an instruction width: a multiple of 16 up to 256");
 static_assert(BK * ES == 128 || BK * ES == 256, "BK is one or two 128-byte rows: 64 or 128 (32 or 64 for TF32)");
 static_assert(CONSUMERS == 1 || CONSUMERS == 2, "one or two consumer warpgroups");
 static_assert(P_ROWS % (64 * STAGE_READERS) == 0 && ATOMS >= 1,
@@ -227,19 +230,27 @@ static_assert(!STREAM_K || (CLUSTER == 1 && !RUNTIME_SHAPE && STREAM_UNITS_LEFT 
               "stream-K: single blocks, an exact problem, and units left over after the whole waves");
 static_assert(ATOMS * ACC % (4 * SUM_COLS) == 0, "a thread's accumulators are whole rows of partial sums");
 static_assert(!TMA_STORE || !ROWS_ALONG_M, "C goes through the TMA only where the rows run along n");
+static_assert(!TMA_STORE || BM % C_BOX_ELEMS == 0, "C goes through the TMA in whole 128-byte boxes of m");
 static_assert(WGMMA_STORE >= 0 && WGMMA_STORE <= 2, "C from registers (0), through the TMA whole (1) or by box (2)");
 static_assert(!TMA_STORE || ALIGN_C_ELEMS * C_BYTES >= 16,
               "the TMA writes C only where its pointer and leading dimension are 16-byte aligned");
 static_assert(!PINGPONG || (CONSUMERS == 2 && !STREAM_K), "ping-pong takes two consumers and whole tiles");
 // K split across a cluster: each block a run of at least one k block, its slice of m whole pairs of 8-m chunks (the
-// store's quad exchange pairs them), C from the registers, and its partial sums within its ring.
-constexpr int KSPLIT_CHUNKS = BM / 8 / KSPLIT;  // 8-m chunks of the tile's m in one block's slice
+// store's quad exchange pairs them; the BM / 16 pairs dealt out as evenly as they go), C from the registers, and its
+// partial sums within its ring.
 constexpr int KSPLIT_VECTORS = ATOMS * ACC / 4;  // float4 of partial sums per consumer thread
 static_assert(KSPLIT == 1 || (KSPLIT >= 2 && KSPLIT <= 8 && CLUSTER == 1 && !STREAM_K && !PINGPONG && !TMA_STORE &&
-                              !ROWS_ALONG_M && K_BLOCKS >= KSPLIT && BM / 8 % (2 * KSPLIT) == 0 &&
+                              !ROWS_ALONG_M && K_BLOCKS >= KSPLIT && BM / 16 >= KSPLIT &&
                               KSPLIT_VECTORS * 16 * 128 * CONSUMERS <= RING_BYTES),
               "K split across a cluster of 2 to 8 blocks: single-block units, no stream-K or ping-pong, C from the "
-              "registers with the rows along n, a k block per block, even 8-m chunks per slice, sums within the ring");
+              "registers with the rows along n, a k block and a pair of 8-m chunks per block, sums within the ring");
+// The first 8-m chunk of split s's slice (s = KSPLIT: the tile's end), and the split whose slice holds `chunk`.
+__host__ __device__ constexpr int split_first_chunk(int s) { return 2 * (s * (BM / 16) / KSPLIT); }
+__host__ __device__ constexpr int split_of_chunk(int chunk) {
+    int s = 0;
+    while (split_first_chunk(s + 1) <= chunk) ++s;
+    return s;
+}
 
 // Registers after setmaxnreg: the producer keeps few, the consumers share the rest (65536 per SM, one block per SM).
 constexpr int PRODUCER_REGISTERS = 40;
@@ -395,7 +406,7 @@ __device__ __forceinline__ void produce(const ring& r, const tma::tensor_map* ma
                                       k0 + ROW_ELEMS * box, (int)m0 + rank * SHARE, za, full);
             } else {
 #pragma unroll
-                for (int box = 0; box < BM / ROW_ELEMS; ++box)
+                for (int box = 0; box < A_MN_BOXES; ++box)
                     if (box % CLUSTER == rank)
                         load_box<CLUSTER>(a + box * BK * ROW_BYTES, map_a, (int)m0 + ROW_ELEMS * box, k0, za, full);
             }
@@ -697,7 +708,7 @@ __device__ __forceinline__ bool meet_partial_sums(float (&acc)[ATOMS][ACC], cons
 // K split across a cluster: the consumers leave this block's partial sums in its ring (`sums`, generic; vector v of
 // consumer thread t at v * 128 * CONSUMERS + t, so that a warp's stores and loads are contiguous), and after a
 // cluster barrier each thread adds up, in rank order, the vectors of this block's slice of the tile's m (chunks
-// [split * KSPLIT_CHUNKS, ...)) from every block; a second barrier keeps every block's ring until all have read it.
+// [split_first_chunk(split), split_first_chunk(split + 1))) from every block; a second barrier keeps every block's ring until all have read it.
 // The producer warpgroup meets the same two barriers (cluster_barriers_of_the_producer).
 __device__ __forceinline__ void meet_in_cluster(float (&acc)[ATOMS][ACC], float4* sums, int split) {
     const int tid = threadIdx.x - 128;  // among the consumers' threads
@@ -713,7 +724,7 @@ __device__ __forceinline__ void meet_in_cluster(float (&acc)[ATOMS][ACC], float4
 #pragma unroll
     for (int v = 0; v < KSPLIT_VECTORS; ++v) {
         const int chunk = 4 * v % ACC / 4;  // of the instruction's width (C's m): 8 m per 4 accumulators
-        if (chunk / KSPLIT_CHUNKS != split) continue;
+        if (split_of_chunk(chunk) != split) continue;
         const unsigned address = base + (unsigned)(v * 128 * CONSUMERS + tid) * 16u;
         float4 sum = tma::load_cluster_shared4(address, 0);
 #pragma unroll
@@ -819,8 +830,8 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         if constexpr (KSPLIT > 1) {
             const int split = block_split();
             meet_in_cluster(acc, reinterpret_cast<float4*>(ring_memory), split);
-            store_tile(d, acc, gemm_c, m0, n0, first_row, args.alpha, args.beta, split * KSPLIT_CHUNKS,
-                       (split + 1) * KSPLIT_CHUNKS);
+            store_tile(d, acc, gemm_c, m0, n0, first_row, args.alpha, args.beta, split_first_chunk(split),
+                       split_first_chunk(split + 1));
             return;
         }
         if constexpr (TMA_STORE)

@@ -114,7 +114,7 @@ AnyConfig random_valid_config(std::mt19937_64& rng, std::string_view family, con
             c = m;
         } else if (family == WgmmaConfig::kName) {
             WgmmaConfig w;
-            w.bm = pick(rng, {64, 128, 192, 256});
+            w.bm = pick(rng, {64, 128, 192, 256, 16, 48, 80, 144, 208});  // with widths fitted to a narrow m
             w.bn = pick(rng, {64, 128, 192, 256});
             w.bk = pick(rng, {32, 64, 128});  // validate() keeps the depths of the input type
             w.consumers = pick(rng, {1, 2});
@@ -354,6 +354,37 @@ TEST(NvrtcCompileWgmma, KSplitAcrossAClusterCompilesForSm90aWithoutSerialization
         programs.push_back(reported_wgmma_program(
             k.config, column_major_with_beta(k.m, k.n, k.k, k.batch, ab, k.c, k.trans_a, k.trans_b)));
     }
+    expect_unspilled_hopper_cubins(programs);
+}
+
+// Instruction widths fitted to a narrow m (multiples of 16 between 64's, 16 to 240) in the wgmma family: op(A) stored
+// m-contiguous (part of its last 64-wide box read) and k-major, K split across a cluster with uneven slices, a
+// multicast pair, stream-K, TF32 and fp32 C through the TMA: no serialized wgmma, nothing spilled.
+TEST(NvrtcCompileWgmma, FittedInstructionWidthsCompileForSm90aWithoutSerialization) {
+    struct Case {
+        const char* config;
+        DType ab, c;
+        std::int64_t m, n, k, batch;
+        Transpose trans_a, trans_b;
+    };
+    const Case cases[] = {
+        {"wgmma_144x64x64_c1_s6_g8_k2", DType::BF16, DType::BF16, 136, 4096, 4096, 1, Transpose::No, Transpose::No},
+        {"wgmma_144x64x64_c1_s6_g8_k2", DType::F16, DType::F16, 130, 4096, 4096, 1, Transpose::Yes, Transpose::Yes},
+        {"wgmma_80x64x64_c1_s8_g8", DType::BF16, DType::F32, 136, 4096, 4096, 1, Transpose::No, Transpose::Yes},
+        {"wgmma_16x128x64_c2_s6_g8_q5", DType::F16, DType::F16, 9, 4096, 4096, 2, Transpose::Yes, Transpose::No},
+        {"wgmma_48x64x128_c1_s4_g4_x2", DType::BF16, DType::BF16, 40, 1000, 2000, 1, Transpose::No, Transpose::No},
+        {"wgmma_48x64x128_c1_s4_g4_x2", DType::BF16, DType::BF16, 40, 1000, 2000, 1, Transpose::Yes, Transpose::No},
+        {"wgmma_208x128x64_c2_s4_g8_q132_sk", DType::F16, DType::F32, 200, 8192, 1024, 1, Transpose::No,
+         Transpose::No},
+        {"wgmma_112x128x64_c2_s4_g8_k3", DType::BF16, DType::F16, 100, 2048, 4096, 1, Transpose::Yes, Transpose::No},
+        {"wgmma_240x128x64_c2_s4_g8", DType::BF16, DType::BF16, 232, 4096, 512, 1, Transpose::No, Transpose::No},
+        {"wgmma_96x128x64_c2_s4_g8_q7_ts", DType::BF16, DType::F32, 96, 1000, 520, 1, Transpose::No, Transpose::No},
+        {"wgmma_80x128x32_c2_s4_g8", DType::F32, DType::F32, 130, 1000, 520, 1, Transpose::Yes, Transpose::No},
+    };
+    std::vector<KernelProgram> programs;
+    for (const Case& k : cases)
+        programs.push_back(reported_wgmma_program(
+            k.config, column_major_with_beta(k.m, k.n, k.k, k.batch, k.ab, k.c, k.trans_a, k.trans_b)));
     expect_unspilled_hopper_cubins(programs);
 }
 

@@ -214,8 +214,13 @@ TEST(WgmmaFamily, Tf32MisalignedOperandIsPackedBesideATransposedOne) {
 TEST(WgmmaFamily, KnobRules) {
     const Problem p = half(4096, 4096, 4096);
     WgmmaConfig c;
-    c.bm = 96;
-    EXPECT_EQ(rule_of(c, p), PruneRule::Knobs);  // not an instruction width the family writes
+    for (const int width : {8, 72, 272}) {  // not an instruction width the family writes (multiples of 16 to 256)
+        c.bm = width;
+        EXPECT_EQ(rule_of(c, p), PruneRule::Knobs) << width;
+    }
+    c = WgmmaConfig{};
+    c.bn = 80;  // the instruction's rows come 64 at a time
+    EXPECT_EQ(rule_of(c, p), PruneRule::Knobs);
     c = WgmmaConfig{};
     c.bn = 192;  // 96 columns per consumer: not whole 64-row instruction blocks
     EXPECT_EQ(rule_of(c, p), PruneRule::Knobs);
@@ -745,14 +750,14 @@ TEST(WgmmaFamily, KSplitAcrossAClusterLaunchesAClusterPerTile) {
     EXPECT_EQ(launch.partial_sums_bytes, 0);  // no workspace
     EXPECT_TRUE(defines_knob(c, "WGMMA_KSPLIT", 4));
     EXPECT_TRUE(defines_knob(WgmmaConfig{}, "WGMMA_KSPLIT", 1));
-    // What the kernel cannot take: 3 blocks of 128 rows (slices of even 8-row chunks), a persistent grid, stream-K, a
-    // multicast pair, C through the TMA, fewer k blocks than blocks, more than 8.
+    // What the kernel cannot take: 3 blocks of 32 rows (slices of whole pairs of 8-row chunks, two pairs here), a
+    // persistent grid, stream-K, a multicast pair, C through the TMA, fewer k blocks than blocks, more than 8.
     const auto rejected = [&](auto change, const Problem& q) {
         WgmmaConfig x = c;
         change(x);
         return rule_of(x, q) == PruneRule::Knobs;
     };
-    EXPECT_TRUE(rejected([](WgmmaConfig& x) { x.ksplit = 3; }, p));
+    EXPECT_TRUE(rejected([](WgmmaConfig& x) { x.bm = 32, x.ksplit = 3; }, p));
     EXPECT_TRUE(rejected([](WgmmaConfig& x) { x.ksplit = 16; }, p));
     EXPECT_TRUE(rejected([](WgmmaConfig& x) { x.grid = 132; }, p));
     EXPECT_TRUE(rejected([](WgmmaConfig& x) { x.grid = 132, x.stream_k = true; }, p));

@@ -131,7 +131,7 @@ const std::vector<std::string> kTf32Configs = {
     "mma_sync_256x128x32_w4x2_s3_g4", "mma_sync_64x128x16_w1x4_s5_g8", "mma_sync_128x64x32_w2x1_s2_g16",
     "mma_sync_64x64x16_w2x2_s3_g8_p3"};
 
-// The wgmma family: instruction widths 64 to 256, one and two consumers, k depths 64 and 128, 3 to 8 stages, every
+// The wgmma family: instruction widths 16 to 256, one and two consumers, k depths 64 and 128, 3 to 8 stages, every
 // rasterization group, one block per tile and persistent grids smaller than the tiles (blocks loop over several tiles,
 // the ring's phases run on across them), clusters of one and two.
 const std::vector<std::string> kWgmmaConfigs = {
@@ -161,7 +161,15 @@ const std::vector<std::string> kWgmmaConfigs = {
     // block, odd and even counts: the ring's positions skipped for the other consumer's tiles), a cluster, both k
     // depths, and C through the TMA from two staging areas.
     "wgmma_256x64x64_c2_s5_g8_q132_pp", "wgmma_128x128x64_c2_s6_g4_x2_q6_pp", "wgmma_128x64x128_c2_s4_g1_q3_pp",
-    "wgmma_64x128x64_c2_s6_g8_q5_pp_ts"};
+    "wgmma_64x128x64_c2_s6_g8_q5_pp_ts",
+    // Instruction widths fitted to a narrow m (multiples of 16 that are not 64's): op(A) stored m-contiguous arrives in
+    // whole 64-wide boxes of which the instructions read part (48, 80, 144), k-major in boxes of the tile's rows; with
+    // K split across a cluster (pairs of 8-m chunks dealt out unevenly: 7 over 3), a multicast pair (each block half
+    // of a 48-row k-major box; one block loads a lone m-contiguous box), stream-K (accumulator rows of two float4),
+    // and fp32 C through the TMA (96: three of its 32-wide boxes; 16-bit C falls back).
+    "wgmma_144x64x64_c1_s6_g8_k2", "wgmma_80x64x64_c1_s8_g8", "wgmma_16x128x64_c2_s6_g8_q5",
+    "wgmma_48x64x128_c1_s4_g4_x2", "wgmma_208x128x64_c2_s4_g8_q132_sk", "wgmma_112x128x64_c2_s4_g8_k3",
+    "wgmma_176x64x64_c1_s4_g8_x2_q132", "wgmma_96x128x64_c2_s4_g8_q7_ts"};
 
 // The same for TF32, at the depths of fp32 rows (32 or 64 per stage).
 const std::vector<std::string> kWgmmaTf32Configs = {
@@ -171,7 +179,8 @@ const std::vector<std::string> kWgmmaTf32Configs = {
     "wgmma_256x128x32_c2_s4_g8_x2_q132", "wgmma_128x128x32_c2_s6_g4_x2",  "wgmma_64x64x32_c1_s8_g8_x2_q6",
     "wgmma_192x128x32_c2_s4_g1_x2", "wgmma_128x128x32_c2_s4_g8_q132_ts", "wgmma_128x128x32_c2_s4_g8_q7_sk",
     "wgmma_256x128x32_c2_s4_g8_q5_sk", "wgmma_128x128x32_c2_s4_g8_q132_pp", "wgmma_128x128x32_c2_s4_g8_x2_q7_pp",
-    "wgmma_128x64x64_c2_s4_g8_q5_pp_ts", "wgmma_128x128x32_c2_s6_g8_k4"};
+    "wgmma_128x64x64_c2_s4_g8_q5_pp_ts", "wgmma_128x128x32_c2_s6_g8_k4", "wgmma_80x128x32_c2_s4_g8",
+    "wgmma_48x64x64_c1_s6_g8_q5", "wgmma_144x64x32_c1_s6_g8_k2"};
 
 std::vector<FamilyCase> wgmma_cases() {
     std::vector<FamilyCase> out;

@@ -98,8 +98,13 @@ std::optional<Rejection> WgmmaConfig::tma_store_rejection(const Problem& p) {
     return std::nullopt;
 }
 
+int WgmmaConfig::a_tile_rows(const Problem& problem) const {
+    const int box = 128 / element_bytes(problem);
+    return k_contiguous(kernel_problem(problem), 0) ? bm : (bm + box - 1) / box * box;
+}
+
 void WgmmaConfig::start_store(const Problem& kernel_problem) {
-    tma_store = !tma_store_rejection(kernel_problem);
+    tma_store = !tma_store_rejection(kernel_problem) && bm % c_box_elements(kernel_problem) == 0;
     store_by_box = tma_store && size_of(kernel_problem.c_type) == 4 && c_boxes(kernel_problem) > 2;
 }
 
@@ -118,9 +123,6 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
     if (pingpong && (consumers != 2 || stream_k || grid == 0))
         return Rejection{PruneRule::Knobs, "ping-pong (_pp) takes two consumers (c2) that take whole tiles of a "
                                            "persistent grid (_q<grid>) in turn, no stream-K (_sk)"};
-    for (const int extent : {bm, bn})
-        if (extent != 64 && extent != 128 && extent != 192 && extent != 256)
-            return Rejection{PruneRule::Knobs, "bm and bn must be 64, 128, 192 or 256"};
     if (stages < 2 || stages > 8) return Rejection{PruneRule::Knobs, "stages must be 2 to 8"};
     if (group < 1 || group > 64) return Rejection{PruneRule::Knobs, "group must be 1..64"};
     if (cluster != 1 && cluster != 2) return Rejection{PruneRule::Knobs, "cluster must be 1 or 2"};
@@ -129,9 +131,9 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
                                            "cluster"};
     if (pack < 0 || pack > 3) return Rejection{PruneRule::Knobs, "pack is 0 (none), 1 (A), 2 (B) or 3 (both)"};
     if (ksplit != 1) {
-        if (ksplit < 2 || ksplit > 8 || bm / 8 % (2 * ksplit) != 0)
-            return Rejection{PruneRule::Knobs, "ksplit (_k) is 2 to 8 blocks, each storing bm / ksplit rows of m, a "
-                                               "multiple of 16"};
+        if (ksplit < 2 || ksplit > 8 || bm / 16 < ksplit)
+            return Rejection{PruneRule::Knobs, "ksplit (_k) is 2 to 8 blocks, each storing at least 16 rows of m "
+                                               "(bm / 16 of them or more)"};
         if (cluster != 1 || stream_k || pingpong || grid != 0 || tma_store)
             return Rejection{PruneRule::Knobs, "K split across a cluster (_k) takes one cluster per tile (no _q, _sk, "
                                                "_pp or _x) and stores C from the registers (no _ts or _tb)"};
@@ -143,6 +145,15 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
         return Rejection{PruneRule::RuntimeShape, "a run-time-shape variant reads its operands where they are "
                                                   "(pack 0): a packed copy is sized by the problem"};
     const Problem p = kernel_problem(problem);
+    // The instruction's width (bm, or bn where the rows run along m) is any multiple of 16 up to 256 (an extent that
+    // fits a narrow side of C); its rows (bn, or bm) come 64 per instruction.
+    const int width = instruction_width(p), rows = rows_along_m(p) ? bm : bn;
+    if (width < 16 || width > 256 || width % 16 != 0 || rows < 64 || rows > 256 || rows % 64 != 0)
+        return Rejection{PruneRule::Knobs, rows_along_m(p) ? "with op(A) read through registers (TF32, A stored "
+                                                             "m-contiguous) bn is the instruction's width, a multiple "
+                                                             "of 16 up to 256, and bm 64, 128, 192 or 256"
+                                                           : "bm is the instruction's width, a multiple of 16 up to "
+                                                             "256, and bn 64, 128, 192 or 256"};
     if (is_tf32(p) && !k_contiguous(p, 0) && !k_contiguous(p, 1))
         return Rejection{PruneRule::Knobs, "TF32 wgmma reads one operand from registers and the other k-contiguous "
                                            "from shared memory (PTX has no transpose for .tf32): A and B are both "
@@ -195,6 +206,9 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
                                                                                    "instructions (C7511)")};
     if (tma_store)
         if (auto why = tma_store_rejection(p)) return why;
+    if (tma_store && bm % c_box_elements(p) != 0)
+        return Rejection{PruneRule::Knobs, "C goes through the TMA (_ts, _tb) in whole boxes of 128 bytes of m: bm a "
+                                           "multiple of " + std::to_string(c_box_elements(p))};
     if (store_by_box && !tma_store)
         return Rejection{PruneRule::Knobs, "box by box (_tb) is a way of storing C through the TMA"};
     if (store_by_box && c_boxes(p) <= 2)

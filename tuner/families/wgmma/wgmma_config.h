@@ -27,8 +27,9 @@ struct WgmmaConfig {
     static constexpr std::string_view kDescription =
         "Hopper Tensor Cores (wgmma.mma_async) fed by TMA, warp-specialized, for fp16 and bf16 inputs and fp32\n"
         "inputs with --compute tf32 (sm_90a).\n"
-        "BM: rows of C per tile, the width of every instruction (64, 128, 192, 256); BN: columns of C per tile,\n"
-        "64 per instruction row block (up to 256); BK: k depth of a stage (64, 128; 32, 64 for TF32);\n"
+        "BM: rows of C per tile, the width of every instruction (a multiple of 16 up to 256: 64, 128, 192, 256,\n"
+        "or one that fits a narrow m, 144 for 130 rows); BN: columns of C per tile, 64 per instruction row block\n"
+        "(up to 256); BK: k depth of a stage (64, 128; 32, 64 for TF32);\n"
         "CONSUMERS: consumer warpgroups (1, 2), each BN / CONSUMERS columns; S: shared-memory stages (2..8);\n"
         "G: tile rows per rasterization group; CLUSTER: blocks per cluster (2: neighbouring tiles along n share\n"
         "their tile of A, each block loading half of it for both through TMA multicast); KSPLIT: blocks of a\n"
@@ -100,7 +101,12 @@ struct WgmmaConfig {
         return ring_bytes(problem) + staging + 16 * stages + (stream_k ? 16 : 0) + 1024;
     }
     // The ring's stages alone (where K is split across a cluster, the partial sums meet in it).
-    int ring_bytes(const Problem& problem) const { return stages * (bm + bn) * bk * element_bytes(problem); }
+    int ring_bytes(const Problem& problem) const {
+        return stages * (a_tile_rows(problem) + bn) * bk * element_bytes(problem);
+    }
+    // Rows of op(A) in one stage: bm, or, where the kernel reads op(A) stored m-contiguous, in boxes of 128 bytes of
+    // m, bm rounded up to whole boxes (an 80-wide tile's second box holds 16 rows the instructions read).
+    int a_tile_rows(const Problem& problem) const;
     // Stream-K: the units past the grid's whole waves, whose k blocks are dealt out, and the most of them one block's
     // run reaches into (its workspace slots).
     std::int64_t stream_units_left(const Problem& problem) const;

@@ -35,6 +35,33 @@ bool nearly_a_wave(std::int64_t blocks, const DeviceInfo& device) {
 // A stage's k depth of one and two 128-byte rows: 64 and 128 16-bit elements, 32 and 64 fp32 ones.
 int row_depth(const Problem& p) { return 128 / WgmmaConfig::element_bytes(p); }
 
+// Rows of C's `extent` that tiles `width` wide compute past its end.
+std::int64_t padding(std::int64_t extent, int width) { return (extent + width - 1) / width * width - extent; }
+
+// The instruction widths the search tries for C's extent along them (m, or n where the rows run along m): the four
+// of whole 64-row blocks, then up to three fitted multiples of 16 that cover the extent with less padding than any of
+// those — fewest padded rows first, the wider of a tie first; none for a run-time extent. For 130 rows: 144 (one
+// tile, 14 rows past the end), 48 (three) and 80 (two), where 64 and 192 compute 62 rows past it. cuBLAS runs such
+// shapes in fitted tiles too (4096 x 130 x 4096 bf16 in 64 x 72, session 34's ncu).
+std::vector<int> instruction_widths(std::int64_t extent, bool extent_at_run_time) {
+    std::vector<int> widths{64, 128, 192, 256};
+    if (extent_at_run_time) return widths;
+    std::int64_t least = extent;
+    for (const int w : widths) least = std::min(least, padding(extent, w));
+    std::vector<int> fitted;
+    for (std::int64_t tiles = 1; tiles <= 16; ++tiles) {
+        const int w = static_cast<int>(((extent + tiles - 1) / tiles + 15) / 16 * 16);
+        if (w < 16 || w > 256 || w % 64 == 0 || padding(extent, w) >= least) continue;
+        if (std::find(fitted.begin(), fitted.end(), w) == fitted.end()) fitted.push_back(w);
+    }
+    std::stable_sort(fitted.begin(), fitted.end(), [&](int x, int y) {
+        return padding(extent, x) != padding(extent, y) ? padding(extent, x) < padding(extent, y) : x > y;
+    });
+    if (fitted.size() > 3) fitted.resize(3);
+    widths.insert(widths.end(), fitted.begin(), fitted.end());
+    return widths;
+}
+
 }  // namespace
 
 std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const DeviceInfo& device) {
@@ -42,8 +69,14 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
     if (!is_wgmma_problem(problem, device) || problem.k == 0) return out;
     const int pack = operands_to_pack(problem);
     const int depth = row_depth(problem);
-    for (const int bm : {64, 128, 192, 256})
-        for (const int bn : {64, 128, 192, 256})
+    WgmmaConfig packed;
+    packed.pack = pack;
+    const Problem kernel_problem = packed.kernel_problem(problem);
+    const bool along_m = rows_along_m(kernel_problem);
+    const std::vector<int> widths = instruction_widths(along_m ? kernel_problem.n : kernel_problem.m,
+                                                       problem.runtime_dim == (along_m ? 2 : 1));
+    for (const int width : widths)
+        for (const int rows : {64, 128, 192, 256})
             for (const int consumers : {1, 2})
                 for (const int bk : {depth, 2 * depth})
                     for (const int cluster : {1, 2})
@@ -53,8 +86,8 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
                                 // accumulators one consumer cannot hold).
                                 if (pingpong && (!kSearchPingPong || consumers != 2 || grid == 0)) continue;
                                 WgmmaConfig c;
-                                c.bm = bm;
-                                c.bn = bn;
+                                c.bm = along_m ? rows : width;
+                                c.bn = along_m ? width : rows;
                                 c.consumers = consumers;
                                 c.bk = bk;
                                 c.cluster = cluster;
