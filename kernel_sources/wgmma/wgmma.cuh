@@ -78,6 +78,9 @@
 // and it may pack both, which the search measures. A k step of 8 fp32 is 32 bytes of a row, as a k step of 16 16-bit
 // elements is: in bytes the k-major tiles and their descriptors are the same for every input type, and only the
 // elements per row, per box and per k step change.
+//
+// 16-bit inputs may take the turned roles by choice (WGMMA_ROWS_M): the instruction's width then runs along C's n, so
+// that a narrow n fits it (4096 x 130: 144 wide, one tile, where 64-row blocks along n compute 192).
 #pragma once
 
 #include "common/jg_args.cuh"
@@ -126,6 +129,9 @@
 #ifndef WGMMA_KSPLIT
 #define WGMMA_KSPLIT 1    // blocks of a cluster that split each tile's K and meet in distributed shared memory (1-8)
 #endif
+#ifndef WGMMA_ROWS_M
+#define WGMMA_ROWS_M 0    // 1: the instructions' rows run along m and their width along n (16-bit inputs; below)
+#endif
 
 namespace jg {
 namespace wgmma {
@@ -147,7 +153,7 @@ constexpr bool B_KMAJOR = !TRANS_B;
 // The instruction's operands: its A operand P, 64 rows per instruction, split among the consumers; its B operand Q,
 // the instruction's width. P is op(B)^T and Q op(A) (rows along C's n), or the other way round (ROWS_ALONG_M: TF32
 // with op(A) stored m-contiguous, which only an A operand from registers can read).
-constexpr bool ROWS_ALONG_M = TF32 && !A_KMAJOR;
+constexpr bool ROWS_ALONG_M = WGMMA_ROWS_M || (TF32 && !A_KMAJOR);
 constexpr int P_ROWS = ROWS_ALONG_M ? BM : BN;
 constexpr int WIDTH = ROWS_ALONG_M ? BN : BM;     // the N of every instruction
 constexpr bool P_KMAJOR = ROWS_ALONG_M ? A_KMAJOR : B_KMAJOR;
@@ -167,7 +173,9 @@ constexpr int KSTEPS_PER_ROW = ROW_BYTES / KSTEP_BYTES;
 // multiple of them (an instruction as wide as 80 reads the first 16 m of the second box).
 constexpr int A_MN_BOXES = (int)ceil_div(BM, ROW_ELEMS);
 constexpr int A_TILE_BYTES = (A_KMAJOR ? BM : A_MN_BOXES * ROW_ELEMS) * BK * ES;
-constexpr int B_TILE_BYTES = BN * BK * ES;       // op(B)^T: BN x BK
+// op(B)^T: BN x BK; stored n-contiguous, in whole boxes as op(A) (BN is not a multiple of them where it is the width).
+constexpr int B_MN_BOXES = (int)ceil_div(BN, ROW_ELEMS);
+constexpr int B_TILE_BYTES = (B_KMAJOR ? BN : B_MN_BOXES * ROW_ELEMS) * BK * ES;
 constexpr int STAGE_BYTES = A_TILE_BYTES + B_TILE_BYTES;
 constexpr int RING_BYTES = STAGES * STAGE_BYTES;
 
@@ -235,17 +243,17 @@ static_assert(WGMMA_STORE >= 0 && WGMMA_STORE <= 2, "C from registers (0), throu
 static_assert(!TMA_STORE || ALIGN_C_ELEMS * C_BYTES >= 16,
               "the TMA writes C only where its pointer and leading dimension are 16-byte aligned");
 static_assert(!PINGPONG || (CONSUMERS == 2 && !STREAM_K), "ping-pong takes two consumers and whole tiles");
-// K split across a cluster: each block a run of at least one k block, its slice of m whole pairs of 8-m chunks (the
-// store's quad exchange pairs them; the BM / 16 pairs dealt out as evenly as they go), C from the registers, and its
-// partial sums within its ring.
+// K split across a cluster: each block a run of at least one k block, its slice of the instruction's width (m, or n
+// where the rows run along m) whole pairs of 8-wide chunks (the store's quad exchange pairs them; the WIDTH / 16 pairs
+// dealt out as evenly as they go), C from the registers, and its partial sums within its ring.
 constexpr int KSPLIT_VECTORS = ATOMS * ACC / 4;  // float4 of partial sums per consumer thread
 static_assert(KSPLIT == 1 || (KSPLIT >= 2 && KSPLIT <= 8 && CLUSTER == 1 && !STREAM_K && !PINGPONG && !TMA_STORE &&
-                              !ROWS_ALONG_M && K_BLOCKS >= KSPLIT && BM / 16 >= KSPLIT &&
+                              !P_IN_REGISTERS && K_BLOCKS >= KSPLIT && WIDTH / 16 >= KSPLIT &&
                               KSPLIT_VECTORS * 16 * 128 * CONSUMERS <= RING_BYTES),
               "K split across a cluster of 2 to 8 blocks: single-block units, no stream-K or ping-pong, C from the "
-              "registers with the rows along n, a k block and a pair of 8-m chunks per block, sums within the ring");
-// The first 8-m chunk of split s's slice (s = KSPLIT: the tile's end), and the split whose slice holds `chunk`.
-__host__ __device__ constexpr int split_first_chunk(int s) { return 2 * (s * (BM / 16) / KSPLIT); }
+              "registers, P from shared memory, a k block and a pair of 8-wide chunks per block, sums within the ring");
+// The first 8-wide chunk of split s's slice (s = KSPLIT: the tile's end), and the split whose slice holds `chunk`.
+__host__ __device__ constexpr int split_first_chunk(int s) { return 2 * (s * (WIDTH / 16) / KSPLIT); }
 __host__ __device__ constexpr int split_of_chunk(int chunk) {
     int s = 0;
     while (split_first_chunk(s + 1) <= chunk) ++s;
@@ -416,7 +424,7 @@ __device__ __forceinline__ void produce(const ring& r, const tma::tensor_map* ma
                     load_box<1>(b + box * BN * ROW_BYTES, map_b, k0 + ROW_ELEMS * box, (int)n0, zb, full);
             } else {
 #pragma unroll
-                for (int box = 0; box < BN / ROW_ELEMS; ++box)
+                for (int box = 0; box < B_MN_BOXES; ++box)
                     load_box<1>(b + box * BK * ROW_BYTES, map_b, (int)n0 + ROW_ELEMS * box, k0, zb, full);
             }
             at.advance();
@@ -549,12 +557,12 @@ __device__ __forceinline__ void store_tile(const dims& d, const float (&acc)[ATO
     }
 }
 
-// As store_tile where the instruction's rows run along m (TF32 with op(A) stored m-contiguous): a thread's accumulator
-// pairs are consecutive in n, so each value is stored alone. A warp's store then writes 8 consecutive m (32 bytes of
-// fp32, TF32's output type) in each of 4 columns: whole sectors.
+// As store_tile where the instruction's rows run along m: a thread's accumulator pairs are consecutive in n, so each
+// value is stored alone. A warp's store then writes 8 consecutive m in each of 4 columns: whole 32-byte sectors of
+// fp32 (TF32's output type), half ones of a 16-bit C (16-bit inputs turned for a narrow n, whose C is small).
 __device__ __forceinline__ void store_tile_rows_along_m(const dims& d, const float (&acc)[ATOMS][ACC], c_t* C,
                                                         index_t m0, index_t n0, int first_row, float alpha,
-                                                        float beta) {
+                                                        float beta, int chunk_begin = 0, int chunk_end = WIDTH / 8) {
     const int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
 #pragma unroll
     for (int t = 0; t < ATOMS; ++t) {
@@ -563,13 +571,15 @@ __device__ __forceinline__ void store_tile_rows_along_m(const dims& d, const flo
             const index_t m = m0 + first_row + 64 * t + 16 * warp + lane / 4 + 8 * half;
             if (m >= d.m()) continue;
 #pragma unroll
-            for (int j = 0; j < WIDTH / 8; ++j)
+            for (int j = 0; j < WIDTH / 8; ++j) {
+                if (j < chunk_begin || j >= chunk_end) continue;
 #pragma unroll
                 for (int e = 0; e < 2; ++e) {
                     const index_t n = n0 + 8 * j + 2 * (lane % 4) + e;
                     const float value[1] = {acc[t][4 * j + 2 * half + e]};
                     if (n < d.n()) epilogue_store<1>(C, d.c_offset(m, n), value, 1, alpha, beta);
                 }
+            }
         }
     }
 }
@@ -723,7 +733,7 @@ __device__ __forceinline__ void meet_in_cluster(float (&acc)[ATOMS][ACC], float4
     const unsigned base = shared_address(sums);
 #pragma unroll
     for (int v = 0; v < KSPLIT_VECTORS; ++v) {
-        const int chunk = 4 * v % ACC / 4;  // of the instruction's width (C's m): 8 m per 4 accumulators
+        const int chunk = 4 * v % ACC / 4;  // of the instruction's width: 8 m (or n) per 4 accumulators
         if (split_of_chunk(chunk) != split) continue;
         const unsigned address = base + (unsigned)(v * 128 * CONSUMERS + tid) * 16u;
         float4 sum = tma::load_cluster_shared4(address, 0);
@@ -830,8 +840,12 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         if constexpr (KSPLIT > 1) {
             const int split = block_split();
             meet_in_cluster(acc, reinterpret_cast<float4*>(ring_memory), split);
-            store_tile(d, acc, gemm_c, m0, n0, first_row, args.alpha, args.beta, split_first_chunk(split),
-                       split_first_chunk(split + 1));
+            if constexpr (ROWS_ALONG_M)
+                store_tile_rows_along_m(d, acc, gemm_c, m0, n0, first_row, args.alpha, args.beta,
+                                        split_first_chunk(split), split_first_chunk(split + 1));
+            else
+                store_tile(d, acc, gemm_c, m0, n0, first_row, args.alpha, args.beta, split_first_chunk(split),
+                           split_first_chunk(split + 1));
             return;
         }
         if constexpr (TMA_STORE)

@@ -359,7 +359,8 @@ TEST(NvrtcCompileWgmma, KSplitAcrossAClusterCompilesForSm90aWithoutSerialization
 
 // Instruction widths fitted to a narrow m (multiples of 16 between 64's, 16 to 240) in the wgmma family: op(A) stored
 // m-contiguous (part of its last 64-wide box read) and k-major, K split across a cluster with uneven slices, a
-// multicast pair, stream-K, TF32 and fp32 C through the TMA: no serialized wgmma, nothing spilled.
+// multicast pair, stream-K, TF32 and fp32 C through the TMA; and turned to fit a narrow n (_m), with K split,
+// stream-K and ping-pong: no serialized wgmma, nothing spilled.
 TEST(NvrtcCompileWgmma, FittedInstructionWidthsCompileForSm90aWithoutSerialization) {
     struct Case {
         const char* config;
@@ -380,6 +381,14 @@ TEST(NvrtcCompileWgmma, FittedInstructionWidthsCompileForSm90aWithoutSerializati
         {"wgmma_240x128x64_c2_s4_g8", DType::BF16, DType::BF16, 232, 4096, 512, 1, Transpose::No, Transpose::No},
         {"wgmma_96x128x64_c2_s4_g8_q7_ts", DType::BF16, DType::F32, 96, 1000, 520, 1, Transpose::No, Transpose::No},
         {"wgmma_80x128x32_c2_s4_g8", DType::F32, DType::F32, 130, 1000, 520, 1, Transpose::Yes, Transpose::No},
+        // Turned (_m): the width along n, op(B) k-major and n-contiguous (whole 64-wide boxes).
+        {"wgmma_64x144x64_c1_s7_g8_m_k2", DType::BF16, DType::BF16, 4096, 130, 4096, 1, Transpose::No, Transpose::No},
+        {"wgmma_64x144x64_c1_s7_g8_m_k2", DType::F16, DType::F16, 4096, 136, 4096, 1, Transpose::Yes, Transpose::Yes},
+        {"wgmma_128x80x64_c2_s6_g8_m_q132", DType::BF16, DType::F32, 1000, 136, 520, 1, Transpose::No, Transpose::Yes},
+        {"wgmma_128x208x64_c2_s4_g4_m_q7_sk", DType::F16, DType::BF16, 1000, 200, 2048, 1, Transpose::Yes,
+         Transpose::No},
+        {"wgmma_128x112x64_c2_s5_g8_m_q132_pp", DType::BF16, DType::BF16, 2048, 100, 1024, 2, Transpose::No,
+         Transpose::No},
     };
     std::vector<KernelProgram> programs;
     for (const Case& k : cases)

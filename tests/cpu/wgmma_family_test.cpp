@@ -135,7 +135,7 @@ TEST(WgmmaFamily, Tf32OperandsStoredAcrossKAreReadThroughRegistersOrPackedTransp
             EXPECT_EQ(seen.trans_a, (pack & 1) ? Transpose::Yes : p.trans_a);
             EXPECT_EQ(seen.trans_b, (pack & 2) ? Transpose::No : p.trans_b);
             EXPECT_EQ(WgmmaConfig::transposable_operands(seen), left_across);
-            EXPECT_EQ(WgmmaConfig::rows_along_m(seen), (left_across & 1) != 0);
+            EXPECT_EQ(WgmmaConfig::forced_rows_along_m(seen), (left_across & 1) != 0);
             // The copies' columns: k rounded up to 32 fp32 (128 bytes).
             EXPECT_EQ(seen.lda, (pack & 1) ? 320 : p.lda);
             EXPECT_EQ(seen.ldb, (pack & 2) ? 320 : p.ldb);
@@ -160,8 +160,8 @@ TEST(WgmmaFamily, Tf32OperandsStoredAcrossKAreReadThroughRegistersOrPackedTransp
 TEST(WgmmaFamily, Tf32RowsAlongMTurnTheTileRules) {
     const Problem nn = tf32(4096, 4096, 4096, Transpose::No, Transpose::No);
     const Problem tt = tf32(4096, 4096, 4096, Transpose::Yes, Transpose::Yes);
-    ASSERT_TRUE(WgmmaConfig::rows_along_m(nn));
-    ASSERT_FALSE(WgmmaConfig::rows_along_m(tt));
+    ASSERT_TRUE(WgmmaConfig::forced_rows_along_m(nn));
+    ASSERT_FALSE(WgmmaConfig::forced_rows_along_m(tt));
     WgmmaConfig c = tf32_config();
     c.bm = 128;
     c.bn = 256;
@@ -955,7 +955,7 @@ TEST(WgmmaFamily, PingPongConsumersTakeWholeTilesInTurn) {
     tf32_pingpong.bn = 128;
     tf32_pingpong.grid = 132;
     tf32_pingpong.pingpong = true;
-    ASSERT_TRUE(WgmmaConfig::rows_along_m(tf32_pingpong.kernel_problem(along_m)));
+    ASSERT_TRUE(WgmmaConfig::forced_rows_along_m(tf32_pingpong.kernel_problem(along_m)));
     EXPECT_FALSE(rule_of(tf32_pingpong, along_m));
     EXPECT_TRUE(has(tf32_pingpong, along_m, 256, 128, false));
     // Its epilogue overlaps the other consumer's instructions: the model ranks it ahead of the same tile split. But

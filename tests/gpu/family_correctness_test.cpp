@@ -169,7 +169,11 @@ const std::vector<std::string> kWgmmaConfigs = {
     // and fp32 C through the TMA (96: three of its 32-wide boxes; 16-bit C falls back).
     "wgmma_144x64x64_c1_s6_g8_k2", "wgmma_80x64x64_c1_s8_g8", "wgmma_16x128x64_c2_s6_g8_q5",
     "wgmma_48x64x128_c1_s4_g4_x2", "wgmma_208x128x64_c2_s4_g8_q132_sk", "wgmma_112x128x64_c2_s4_g8_k3",
-    "wgmma_176x64x64_c1_s4_g8_x2_q132", "wgmma_96x128x64_c2_s4_g8_q7_ts"};
+    "wgmma_176x64x64_c1_s4_g8_x2_q132", "wgmma_96x128x64_c2_s4_g8_q7_ts",
+    // The instructions turned (_m): their rows along m, their width along n fitted to a narrow n (op(B) stored
+    // n-contiguous in whole 64-wide boxes), C stored value by value; K split, a multicast pair, stream-K, ping-pong.
+    "wgmma_64x144x64_c1_s7_g8_m_k2", "wgmma_128x80x64_c2_s6_g8_m_q132", "wgmma_64x48x128_c1_s4_g8_m_x2",
+    "wgmma_128x208x64_c2_s4_g4_m_q7_sk", "wgmma_128x112x64_c2_s5_g8_m_q132_pp"};
 
 // The same for TF32, at the depths of fp32 rows (32 or 64 per stage).
 const std::vector<std::string> kWgmmaTf32Configs = {

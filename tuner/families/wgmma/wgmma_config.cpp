@@ -47,7 +47,7 @@ int WgmmaConfig::operands_off_lines(const Problem& p) {
     return (off_lines(p.lda) ? 1 : 0) | (off_lines(p.ldb) ? 2 : 0);
 }
 
-bool WgmmaConfig::rows_along_m(const Problem& kernel_problem) {
+bool WgmmaConfig::forced_rows_along_m(const Problem& kernel_problem) {
     return is_tf32(kernel_problem) && !k_contiguous(kernel_problem, 0);
 }
 
@@ -84,7 +84,7 @@ std::int64_t WgmmaConfig::blocks(const Problem& p) const {
 }
 
 std::optional<Rejection> WgmmaConfig::tma_store_rejection(const Problem& p) {
-    if (rows_along_m(p))
+    if (forced_rows_along_m(p))
         return Rejection{PruneRule::Knobs, "with op(A) read through registers (TF32, A stored m-contiguous) C is "
                                            "stored from the registers (no _ts)"};
     if (p.align_c < 16)
@@ -98,13 +98,13 @@ std::optional<Rejection> WgmmaConfig::tma_store_rejection(const Problem& p) {
     return std::nullopt;
 }
 
-int WgmmaConfig::a_tile_rows(const Problem& problem) const {
-    const int box = 128 / element_bytes(problem);
-    return k_contiguous(kernel_problem(problem), 0) ? bm : (bm + box - 1) / box * box;
+int WgmmaConfig::tile_rows(const Problem& problem, int operand) const {
+    const int box = 128 / element_bytes(problem), rows = operand == 0 ? bm : bn;
+    return k_contiguous(kernel_problem(problem), operand) ? rows : (rows + box - 1) / box * box;
 }
 
 void WgmmaConfig::start_store(const Problem& kernel_problem) {
-    tma_store = !tma_store_rejection(kernel_problem) && bm % c_box_elements(kernel_problem) == 0;
+    tma_store = !rows_m && !tma_store_rejection(kernel_problem) && bm % c_box_elements(kernel_problem) == 0;
     store_by_box = tma_store && size_of(kernel_problem.c_type) == 4 && c_boxes(kernel_problem) > 2;
 }
 
@@ -131,9 +131,8 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
                                            "cluster"};
     if (pack < 0 || pack > 3) return Rejection{PruneRule::Knobs, "pack is 0 (none), 1 (A), 2 (B) or 3 (both)"};
     if (ksplit != 1) {
-        if (ksplit < 2 || ksplit > 8 || bm / 16 < ksplit)
-            return Rejection{PruneRule::Knobs, "ksplit (_k) is 2 to 8 blocks, each storing at least 16 rows of m "
-                                               "(bm / 16 of them or more)"};
+        if (ksplit < 2 || ksplit > 8)
+            return Rejection{PruneRule::Knobs, "ksplit (_k) is 2 to 8 blocks"};
         if (cluster != 1 || stream_k || pingpong || grid != 0 || tma_store)
             return Rejection{PruneRule::Knobs, "K split across a cluster (_k) takes one cluster per tile (no _q, _sk, "
                                                "_pp or _x) and stores C from the registers (no _ts or _tb)"};
@@ -145,13 +144,19 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
         return Rejection{PruneRule::RuntimeShape, "a run-time-shape variant reads its operands where they are "
                                                   "(pack 0): a packed copy is sized by the problem"};
     const Problem p = kernel_problem(problem);
+    if (rows_m && is_tf32(p))
+        return Rejection{PruneRule::Knobs, "the instructions' rows turn along m by choice (_m) for 16-bit inputs only "
+                                           "(TF32 turns them where op(A) is stored m-contiguous)"};
+    if (rows_m && tma_store)
+        return Rejection{PruneRule::Knobs, "with the instructions' rows along m (_m) C is stored from the registers "
+                                           "(no _ts or _tb)"};
     // The instruction's width (bm, or bn where the rows run along m) is any multiple of 16 up to 256 (an extent that
     // fits a narrow side of C); its rows (bn, or bm) come 64 per instruction.
     const int width = instruction_width(p), rows = rows_along_m(p) ? bm : bn;
     if (width < 16 || width > 256 || width % 16 != 0 || rows < 64 || rows > 256 || rows % 64 != 0)
-        return Rejection{PruneRule::Knobs, rows_along_m(p) ? "with op(A) read through registers (TF32, A stored "
-                                                             "m-contiguous) bn is the instruction's width, a multiple "
-                                                             "of 16 up to 256, and bm 64, 128, 192 or 256"
+        return Rejection{PruneRule::Knobs, rows_along_m(p) ? "with the instructions' rows along m (_m, or TF32 with A "
+                                                             "stored m-contiguous) bn is their width, a multiple of "
+                                                             "16 up to 256, and bm 64, 128, 192 or 256"
                                                            : "bm is the instruction's width, a multiple of 16 up to "
                                                              "256, and bn 64, 128, 192 or 256"};
     if (is_tf32(p) && !k_contiguous(p, 0) && !k_contiguous(p, 1))
@@ -160,9 +165,9 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
                                            "stored m- or n-contiguous here, so one must be packed first (_p1 or _p2)"};
     // The consumers split the instruction's rows: BN's (BM's where they run along m) 64 per instruction.
     if (consumer_rows(p) % 64 != 0)
-        return Rejection{PruneRule::Knobs, rows_along_m(p) ? "with op(A) read through registers (TF32, A stored "
-                                                             "m-contiguous) the consumers split bm: a multiple of 64 "
-                                                             "per consumer warpgroup"
+        return Rejection{PruneRule::Knobs, rows_along_m(p) ? "with the instructions' rows along m (_m, or TF32 with A "
+                                                             "stored m-contiguous) the consumers split bm: a multiple "
+                                                             "of 64 per consumer warpgroup"
                                                            : "bn must be a multiple of 64 per consumer warpgroup"};
     if (stream_k) {
         if (grid == 0 || cluster != 1)
@@ -177,9 +182,12 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
                                                "block of the grid"};
     }
     if (ksplit > 1) {
-        if (rows_along_m(p))
-            return Rejection{PruneRule::Knobs, "K split across a cluster (_k) stores C with the instruction's rows "
-                                               "along n (not TF32 with A stored m-contiguous)"};
+        if (fragment_registers(p) > 0)
+            return Rejection{PruneRule::Knobs, "K split across a cluster (_k) reads both operands from shared memory "
+                                               "(not TF32 with one stored across k, read through registers)"};
+        if (instruction_width(p) / 16 < ksplit)
+            return Rejection{PruneRule::Knobs, "ksplit (_k) is 2 to 8 blocks, each storing at least 16 of the "
+                                               "instruction's width (bm, or bn with _m)"};
         if ((p.k + bk - 1) / bk < ksplit)
             return Rejection{PruneRule::Knobs, "K split across a cluster (_k) gives each block at least one k block"};
         // Each consumer thread's accumulators as float4, in the ring (kernel_sources/wgmma/wgmma.cuh).
@@ -235,7 +243,7 @@ KnobDefines WgmmaConfig::defines() const {
             {"WGMMA_CONSUMERS", consumers}, {"WGMMA_STAGES", stages}, {"WGMMA_GROUP", group},
             {"WGMMA_CLUSTER", cluster}, {"WGMMA_STORE", tma_store ? (store_by_box ? 2 : 1) : 0},
             {"WGMMA_STREAMK", stream_k ? grid : 0}, {"WGMMA_PINGPONG", pingpong ? 1 : 0},
-            {"WGMMA_KSPLIT", ksplit}};
+            {"WGMMA_KSPLIT", ksplit}, {"WGMMA_ROWS_M", rows_m ? 1 : 0}};
 }
 
 // TF32 copies are k-contiguous whatever the operand's layout (the instruction reads no other); 16-bit copies keep it.
@@ -272,7 +280,7 @@ LaunchDescription WgmmaConfig::launch(const Problem& problem) const {
 std::string WgmmaConfig::to_string() const {
     using config_text::format_numbers;
     return "wgmma_" + format_numbers("", {bm, bn, bk}) + "_" + format_numbers("c", {consumers}) + "_" +
-           format_numbers("s", {stages}) + "_" + format_numbers("g", {group}) +
+           format_numbers("s", {stages}) + "_" + format_numbers("g", {group}) + (rows_m ? "_m" : "") +
            (cluster != 1 ? "_" + format_numbers("x", {cluster}) : "") +
            (ksplit != 1 ? "_" + format_numbers("k", {ksplit}) : "") +
            (grid != 0 ? "_" + format_numbers("q", {grid}) : "") + (stream_k ? "_sk" : "") + (pingpong ? "_pp" : "") +
@@ -283,7 +291,7 @@ std::string WgmmaConfig::to_string() const {
 std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     using config_text::parse_numbers;
     const auto parsed = config_text::family_fields(name, kName);
-    if (!parsed || parsed->size() < 4 || parsed->size() > 11) return std::nullopt;
+    if (!parsed || parsed->size() < 4 || parsed->size() > 12) return std::nullopt;
     const std::vector<std::string_view>& fields = *parsed;
     const auto block = parse_numbers(fields[0], "", 3);
     const auto consumers = parse_numbers(fields[1], "c", 1);
@@ -298,9 +306,13 @@ std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     c.stages = (*stages)[0];
     c.group = (*group)[0];
     // Optional fields, in this order and only where they differ from the default (a default spelled out would give
-    // one kernel two names): "_x<cluster>" (not 1), "_k<ksplit>" (not 1), "_q<grid>" (not 0), "_sk" (stream-K),
+    // one kernel two names): "_m" (rows along m), "_x<cluster>" (not 1), "_k<ksplit>" (not 1), "_q<grid>" (not 0), "_sk" (stream-K),
     // "_pp" (ping-pong), "_p<mask>" (not 0), "_ts" or "_tb" (C through the TMA, the tile at once or box by box).
     std::size_t next = 4;
+    if (next < fields.size() && fields[next] == "m") {
+        c.rows_m = true;
+        ++next;
+    }
     if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'x') {
         const auto cluster = parse_numbers(fields[next++], "x", 1);
         if (!cluster || (*cluster)[0] == 1) return std::nullopt;

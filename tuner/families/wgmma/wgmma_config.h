@@ -23,13 +23,15 @@ struct WgmmaConfig {
     static constexpr std::string_view kSourceHeader = "wgmma/wgmma.cuh";
     static constexpr std::string_view kKernelSymbol = "jg_wgmma";
     static constexpr std::string_view kNameFormat =
-        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_x<CLUSTER>][_k<KSPLIT>][_q<GRID>][_sk|_pp][_p<PACK>][_ts|_tb]";
+        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_m][_x<CLUSTER>][_k<KSPLIT>][_q<GRID>][_sk|_pp][_p<PACK>][_ts|_tb]";
     static constexpr std::string_view kDescription =
         "Hopper Tensor Cores (wgmma.mma_async) fed by TMA, warp-specialized, for fp16 and bf16 inputs and fp32\n"
         "inputs with --compute tf32 (sm_90a).\n"
         "BM: rows of C per tile, the width of every instruction (a multiple of 16 up to 256: 64, 128, 192, 256,\n"
         "or one that fits a narrow m, 144 for 130 rows); BN: columns of C per tile, 64 per instruction row block\n"
-        "(up to 256); BK: k depth of a stage (64, 128; 32, 64 for TF32);\n"
+        "(up to 256); m: the other way round for 16-bit inputs, the instructions' rows along m and their width\n"
+        "along n (BN the width, BM 64 per instruction row block: a narrow n fits, 144 for 130 columns);\n"
+        "BK: k depth of a stage (64, 128; 32, 64 for TF32);\n"
         "CONSUMERS: consumer warpgroups (1, 2), each BN / CONSUMERS columns; S: shared-memory stages (2..8);\n"
         "G: tile rows per rasterization group; CLUSTER: blocks per cluster (2: neighbouring tiles along n share\n"
         "their tile of A, each block loading half of it for both through TMA multicast); KSPLIT: blocks of a\n"
@@ -65,13 +67,16 @@ struct WgmmaConfig {
     bool store_by_box = false;  // WGMMA_STORE 2 (with tma_store): box by box through two box buffers per consumer
     bool stream_k = false;   // WGMMA_STREAMK (the grid): the last wave's k blocks dealt out among the grid's blocks
     bool pingpong = false;   // WGMMA_PINGPONG: two consumers take whole tiles in turn instead of splitting each
+    bool rows_m = false;     // WGMMA_ROWS_M: 16-bit inputs with the instructions' rows along m, their width along n
 
     int threads() const { return 128 * (consumers + 1); }
     // The consumers that read one stage and split its tile: all of them, or in ping-pong the one whose tile it is.
     int stage_readers() const { return pingpong ? 1 : consumers; }
-    // Whether the kernel's instructions run their rows along C's m (TF32 with op(A) stored m-contiguous, read from
-    // registers) rather than along n; `problem` as the kernel computes it (kernel_problem()).
-    static bool rows_along_m(const Problem& kernel_problem);
+    // Whether the kernel's instructions run their rows along C's m rather than along n: by choice (rows_m, 16-bit
+    // inputs), or where the layout leaves no other way (forced_rows_along_m: TF32 with op(A) stored m-contiguous, read
+    // from registers); `problem` as the kernel computes it (kernel_problem()).
+    bool rows_along_m(const Problem& kernel_problem) const { return rows_m || forced_rows_along_m(kernel_problem); }
+    static bool forced_rows_along_m(const Problem& kernel_problem);
     // The instruction's width (its N, BM or, with rows along m, BN) and its rows per consumer (BN or BM over the
     // consumers that split a tile) for `problem` as the kernel computes it.
     int instruction_width(const Problem& kernel_problem) const { return rows_along_m(kernel_problem) ? bn : bm; }
@@ -102,11 +107,12 @@ struct WgmmaConfig {
     }
     // The ring's stages alone (where K is split across a cluster, the partial sums meet in it).
     int ring_bytes(const Problem& problem) const {
-        return stages * (a_tile_rows(problem) + bn) * bk * element_bytes(problem);
+        return stages * (tile_rows(problem, 0) + tile_rows(problem, 1)) * bk * element_bytes(problem);
     }
-    // Rows of op(A) in one stage: bm, or, where the kernel reads op(A) stored m-contiguous, in boxes of 128 bytes of
-    // m, bm rounded up to whole boxes (an 80-wide tile's second box holds 16 rows the instructions read).
-    int a_tile_rows(const Problem& problem) const;
+    // Rows of op(A) (operand 0) or op(B)^T (1) in one stage: bm or bn, or, where the kernel reads the operand stored m-
+    // or n-contiguous, in boxes of 128 bytes of m or n, rounded up to whole boxes (an 80-wide tile's second box holds
+    // 16 rows the instructions read).
+    int tile_rows(const Problem& problem, int operand) const;
     // Stream-K: the units past the grid's whole waves, whose k blocks are dealt out, and the most of them one block's
     // run reaches into (its workspace slots).
     std::int64_t stream_units_left(const Problem& problem) const;
@@ -174,7 +180,7 @@ struct WgmmaConfig {
                x.group == y.group && x.cluster == y.cluster && x.ksplit == y.ksplit && x.grid == y.grid &&
                x.pack == y.pack &&
                x.tma_store == y.tma_store && x.store_by_box == y.store_by_box && x.stream_k == y.stream_k &&
-               x.pingpong == y.pingpong;
+               x.pingpong == y.pingpong && x.rows_m == y.rows_m;
     }
 };
 

@@ -72,10 +72,22 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
     WgmmaConfig packed;
     packed.pack = pack;
     const Problem kernel_problem = packed.kernel_problem(problem);
-    const bool along_m = rows_along_m(kernel_problem);
-    const std::vector<int> widths = instruction_widths(along_m ? kernel_problem.n : kernel_problem.m,
-                                                       problem.runtime_dim == (along_m ? 2 : 1));
-    for (const int width : widths)
+    // The instructions' widths with their orientation: along m (TF32 with op(A) stored m-contiguous: along n,
+    // forced), and, for 16-bit inputs whose n a fitted width covers better than 64's do, turned along n (_m) in those.
+    struct Width {
+        bool along_m, turned;
+        int width;
+    };
+    std::vector<Width> widths;
+    const bool forced = forced_rows_along_m(kernel_problem);
+    for (const int w : instruction_widths(forced ? kernel_problem.n : kernel_problem.m,
+                                          problem.runtime_dim == (forced ? 2 : 1)))
+        widths.push_back({forced, false, w});
+    if (!forced && element_bytes(problem) == 2) {
+        const std::vector<int> along_n = instruction_widths(kernel_problem.n, problem.runtime_dim == 2);
+        for (std::size_t i = 4; i < along_n.size(); ++i) widths.push_back({true, true, along_n[i]});  // past 64's
+    }
+    for (const auto& [along_m, turned, width] : widths)
         for (const int rows : {64, 128, 192, 256})
             for (const int consumers : {1, 2})
                 for (const int bk : {depth, 2 * depth})
@@ -88,6 +100,7 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
                                 WgmmaConfig c;
                                 c.bm = along_m ? rows : width;
                                 c.bn = along_m ? width : rows;
+                                c.rows_m = turned;
                                 c.consumers = consumers;
                                 c.bk = bk;
                                 c.cluster = cluster;
@@ -402,6 +415,19 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
             const WgmmaConfig whole = small(bm, bn, 1);
             if (nearly_a_wave(whole.blocks(whole.kernel_problem(p)), device) && !whole.validate(p, device))
                 return whole;
+        }
+        // A narrow side that one fitted instruction width covers with less padding than 64's (130: 144, where 64-row
+        // blocks compute 192): one tile across it, 64 deep along the other side, split in two — turned (_m) where the
+        // narrow side is n. Each block then reads its 1 / 2 of op(B)'s columns once, as cuBLAS's 64 x 72 tiles in
+        // clusters of two do (4096 x 130 x 4096, session 34's ncu).
+        const bool narrow_n = p.n < p.m;
+        const std::vector<int> fitted = instruction_widths(narrow_n ? p.n : p.m, false);
+        if (fitted.size() > 4 && fitted[4] >= (narrow_n ? p.n : p.m)) {
+            WgmmaConfig split = small(narrow_n ? 64 : fitted[4], narrow_n ? fitted[4] : 64, 2);
+            split.rows_m = narrow_n;
+            split.stages = deepest_ring(split, p, device);
+            if (nearly_a_wave(split.blocks(split.kernel_problem(p)), device) && !split.validate(p, device))
+                return split;
         }
         for (const int bn : {64, 128, 192, 256}) {
             const WgmmaConfig split = small(64, bn, 2);
