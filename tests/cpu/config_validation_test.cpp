@@ -389,7 +389,8 @@ TEST(ConfigValidation, HeuristicSplitsWideTilesWhereEvenSmallOnesLeaveSmsIdle) {
     for (const std::int64_t k : {4096, 14336})
         EXPECT_EQ(to_string(heuristic_config(layer(4096, 128, k), d)), "wgmma_64x64x64_c1_s8_g8") << k;
     EXPECT_EQ(to_string(heuristic_config(layer(14336, 128, 4096), d)), "wgmma_128x128x64_c2_s6_g8_q132_sk_ts");
-    EXPECT_EQ(to_string(heuristic_config(layer(4096, 130, 4096), d)), "wgmma_64x144x64_c1_s8_g8_m_k2");
+    EXPECT_EQ(to_string(heuristic_config(layer(4096, 130, 4096), d)),
+              WgmmaConfig::kDefaultsToFittedTiles ? "wgmma_64x144x64_c1_s8_g8_m_k2" : "wgmma_64x192x64_c1_s7_g8_k2");
     // A run-time-shape variant keeps the mma.sync default: these tiles' variants have not run on a GPU.
     EXPECT_EQ(family_name(heuristic_config(layer(4096, 128, 4096).with_runtime_dim(2), d)), "mma_sync");
 }

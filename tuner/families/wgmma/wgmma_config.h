@@ -52,6 +52,10 @@ struct WgmmaConfig {
     // family's random shapes with splits of 2, 3, 4 and 8 correct; split in two, 4096 x 128 x 4096 ran 0.85-0.93x
     // cuBLAS where stream-K ran 0.67x; split in four, 0.62x: bench/results/2026-12-06-h100-s34.md).
     static constexpr bool kSearchesClusterSplit = true;
+    // Whether the untuned default takes a tile of a fitted instruction width across a narrow side (split in two,
+    // turned where the side is n). Off until it has run on a GPU: the search reaches such tiles meanwhile, and every
+    // candidate it measures is checked against the reference first.
+    static constexpr bool kDefaultsToFittedTiles = false;
 
     int bm = 256;       // WGMMA_BM: rows of C per tile, the N of every wgmma instruction
     int bn = 128;       // WGMMA_BN: columns of C per tile

@@ -422,7 +422,7 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         // clusters of two do (4096 x 130 x 4096, session 34's ncu).
         const bool narrow_n = p.n < p.m;
         const std::vector<int> fitted = instruction_widths(narrow_n ? p.n : p.m, false);
-        if (fitted.size() > 4 && fitted[4] >= (narrow_n ? p.n : p.m)) {
+        if (kDefaultsToFittedTiles && fitted.size() > 4 && fitted[4] >= (narrow_n ? p.n : p.m)) {
             WgmmaConfig split = small(narrow_n ? 64 : fitted[4], narrow_n ? fitted[4] : 64, 2);
             split.rows_m = narrow_n;
             split.stages = deepest_ring(split, p, device);
