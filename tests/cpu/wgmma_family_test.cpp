@@ -244,6 +244,57 @@ TEST(WgmmaFamily, KnobRules) {
     EXPECT_EQ(rule_of(WgmmaConfig{}, empty), PruneRule::Knobs);
 }
 
+// Instruction widths fitted to a narrow side: the multiples of 16 that pad it less than 64's do, and the turned
+// instructions (_m) that run such a width along n. The tiles' shared memory counts an operand stored across k in whole
+// 128-byte boxes.
+TEST(WgmmaFamily, FittedWidthsPadANarrowSideLessAndTurnAlongN) {
+    EXPECT_EQ(WgmmaConfig::fitted_widths(130), (std::vector<int>{144, 48, 80}));  // 14, 14 and 30 rows past 130
+    EXPECT_EQ(WgmmaConfig::fitted_widths(777), (std::vector<int>{112, 160, 80}));
+    EXPECT_TRUE(WgmmaConfig::fitted_widths(4096).empty());
+    EXPECT_TRUE(WgmmaConfig::fitted_widths(64).empty());
+    const Problem narrow_n = half(4096, 130, 4096);
+    const WgmmaConfig turned = *WgmmaConfig::parse("wgmma_64x144x64_c1_s8_g8_m_k2");
+    EXPECT_TRUE(turned.rows_m);
+    EXPECT_EQ(turned.to_string(), "wgmma_64x144x64_c1_s8_g8_m_k2");
+    EXPECT_FALSE(WgmmaConfig::parse("wgmma_64x144x64_c1_s8_g8_k2_m"));  // the fields' order is fixed
+    EXPECT_FALSE(rule_of(turned, narrow_n)) << turned.validate(narrow_n, h200_profile())->reason;
+    EXPECT_EQ(turned.instruction_width(turned.kernel_problem(narrow_n)), 144);
+    EXPECT_EQ(turned.accumulators(turned.kernel_problem(narrow_n)), 72);
+    EXPECT_TRUE(defines_knob(turned, "WGMMA_ROWS_M", 1));
+    EXPECT_TRUE(defines_knob(WgmmaConfig{}, "WGMMA_ROWS_M", 0));
+    // op(B) k-contiguous: 144 rows a stage; stored n-contiguous: three whole 64-wide boxes, 192.
+    EXPECT_EQ(turned.tile_rows(narrow_n, 1), 144);
+    Problem nt = half(4096, 136, 4096);
+    nt.trans_b = Transpose::Yes;
+    nt.ldb = 136;
+    EXPECT_EQ(turned.tile_rows(nt, 1), 192);
+    EXPECT_EQ(turned.ring_bytes(nt), 8 * (64 + 192) * 64 * 2);
+    // What the turned instructions cannot take: C through the TMA, TF32 (turned only where op(A) is stored
+    // m-contiguous), a width that is not a multiple of 16, rows that are not 64's, a split past the width's pairs.
+    const auto rejected = [&](auto change) {
+        WgmmaConfig x = turned;
+        change(x);
+        return rule_of(x, narrow_n) == PruneRule::Knobs;
+    };
+    EXPECT_TRUE(rejected([](WgmmaConfig& x) { x.tma_store = true; }));
+    EXPECT_TRUE(rejected([](WgmmaConfig& x) { x.bn = 136; }));
+    EXPECT_TRUE(rejected([](WgmmaConfig& x) { x.bm = 80; }));
+    EXPECT_TRUE(rejected([](WgmmaConfig& x) { x.bn = 16, x.ksplit = 2; }));
+    WgmmaConfig tf32_turned = turned;
+    tf32_turned.bk = 32;
+    EXPECT_EQ(rule_of(tf32_turned, tf32(4096, 130, 4096, Transpose::Yes, Transpose::No)), PruneRule::Knobs);
+    // A fitted width along m: op(A) stored m-contiguous in whole boxes, C through the TMA only in whole boxes of C.
+    const Problem narrow_m = half(136, 4096, 4096);
+    WgmmaConfig fitted = *WgmmaConfig::parse("wgmma_144x64x64_c1_s7_g8_k2");
+    EXPECT_FALSE(rule_of(fitted, narrow_m)) << fitted.validate(narrow_m, h200_profile())->reason;
+    EXPECT_EQ(fitted.tile_rows(narrow_m, 0), 192);
+    fitted.start_store(fitted.kernel_problem(narrow_m));
+    EXPECT_FALSE(fitted.tma_store);  // 144 is not a whole number of C's 64-wide boxes
+    fitted.ksplit = 1;
+    fitted.tma_store = true;
+    EXPECT_EQ(rule_of(fitted, narrow_m), PruneRule::Knobs);
+}
+
 TEST(WgmmaFamily, MisalignedOperandsArePackedFirst) {
     Problem p = half(4097, 4097, 4097);
     p.align_a = p.align_b = p.align_c = 2;

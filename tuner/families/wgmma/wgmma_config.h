@@ -52,10 +52,15 @@ struct WgmmaConfig {
     // family's random shapes with splits of 2, 3, 4 and 8 correct; split in two, 4096 x 128 x 4096 ran 0.85-0.93x
     // cuBLAS where stream-K ran 0.67x; split in four, 0.62x: bench/results/2026-12-06-h100-s34.md).
     static constexpr bool kSearchesClusterSplit = true;
-    // Whether the untuned default takes a tile of a fitted instruction width across a narrow side (split in two,
-    // turned where the side is n). Off until it has run on a GPU: the search reaches such tiles meanwhile, and every
-    // candidate it measures is checked against the reference first.
+    // Whether the search tries instruction widths fitted to the shape (fitted_widths(), turned with _m where the
+    // narrow side is n), and whether the untuned default takes a fitted tile across a narrow side (split in two). Both
+    // off until those kernels have run on a GPU: NVRTC compiles them (session 35), no device call ran.
+    static constexpr bool kSearchesFittedWidths = false;
     static constexpr bool kDefaultsToFittedTiles = false;
+    // Up to three instruction widths, multiples of 16 up to 256 other than 64's, that cover C's `extent` along them
+    // with fewer padded rows than any of 64, 128, 192 and 256 does — fewest first, the wider of a tie first, 16 only
+    // for a side of 16 or fewer (130: 144, 48, 80; 4096: none).
+    static std::vector<int> fitted_widths(std::int64_t extent);
 
     int bm = 256;       // WGMMA_BM: rows of C per tile, the N of every wgmma instruction
     int bn = 128;       // WGMMA_BN: columns of C per tile

@@ -39,30 +39,34 @@ int row_depth(const Problem& p) { return 128 / WgmmaConfig::element_bytes(p); }
 std::int64_t padding(std::int64_t extent, int width) { return (extent + width - 1) / width * width - extent; }
 
 // The instruction widths the search tries for C's extent along them (m, or n where the rows run along m): the four
-// of whole 64-row blocks, then up to three fitted multiples of 16 that cover the extent with less padding than any of
-// those — fewest padded rows first, the wider of a tie first; none for a run-time extent. For 130 rows: 144 (one
-// tile, 14 rows past the end), 48 (three) and 80 (two), where 64 and 192 compute 62 rows past it. cuBLAS runs such
-// shapes in fitted tiles too (4096 x 130 x 4096 bf16 in 64 x 72, session 34's ncu).
+// of whole 64-row blocks, then the fitted ones (none for a run-time extent). cuBLAS runs such shapes in fitted tiles
+// too (4096 x 130 x 4096 bf16 in 64 x 72, session 34's ncu).
 std::vector<int> instruction_widths(std::int64_t extent, bool extent_at_run_time) {
     std::vector<int> widths{64, 128, 192, 256};
-    if (extent_at_run_time) return widths;
+    if (extent_at_run_time || !WgmmaConfig::kSearchesFittedWidths) return widths;
+    for (const int w : WgmmaConfig::fitted_widths(extent)) widths.push_back(w);
+    return widths;
+}
+
+}  // namespace
+
+std::vector<int> WgmmaConfig::fitted_widths(std::int64_t extent) {
     std::int64_t least = extent;
-    for (const int w : widths) least = std::min(least, padding(extent, w));
+    for (const int w : {64, 128, 192, 256}) least = std::min(least, padding(extent, w));
     std::vector<int> fitted;
     for (std::int64_t tiles = 1; tiles <= 16; ++tiles) {
         const int w = static_cast<int>(((extent + tiles - 1) / tiles + 15) / 16 * 16);
-        if (w < 16 || w > 256 || w % 64 == 0 || padding(extent, w) >= least) continue;
+        // 16-wide instructions only for a side that narrow: they starve on shared memory (64 + 16 rows read per k
+        // step for 16 columns of C).
+        if (w < 16 || w > 256 || w % 64 == 0 || padding(extent, w) >= least || (w < 32 && extent > 16)) continue;
         if (std::find(fitted.begin(), fitted.end(), w) == fitted.end()) fitted.push_back(w);
     }
     std::stable_sort(fitted.begin(), fitted.end(), [&](int x, int y) {
         return padding(extent, x) != padding(extent, y) ? padding(extent, x) < padding(extent, y) : x > y;
     });
     if (fitted.size() > 3) fitted.resize(3);
-    widths.insert(widths.end(), fitted.begin(), fitted.end());
-    return widths;
+    return fitted;
 }
-
-}  // namespace
 
 std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const DeviceInfo& device) {
     std::vector<WgmmaConfig> out;
@@ -421,9 +425,9 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         // narrow side is n. Each block then reads its 1 / 2 of op(B)'s columns once, as cuBLAS's 64 x 72 tiles in
         // clusters of two do (4096 x 130 x 4096, session 34's ncu).
         const bool narrow_n = p.n < p.m;
-        const std::vector<int> fitted = instruction_widths(narrow_n ? p.n : p.m, false);
-        if (kDefaultsToFittedTiles && fitted.size() > 4 && fitted[4] >= (narrow_n ? p.n : p.m)) {
-            WgmmaConfig split = small(narrow_n ? 64 : fitted[4], narrow_n ? fitted[4] : 64, 2);
+        const std::vector<int> fitted = fitted_widths(narrow_n ? p.n : p.m);
+        if (kDefaultsToFittedTiles && !fitted.empty() && fitted.front() >= (narrow_n ? p.n : p.m)) {
+            WgmmaConfig split = small(narrow_n ? 64 : fitted.front(), narrow_n ? fitted.front() : 64, 2);
             split.rows_m = narrow_n;
             split.stages = deepest_ring(split, p, device);
             if (nearly_a_wave(split.blocks(split.kernel_problem(p)), device) && !split.validate(p, device))
