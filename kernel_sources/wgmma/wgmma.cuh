@@ -717,8 +717,9 @@ __device__ __forceinline__ bool meet_partial_sums(float (&acc)[ATOMS][ACC], cons
 
 // K split across a cluster: the consumers leave this block's partial sums in its ring (`sums`, generic; vector v of
 // consumer thread t at v * 128 * CONSUMERS + t, so that a warp's stores and loads are contiguous), and after a
-// cluster barrier each thread adds up, in rank order, the vectors of this block's slice of the tile's m (chunks
-// [split_first_chunk(split), split_first_chunk(split + 1))) from every block; a second barrier keeps every block's ring until all have read it.
+// cluster barrier each thread adds up, in rank order, the vectors of this block's slice of the instruction's width
+// (chunks [split_first_chunk(split), split_first_chunk(split + 1))) from every block; a second barrier keeps every
+// block's ring until all have read it.
 // The producer warpgroup meets the same two barriers (cluster_barriers_of_the_producer).
 __device__ __forceinline__ void meet_in_cluster(float (&acc)[ATOMS][ACC], float4* sums, int split) {
     const int tid = threadIdx.x - 128;  // among the consumers' threads

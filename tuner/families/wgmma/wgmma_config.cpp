@@ -306,8 +306,9 @@ std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     c.stages = (*stages)[0];
     c.group = (*group)[0];
     // Optional fields, in this order and only where they differ from the default (a default spelled out would give
-    // one kernel two names): "_m" (rows along m), "_x<cluster>" (not 1), "_k<ksplit>" (not 1), "_q<grid>" (not 0), "_sk" (stream-K),
-    // "_pp" (ping-pong), "_p<mask>" (not 0), "_ts" or "_tb" (C through the TMA, the tile at once or box by box).
+    // one kernel two names): "_m" (rows along m), "_x<cluster>" (not 1), "_k<ksplit>" (not 1), "_q<grid>" (not 0),
+    // "_sk" (stream-K), "_pp" (ping-pong), "_p<mask>" (not 0), "_ts" or "_tb" (C through the TMA, the tile at once or
+    // box by box).
     std::size_t next = 4;
     if (next < fields.size() && fields[next] == "m") {
         c.rows_m = true;

@@ -23,7 +23,8 @@ struct WgmmaConfig {
     static constexpr std::string_view kSourceHeader = "wgmma/wgmma.cuh";
     static constexpr std::string_view kKernelSymbol = "jg_wgmma";
     static constexpr std::string_view kNameFormat =
-        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_m][_x<CLUSTER>][_k<KSPLIT>][_q<GRID>][_sk|_pp][_p<PACK>][_ts|_tb]";
+        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_m][_x<CLUSTER>][_k<KSPLIT>][_q<GRID>][_sk|_pp][_p<PACK>]"
+        "[_ts|_tb]";
     static constexpr std::string_view kDescription =
         "Hopper Tensor Cores (wgmma.mma_async) fed by TMA, warp-specialized, for fp16 and bf16 inputs and fp32\n"
         "inputs with --compute tf32 (sm_90a).\n"
