@@ -87,10 +87,8 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
     for (const int w : instruction_widths(forced ? kernel_problem.n : kernel_problem.m,
                                           problem.runtime_dim == (forced ? 2 : 1)))
         widths.push_back({forced, false, w});
-    if (!forced && element_bytes(problem) == 2) {
-        const std::vector<int> along_n = instruction_widths(kernel_problem.n, problem.runtime_dim == 2);
-        for (std::size_t i = 4; i < along_n.size(); ++i) widths.push_back({true, true, along_n[i]});  // past 64's
-    }
+    if (kSearchesFittedWidths && !forced && element_bytes(problem) == 2 && problem.runtime_dim != 2)
+        for (const int w : fitted_widths(kernel_problem.n)) widths.push_back({true, true, w});
     for (const auto& [along_m, turned, width] : widths)
         for (const int rows : {64, 128, 192, 256})
             for (const int consumers : {1, 2})
