@@ -98,5 +98,36 @@ TEST(LaunchAbi, ClusteredThreeDimensionalLaunchWithATensorMapPreparedPerCall) {
     EXPECT_EQ(scalars[1], -1.5f);
 }
 
+// A launch in clusters knows how many of its clusters the device holds at once (whole clusters go to one GPC each),
+// and a grid-strided (persistent) one of more clusters than that is cut to them, where the rest would wait and run
+// as a second wave; a grid of one block per piece of work keeps its size.
+TEST(LaunchAbi, GridStridedClusterLaunchIsCutToTheClustersResident) {
+    JITGEMM_REQUIRE_GPU();
+    const DeviceInfo& device = cached_device_info(driver::device_of(driver::current_context()));
+    if (device.cc_major < 9) GTEST_SKIP() << "clusters need compute capability 9.0";
+    const KernelProgram program = testing::abi_probe_program(device.arch());
+    const Cubin cubin = compile_to_cubin(program);
+
+    for (const std::uint32_t cluster : {2u, 4u}) {
+        LaunchDescription launch;
+        launch.grid = {std::uint32_t(device.sm_count) * 2 * cluster, 1, 1};
+        launch.block = {128, 1, 1};
+        launch.cluster = {cluster, 1, 1};
+        launch.dynamic_shared_bytes = 160 * 1024;  // one block an SM
+        const auto whole = load_kernel(cubin.image, program.kernel_symbol, launch, program.config_name);
+        EXPECT_GT(whole->resident_clusters, 0);
+        EXPECT_LE(whole->resident_clusters, device.sm_count / int(cluster));
+        EXPECT_EQ(whole->launch.grid.x, launch.grid.x) << "a grid that is not grid-strided keeps its size";
+
+        launch.grid_strided = true;
+        const auto cut = load_kernel(cubin.image, program.kernel_symbol, launch, program.config_name);
+        EXPECT_EQ(cut->resident_clusters, whole->resident_clusters);
+        EXPECT_EQ(cut->launch.grid.x, std::uint32_t(cut->resident_clusters) * cluster) << "clusters of " << cluster;
+
+        launch.grid.x = cluster;  // fewer clusters than resident: as it is
+        EXPECT_EQ(load_kernel(cubin.image, program.kernel_symbol, launch, program.config_name)->launch.grid.x, cluster);
+    }
+}
+
 }  // namespace
 }  // namespace jitgemm

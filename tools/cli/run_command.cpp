@@ -41,6 +41,14 @@ Enum parse_enum(const po::variables_map& vm, const char* name, std::optional<Enu
     return *value;
 }
 
+// ", 32 clusters of 4 resident" for a kernel launched in clusters; where fewer are resident than its grid holds, the
+// rest would run as a later wave (a persistent grid is cut to those resident instead).
+std::string resident_clusters_text(const LoadedKernel* kernel) {
+    if (kernel == nullptr || !kernel->launch.clustered()) return "";
+    return ", " + std::to_string(kernel->resident_clusters) + " clusters of " +
+           std::to_string(kernel->launch.cluster.count()) + " resident, " +
+           std::to_string(kernel->launch.grid.count() / kernel->launch.cluster.count()) + " launched";
+}
 
 }  // namespace
 
@@ -182,8 +190,9 @@ int run_command(const std::vector<std::string>& args) {
             {"device", device.name}, {"shape", shape.describe()}, {"dtype", shape.dtype_text()},
             {"compute", std::string(to_string(shape.compute))}, {"config", config_name},
             {"served_by", std::string(to_string(served_by))}, {"registers", kernel ? kernel->registers : 0},
-            {"local_bytes", kernel ? kernel->local_bytes : 0}, {"nvrtc_compiles", after_first_call.nvrtc_compiles},
-            {"tunings", after_first_call.tunings}, {"first_call_ms", first_call_ms}, {"median_ms", ms},
+            {"local_bytes", kernel ? kernel->local_bytes : 0},
+            {"resident_clusters", kernel ? kernel->resident_clusters : 0},
+            {"nvrtc_compiles", after_first_call.nvrtc_compiles}, {"tunings", after_first_call.tunings}, {"first_call_ms", first_call_ms}, {"median_ms", ms},
             {"tflops", tflops}, {"gbs", gbs}, {"iterations", iterations},
             {"verified", !checked ? nlohmann::ordered_json() : nlohmann::ordered_json(verified)},
             {"relative_error", relative_error ? nlohmann::ordered_json(*relative_error) : nlohmann::ordered_json()},
@@ -196,7 +205,7 @@ int run_command(const std::vector<std::string>& args) {
                   << ", accumulation f32\n"
                   << "kernel      " << config_name << " (" << to_string(served_by) << "; "
                   << (kernel ? kernel->registers : 0) << " registers, " << (kernel ? kernel->local_bytes : 0)
-                  << " B local)\n"
+                  << " B local" << resident_clusters_text(kernel.get()) << ")\n"
                   << "first call  " << std::fixed << std::setprecision(1) << first_call_ms
                   << " ms (" << after_first_call.nvrtc_compiles << " NVRTC compiles, " << after_first_call.tunings
                   << " tunings)\n"

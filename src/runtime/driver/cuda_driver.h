@@ -42,6 +42,7 @@ namespace jitgemm::driver {
     X(cuFuncGetAttribute, 2020)                     \
     X(cuFuncSetAttribute, 9000)                     \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050) \
+    X(cuOccupancyMaxActiveClusters, 11070)          \
     X(cuLaunchKernel, 4000)                         \
     X(cuLaunchKernelEx, 11060)                      \
     X(cuTensorMapEncodeTiled, 12000)                \

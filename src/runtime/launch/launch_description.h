@@ -74,6 +74,10 @@ struct LaunchDescription {
     Dim3 block{0, 1, 1};
     Dim3 cluster;  // blocks per cluster along each dimension; 1 x 1 x 1 is no cluster
     std::uint32_t dynamic_shared_bytes = 0;
+    // The kernel's blocks (or clusters) loop over its work with a stride of the grid, as a persistent grid's do along
+    // x: a smaller grid along x covers all of it. Loading such a kernel in clusters shrinks a grid of more clusters
+    // than the device holds at once to those it holds, which would otherwise wait and run as a second wave.
+    bool grid_strided = false;
     std::vector<OperandPack> packs;
     std::int64_t partial_sums_bytes = 0;
     std::int64_t partial_sums_zeroed_bytes = 0;

@@ -23,6 +23,37 @@ unsigned pack_wave_blocks(CUfunction pack, CUdevice device) {
     return static_cast<unsigned>(std::max(sms * per_sm, 1));
 }
 
+// The clusters of the launch's shape that the device holds at once, or 0 for a launch without clusters.
+int resident_clusters(CUfunction function, const LaunchDescription& launch) {
+    if (!launch.clustered()) return 0;
+    CUlaunchAttribute cluster{};
+    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    cluster.value.clusterDim.x = launch.cluster.x;
+    cluster.value.clusterDim.y = launch.cluster.y;
+    cluster.value.clusterDim.z = launch.cluster.z;
+    CUlaunchConfig config{};
+    config.gridDimX = launch.grid.x;
+    config.gridDimY = launch.grid.y;
+    config.gridDimZ = launch.grid.z;
+    config.blockDimX = launch.block.x;
+    config.blockDimY = launch.block.y;
+    config.blockDimZ = launch.block.z;
+    config.sharedMemBytes = launch.dynamic_shared_bytes;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    int clusters = 0;
+    JITGEMM_CU_CHECK(driver::api().cuOccupancyMaxActiveClusters(&clusters, function, &config));
+    return clusters;
+}
+
+// A grid-strided launch's grid along x, cut to the clusters the device holds at once where it has more.
+LaunchDescription resident_grid(LaunchDescription launch, int resident_clusters) {
+    const std::uint64_t clusters = launch.grid.x / launch.cluster.x;
+    if (launch.grid_strided && resident_clusters > 0 && clusters > std::uint64_t(resident_clusters))
+        launch.grid.x = std::uint32_t(resident_clusters) * launch.cluster.x;
+    return launch;
+}
+
 }  // namespace
 
 std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const std::string& symbol,
@@ -54,7 +85,8 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const 
     int cc_major = 0;
     JITGEMM_CU_CHECK(cu.cuDeviceGetAttribute(&cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
     kernel->programmatic_launch = cc_major >= 9;
-    kernel->launch = launch;
+    kernel->resident_clusters = resident_clusters(kernel->function, launch);
+    kernel->launch = resident_grid(launch, kernel->resident_clusters);
     kernel->config_name = config_name;
     return kernel;
 }
@@ -65,7 +97,8 @@ std::shared_ptr<const LoadedKernel> with_launch(const LoadedKernel& kernel, cons
                                                           CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                                           static_cast<int>(launch.dynamic_shared_bytes)));
     auto relaunched = std::make_shared<LoadedKernel>(kernel);
-    relaunched->launch = launch;
+    relaunched->resident_clusters = resident_clusters(kernel.function, launch);
+    relaunched->launch = resident_grid(launch, relaunched->resident_clusters);
     return relaunched;
 }
 

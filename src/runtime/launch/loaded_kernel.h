@@ -22,6 +22,9 @@ struct LoadedKernel {
     std::string config_name;
     int registers = 0;    // per thread, from the driver
     int local_bytes = 0;  // per thread; > 0 means the compiler spilled
+    // Clusters of launch.cluster blocks the device holds at once (cuOccupancyMaxActiveClusters: whole clusters go
+    // to one GPC each, so this can be fewer than SMs / cluster size); 0 for a launch without clusters.
+    int resident_clusters = 0;
     // Compute capability 9.0 or later: the GEMM after a pack launch is launched as its programmatic dependent, so
     // it starts while the pack's last blocks run (kernel_sources/common/jg_pack.cuh).
     bool programmatic_launch = false;

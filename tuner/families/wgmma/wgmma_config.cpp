@@ -263,6 +263,8 @@ LaunchDescription WgmmaConfig::launch(const Problem& problem) const {
     LaunchDescription g = tile_grid(blocks(problem), 1, threads(), shared_bytes(problem));
     g.packs = packs(problem);
     g.cluster = {static_cast<std::uint32_t>(cluster * ksplit), 1, 1};  // one of them is 1
+    // A persistent grid's clusters take every (grid's clusters)-th unit; stream-K's runs are dealt out by block.
+    g.grid_strided = grid > 0 && !stream_k;
     // C's boxes, where it goes through the TMA: one 128-byte row of m by a consumer's columns.
     const int c_rows = tma_store ? bn / stage_readers() : 0;
     g.preparation =
