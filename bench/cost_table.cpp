@@ -6,6 +6,9 @@
 // CONFIG "all": the search's own candidates after pruning, in the model's order, with the pruning report first;
 // "default": the heuristic default, what an untuned call runs.
 // Column-major, minimum leading dimensions, alpha 1 and beta 0 (as compile_scan and dump_cubin).
+//   cost_table score FILE
+// scores the model against recorded measurements (bench/results/*-measured-rows.txt, tests/support/measured_rows.h):
+// each problem's rows measured and estimated, then how often the model orders two of them as the GPU did.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -13,13 +16,29 @@
 #include "bench_problem.h"
 #include "runtime/device/device_ceilings.h"
 #include "support/device_profiles.h"
+#include "support/measured_rows.h"
 #include "tuner/pruning.h"
 #include "tuner/families/registry.h"
 
+namespace {
+
+int score(const char* path) {
+    using namespace jitgemm::testing;
+    const RankingScore s = score_ranking(read_measured_rows(path), 0.03, stdout);
+    std::printf("%d problems, %d pairs apart by more than 3%%: %.1f ordered as measured (%.1f%%); the model's picks "
+                "ran %.3fx the fastest (geometric mean); %d rows not estimated\n",
+                s.problems, s.pairs, s.ordered, 100.0 * s.ordered_share(), s.pick_slowdown, s.unestimated);
+    return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     using namespace jitgemm;
+    if (argc == 3 && std::string(argv[1]) == "score") return score(argv[2]);
     if (argc < 11) {
-        std::fprintf(stderr, "usage: cost_table h200|a100 M N K TRANSA TRANSB DTYPE COMPUTE BATCH CONFIG...\n");
+        std::fprintf(stderr, "usage: cost_table h200|a100 M N K TRANSA TRANSB DTYPE COMPUTE BATCH CONFIG...\n"
+                             "       cost_table score MEASURED_ROWS_FILE\n");
         return 2;
     }
     const std::string gpu = argv[1];

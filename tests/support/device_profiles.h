@@ -25,6 +25,17 @@ inline DeviceInfo h200_profile() {
     return d;
 }
 
+// The H100 SXM of the device tool's machines (`jitgemm info` there): the H200's limits, 50 MB of L2, clocks as read.
+inline DeviceInfo h100_profile() {
+    DeviceInfo d = h200_profile();
+    d.name = "NVIDIA H100 80GB HBM3";
+    d.l2_bytes = 50 * 1024 * 1024;
+    d.sm_clock_khz = 1980000;
+    d.memory_clock_khz = 2619000;
+    d.memory_bus_bits = 5120;
+    return d;
+}
+
 inline DeviceInfo a100_profile() {
     DeviceInfo d = h200_profile();
     d.name = "NVIDIA A100-SXM4-80GB";

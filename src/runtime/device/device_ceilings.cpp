@@ -32,7 +32,7 @@ DeviceCeilings estimate_ceilings(const DeviceInfo& d) {
     const double bus_bytes = (d.memory_bus_bits > 0 ? d.memory_bus_bits : 4096) / 8.0;
     const double memory_hz = (d.memory_clock_khz > 0 ? d.memory_clock_khz : 1500000) * 1e3;
     c.dram_bytes_per_s = 0.9 * 2.0 * bus_bytes * memory_hz;
-    c.l2_bytes_per_s = 2.5 * c.dram_bytes_per_s;
+    c.l2_bytes_per_s = kL2OverDram * c.dram_bytes_per_s;
     c.shared_bytes_per_s = 128.0 * d.sm_count * clock_hz;
     return c;
 }

@@ -30,6 +30,9 @@ struct DeviceCeilings {
     double fp32_ridge() const { return fp32_flops / dram_bytes_per_s; }
 };
 
+// What L2 delivers to the SMs, as a multiple of the DRAM copy bandwidth (no probe measures it yet).
+constexpr double kL2OverDram = 2.5;
+
 DeviceCeilings estimate_ceilings(const DeviceInfo& device);
 
 }  // namespace jitgemm

@@ -78,7 +78,7 @@ DeviceCeilings measure_ceilings(const DeviceInfo& device, const cache::CacheStac
         },
         stream.get());
     out.dram_bytes_per_s = 2.0 * kCopyBytes / (copy_ms * 1e-3);
-    out.l2_bytes_per_s = 2.5 * out.dram_bytes_per_s;
+    out.l2_bytes_per_s = kL2OverDram * out.dram_bytes_per_s;
 
     const driver::DeviceBuffer sink(64);
     CUdeviceptr sink_ptr = sink.get();
@@ -145,7 +145,7 @@ KnownCeilings known_ceilings(const DeviceInfo& device, const cache::CacheStack& 
     }
     if (complete) {
         known.ceilings = stored;
-        known.ceilings.l2_bytes_per_s = 2.5 * stored.dram_bytes_per_s;
+        known.ceilings.l2_bytes_per_s = kL2OverDram * stored.dram_bytes_per_s;
         known.source = CeilingSource::Measured;
     }
     return known;

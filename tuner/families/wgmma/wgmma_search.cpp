@@ -236,11 +236,16 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
 // shared memory cannot feed the instructions: each consumer's k step reads a 64-row slice and a BM-row slice of 32
 // bytes each for 2 x 64 x BM x (16, or 8 in TF32) FLOPs, so narrow instructions (BM = 64) starve; a TF32 slice read
 // into registers costs twice its bytes (two-way bank conflicts, kernel_sources/wgmma/wgmma.cuh), and where the
-// instruction's rows run along m its width is BN. A lone consumer
+// instruction's rows run along m its width is BN — or where L2 cannot deliver the tiles (below). A lone consumer
 // warpgroup has no second one to issue while it waits or stores. Every tile then pays its epilogue (C written, and
 // read when beta != 0) and, without a persistent grid, the pipeline's fill, which a persistent block overlaps with
-// the previous tile's epilogue. Operands packed first (transposed, for TF32 operands stored m- or n-contiguous) add
-// the pack's time: each read and written once at the DRAM ceiling.
+// the previous tile's epilogue. Partial sums met after the k loop (stream-K, K split) come after it, not beside it.
+// Operands packed first (transposed, for TF32 operands stored m- or n-contiguous) add the pack's time: each read and
+// written once at the DRAM ceiling.
+// The terms marked "fitted" were set against recorded H100 measurements (bench/results/2026-12-06-h100-measured-
+// rows.txt, scored by tests/cpu/cost_model_ranking_test.cpp): before them the model ordered 38% of the pairs of its
+// 16-bit rows measured more than 3% apart as the GPU did, and its pick among a problem's rows ran 1.17x the fastest;
+// after, 66% and 1.11x.
 CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo& device,
                                         const DeviceCeilings& ceilings) const {
     using cost::ceil_div;
@@ -249,21 +254,30 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     const double pack_seconds = cost::pack_seconds(packs(problem), ceilings);
     e.blocks_per_sm = 1;
     const std::int64_t tiles_m = ceil_div(p.m, bm), tiles_n = ceil_div(p.n, bn);
+    // L2's delivery to each SM: the ceiling shared among the blocks that run at once, up to 48 bytes a clock (95 GB/s
+    // at 1.98 GHz). Fitted: where few blocks run each gets more than 1/SMs of it — 32 whole 128 x 128 tiles of
+    // 4096 x 128 x 4096 bf16 each drew 84 GB/s on the H100 (fill and epilogue included), where 1/132 of the ceiling
+    // is 54.
+    const double clock_hz = (device.sm_clock_khz > 0 ? device.sm_clock_khz : 1500000) * 1e3;
+    const double running_blocks = double(std::min<std::int64_t>(device.sm_count, blocks(p)));
+    const double l2_share = std::min(48.0 * clock_hz, ceilings.l2_bytes_per_s / running_blocks);
     // A cluster takes one unit (a tile per block) at a time; sm_count / cluster clusters run at once.
     const std::int64_t tiles_all = tiles(p), all_units = units(p);
     const std::int64_t resident = std::max<std::int64_t>(device.sm_count / cluster, 1);
     const std::int64_t clusters = grid > 0 ? std::min<std::int64_t>(grid / cluster, resident) : resident;
     double tiles_on_busiest_sm = double(ceil_div(all_units, clusters));
-    // Stream-K: the whole waves, then a run of the k blocks left over; and the meeting of partial sums at the block's
-    // share of L2's bandwidth: its run's first and last pieces stored (stores do not wait: counted at half) and,
-    // where it finishes a unit last, the other part read back — two tiles of fp32 in all.
+    // Stream-K: the whole waves, then a run of the k blocks left over; and the meeting of partial sums: the block that
+    // finishes a unit last reads back the parts of every other block that shared it, one after another. Fitted: at
+    // half the SM's share of L2 (30 GB/s on the H100: 256 x 128 tiles of 4096 x 128 x 4096, eight blocks a tile, ran
+    // 40 us against 26 for 128 x 128, four a tile, and 17 for whole 64 x 64 tiles).
     double meeting_seconds = 0.0;
     if (stream_k) {
         const double k_blocks = double(ceil_div(p.k, bk));
         const std::int64_t left = stream_units_left(p);
         tiles_on_busiest_sm = double((all_units - left) / clusters) +
                               std::ceil(double(left) * k_blocks / double(clusters)) / k_blocks;
-        meeting_seconds = 2.0 * bm * bn * 4.0 / (ceilings.l2_bytes_per_s / device.sm_count);
+        const double parts = std::max(1.0, double(grid) / double(std::max<std::int64_t>(left, 1)));
+        meeting_seconds = parts * bm * bn * 4.0 / (l2_share / 2.0);
     }
     // K split across a cluster: the clusters that fit at once each take a tile, each block 1 / ksplit of its k; the
     // partial sums meet in distributed shared memory, a tile of fp32 per block written and read (charged at the SM's
@@ -271,7 +285,7 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     if (ksplit > 1) {
         const std::int64_t resident_clusters = std::max<std::int64_t>(device.sm_count / ksplit, 1);
         tiles_on_busiest_sm = double(ceil_div(all_units, resident_clusters)) / ksplit;
-        meeting_seconds = bm * bn * 4.0 / (ceilings.l2_bytes_per_s / device.sm_count);
+        meeting_seconds = bm * bn * 4.0 / l2_share;
     }
     e.wave_efficiency = double(tiles_all) / (tiles_on_busiest_sm * device.sm_count);
     constexpr double kWgmmaOverMmaSync = 1.45;
@@ -282,13 +296,18 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     const double flops_per_shared_byte = 2.0 * 64.0 * width / ((64.0 * p_reads + width) * element_bytes);
     const double feed = flops_per_shared_byte * ceilings.shared_bytes_per_s / device.sm_count;
     // And what L2 can deliver: a block's stage reads (BM / cluster + BN) x BK elements from L2 (a cluster of two loads
-    // op(A) once for both) for 2 BM BN BK FLOPs.
-    const double l2_feed = 2.0 * bm * bn / ((double(bm) / cluster + bn) * element_bytes) * ceilings.l2_bytes_per_s /
-                           device.sm_count;
+    // op(A) once for both) for 2 BM BN BK FLOPs. A 16-bit operand read in place whose columns start off 32-byte
+    // sectors costs more: measured on 4096^3 f16 on the H100 (session 33's LD_SWEEP), +48% with op(A) so, +15-22% with
+    // op(B).
+    const auto off_sectors = [&](std::int64_t ld) { return element_bytes == 2 && ld * 2 % 32 != 0; };
+    const double a_cost = off_sectors(p.lda) ? 1.5 : 1.0, b_cost = off_sectors(p.ldb) ? 1.2 : 1.0;
+    const double l2_feed = 2.0 * bm * bn / ((double(bm) / cluster * a_cost + bn * b_cost) * element_bytes) * l2_share;
     // Clusters of two are ranked by the L2 term alone. (They first ran 25-33% slower than single blocks, while each
     // consumer warp freed the other block's stage with a release at cluster scope; with one relaxed arrival per
     // warpgroup they run level on 4096^3 and ahead on 8192^3: bench/results/2026-12-04-h200-s15-wgmma.md.)
-    const double per_sm_flops = std::min({instruction_flops, feed, l2_feed}) * (consumers == 1 ? 0.8 : 1.0);
+    // (A lone consumer's issue gaps slow the instructions and their shared-memory reads, not L2's delivery.)
+    const double lone = consumers == 1 ? 0.8 : 1.0;
+    const double per_sm_flops = std::min({instruction_flops * lone, feed * lone, l2_feed});
     const double tile_flops = 2.0 * bm * bn * double(ceil_div(p.k, bk) * bk);
     // Stages in flight, counted in 16-bit k (bytes / 2): the measurements behind these steps were of 16-bit inputs.
     const int ring_depth = stages * bk * element_bytes / 2;
@@ -302,13 +321,12 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     // rank only candidates the L2 term leaves level (on large problems ping-pong's smaller tiles lose there first).
     const double epilogue_share = pingpong ? 0.1 : tma_store ? 0.25 : 0.5;
     e.compute_seconds = tiles_on_busiest_sm *
-                            (tile_flops / per_sm_flops * pipeline + epilogue_seconds * epilogue_share + fill_seconds) +
-                        meeting_seconds;
+                        (tile_flops / per_sm_flops * pipeline + epilogue_seconds * epilogue_share + fill_seconds);
     // A cluster of two reads its op(A) tile from L2 once for both blocks (multicast): op(A) crosses once per pair of
     // tiles along n. (Counted once per tile, the traffic bound ranked ping-pong's 256 x 64 tiles of 4096^3 in clusters
     // 65% slower than the split 256 x 128 ones, with the measured ceilings.)
     e.traffic_seconds = cost::traffic_seconds(p, tiles_m, ceil_div(tiles_n, cluster), ceilings);
-    e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + cost::kLaunchSeconds + pack_seconds;
+    e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + meeting_seconds + cost::kLaunchSeconds + pack_seconds;
     return e;
 }
 
