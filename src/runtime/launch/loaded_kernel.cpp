@@ -23,14 +23,9 @@ unsigned pack_wave_blocks(CUfunction pack, CUdevice device) {
     return static_cast<unsigned>(std::max(sms * per_sm, 1));
 }
 
-// The clusters of the launch's shape that the device holds at once, or 0 for a launch without clusters.
-int resident_clusters(CUfunction function, const LaunchDescription& launch) {
-    if (!launch.clustered()) return 0;
-    CUlaunchAttribute cluster{};
-    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    cluster.value.clusterDim.x = launch.cluster.x;
-    cluster.value.clusterDim.y = launch.cluster.y;
-    cluster.value.clusterDim.z = launch.cluster.z;
+// The grid, blocks, shared memory and cluster shape of `launch` as cuLaunchKernelEx takes them, the cluster's
+// attribute written to attributes[0] where it has clusters; other attributes go after it (numAttrs counts them).
+CUlaunchConfig extended_launch(const LaunchDescription& launch, CUlaunchAttribute* attributes) {
     CUlaunchConfig config{};
     config.gridDimX = launch.grid.x;
     config.gridDimY = launch.grid.y;
@@ -39,8 +34,23 @@ int resident_clusters(CUfunction function, const LaunchDescription& launch) {
     config.blockDimY = launch.block.y;
     config.blockDimZ = launch.block.z;
     config.sharedMemBytes = launch.dynamic_shared_bytes;
-    config.attrs = &cluster;
-    config.numAttrs = 1;
+    config.attrs = attributes;
+    if (launch.clustered()) {
+        attributes[0] = CUlaunchAttribute{};
+        attributes[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attributes[0].value.clusterDim.x = launch.cluster.x;
+        attributes[0].value.clusterDim.y = launch.cluster.y;
+        attributes[0].value.clusterDim.z = launch.cluster.z;
+        config.numAttrs = 1;
+    }
+    return config;
+}
+
+// The clusters of the launch's shape that the device holds at once, or 0 for a launch without clusters.
+int resident_clusters(CUfunction function, const LaunchDescription& launch) {
+    if (!launch.clustered()) return 0;
+    CUlaunchAttribute cluster;
+    const CUlaunchConfig config = extended_launch(launch, &cluster);
     int clusters = 0;
     JITGEMM_CU_CHECK(driver::api().cuOccupancyMaxActiveClusters(&clusters, function, &config));
     return clusters;
@@ -121,28 +131,12 @@ void launch_gemm(const LoadedKernel& kernel, CUstream stream, const KernelArgs& 
         return;
     }
     CUlaunchAttribute attributes[2] = {};
-    unsigned count = 0;
-    if (overlap) {
-        attributes[count].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-        attributes[count++].value.programmaticStreamSerializationAllowed = 1;
-    }
-    if (d.clustered()) {
-        attributes[count].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-        attributes[count].value.clusterDim.x = d.cluster.x;
-        attributes[count].value.clusterDim.y = d.cluster.y;
-        attributes[count++].value.clusterDim.z = d.cluster.z;
-    }
-    CUlaunchConfig config{};
-    config.gridDimX = d.grid.x;
-    config.gridDimY = d.grid.y;
-    config.gridDimZ = d.grid.z;
-    config.blockDimX = d.block.x;
-    config.blockDimY = d.block.y;
-    config.blockDimZ = d.block.z;
-    config.sharedMemBytes = d.dynamic_shared_bytes;
+    CUlaunchConfig config = extended_launch(d, attributes);
     config.hStream = stream;
-    config.attrs = attributes;
-    config.numAttrs = count;
+    if (overlap) {
+        attributes[config.numAttrs].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        attributes[config.numAttrs++].value.programmaticStreamSerializationAllowed = 1;
+    }
     JITGEMM_CU_CHECK(driver::api().cuLaunchKernelEx(&config, kernel.function, params, nullptr));
 }
 
