@@ -295,6 +295,43 @@ TEST(WgmmaFamily, FittedWidthsPadANarrowSideLessAndTurnAlongN) {
     EXPECT_EQ(rule_of(fitted, narrow_m), PruneRule::Knobs);
 }
 
+// The untuned default across a narrow side that no multiple of 64 fits: one fitted tile, split in two, where the
+// whole tiles' last one is mostly empty or the operand along that side is not stored along it (its 64-wide boxes
+// would pad the fitted tile's reads as much); else the whole tiles. As measured on the H100 (session 36).
+TEST(WgmmaFamily, DefaultTakesAFittedTileWhereWholeTilesWouldLeaveTheirLastMostlyEmpty) {
+    const DeviceInfo d = h200_profile();
+    const auto layout = [](std::int64_t m, std::int64_t n, Transpose ta, Transpose tb) {
+        Problem p = half(m, n, 4096);
+        p.trans_a = ta;
+        p.trans_b = tb;
+        p.lda = ta == Transpose::Yes ? p.k : m;
+        p.ldb = tb == Transpose::Yes ? n : p.k;
+        p.align_a = alignment_class(nullptr, p.lda, 2);
+        p.align_b = alignment_class(nullptr, p.ldb, 2);
+        p.align_c = alignment_class(nullptr, p.ldc, 2);
+        return p;
+    };
+    const auto pick = [&](std::int64_t m, std::int64_t n, Transpose ta, Transpose tb) {
+        const auto c = WgmmaConfig::heuristic_default(layout(m, n, ta, tb), d);
+        return c ? c->to_string() : std::string("none");
+    };
+    constexpr Transpose N = Transpose::No, T = Transpose::Yes;
+    // A narrow n: turned instructions across it (1.00-1.05x cuBLAS where whole tiles ran 0.66-0.81x).
+    EXPECT_EQ(pick(4096, 130, N, N), "wgmma_64x144x64_c1_s8_g8_m_k2");
+    EXPECT_EQ(pick(4096, 130, T, N), "wgmma_64x144x64_c1_s8_g8_m_k2");
+    EXPECT_EQ(pick(4096, 200, N, N), "wgmma_64x208x64_c1_s6_g8_m_k2");
+    EXPECT_EQ(pick(4096, 96, N, N), "wgmma_64x96x64_c1_s8_g8_m_k2");
+    // A narrow m read k-contiguous (2.1x against 1.18x), or m-contiguous where whole tiles leave 2 of 130 rows in
+    // their last (op(A) 130 rows apart: packed first).
+    EXPECT_EQ(pick(130, 4096, T, N), "wgmma_144x64x64_c1_s8_g8_k2");
+    EXPECT_EQ(pick(130, 4096, N, N), "wgmma_144x64x64_c1_s7_g8_k2_p1");
+    // m-contiguous with the last whole tile at least half full: whole tiles (200: 38.4 us against 40.1 fitted).
+    EXPECT_EQ(pick(200, 4096, N, N), "wgmma_128x64x64_c1_s8_g8");
+    EXPECT_EQ(pick(96, 4096, N, N), "wgmma_64x64x64_c1_s8_g8");
+    // A side that 64's fit: no fitted width.
+    EXPECT_EQ(pick(4096, 128, N, N), "wgmma_64x64x64_c1_s8_g8");
+}
+
 TEST(WgmmaFamily, MisalignedOperandsArePackedFirst) {
     Problem p = half(4097, 4097, 4097);
     p.align_a = p.align_b = p.align_c = 2;

@@ -431,24 +431,40 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
             c.stages = deepest_ring(c, p, device);
             return c;
         };
+        std::optional<WgmmaConfig> whole;
         for (const auto& [bm, bn] : {std::pair{128, 64}, std::pair{64, 64}}) {
-            const WgmmaConfig whole = small(bm, bn, 1);
-            if (nearly_a_wave(whole.blocks(whole.kernel_problem(p)), device) && !whole.validate(p, device))
-                return whole;
+            const WgmmaConfig c = small(bm, bn, 1);
+            if (nearly_a_wave(c.blocks(c.kernel_problem(p)), device) && !c.validate(p, device)) {
+                whole = c;
+                break;
+            }
         }
         // A narrow side that one fitted instruction width covers with less padding than 64's (130: 144, where 64-row
         // blocks compute 192): one tile across it, 64 deep along the other side, split in two — turned (_m) where the
         // narrow side is n. Each block then reads its 1 / 2 of op(B)'s columns once, as cuBLAS's 64 x 72 tiles in
-        // clusters of two do (4096 x 130 x 4096, session 34's ncu).
+        // clusters of two do (4096 x 130 x 4096, session 34's ncu). Ahead of whole tiles on the H100 (session 36,
+        // bench/results/2026-12-07-h100-s36.md): 4096 x 130 x 4096 nn and tn 18.5-18.7 us against 24.8 for session
+        // 34's default (1.00-1.03x cuBLAS against 0.76x), 4096 x 200 19.5 against 31.0 for whole 128 x 64 tiles
+        // (1.05x against 0.66x), 4096 x 96 17.6 against 20.1-21.2, 130 x 4096 tn 19.4 against 34.5 (2.1x against
+        // 1.18x), nn (op(A) packed) 30.3 against 38.6. Where the operand along the narrow side is stored along it, its
+        // boxes of 64 pad the fitted tile's reads as whole tiles' (208 rows of op(A) read as 256), and the fitted tile
+        // gains only where the whole tiles' last one is mostly empty: 200 x 4096 nn ran 40.1 us against 38.4 for
+        // whole 128 x 64 tiles (the last 72 rows full), 96 x 4096 nn 20.1 against 19.7.
         const bool narrow_n = p.n < p.m;
-        const std::vector<int> fitted = fitted_widths(narrow_n ? p.n : p.m);
-        if (kDefaultsToFittedTiles && !fitted.empty() && fitted.front() >= (narrow_n ? p.n : p.m)) {
+        const std::int64_t side = narrow_n ? p.n : p.m;
+        const std::vector<int> fitted = fitted_widths(side);
+        if (kDefaultsToFittedTiles && !fitted.empty() && fitted.front() >= side) {
             WgmmaConfig split = small(narrow_n ? 64 : fitted.front(), narrow_n ? fitted.front() : 64, 2);
             split.rows_m = narrow_n;
             split.stages = deepest_ring(split, p, device);
-            if (nearly_a_wave(split.blocks(split.kernel_problem(p)), device) && !split.validate(p, device))
+            const bool stored_along_side = narrow_n ? p.trans_b == Transpose::Yes : p.trans_a == Transpose::No;
+            const int whole_width = !whole ? 64 : narrow_n ? whole->bn : whole->bm;
+            const bool last_whole_tile_mostly_empty = 2 * (side % whole_width) < whole_width;
+            if ((!whole || !stored_along_side || last_whole_tile_mostly_empty) &&
+                nearly_a_wave(split.blocks(split.kernel_problem(p)), device) && !split.validate(p, device))
                 return split;
         }
+        if (whole) return whole;
         for (const int bn : {64, 128, 192, 256}) {
             const WgmmaConfig split = small(64, bn, 2);
             if (nearly_a_wave(split.blocks(split.kernel_problem(p)), device) && !split.validate(p, device))
