@@ -245,7 +245,7 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
 // The terms marked "fitted" were set against recorded H100 measurements (bench/results/2026-12-06-h100-measured-
 // rows.txt, scored by tests/cpu/cost_model_ranking_test.cpp): before them the model ordered 38% of the pairs of its
 // 16-bit rows measured more than 3% apart as the GPU did, and its pick among a problem's rows ran 1.17x the fastest;
-// after, 66% and 1.11x.
+// after, 76% and 1.03x (with K split's clusters counted in the waves they take, below).
 CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo& device,
                                         const DeviceCeilings& ceilings) const {
     using cost::ceil_div;
@@ -283,7 +283,11 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     // partial sums meet in distributed shared memory, a tile of fp32 per block written and read (charged at the SM's
     // share of L2's bandwidth: a guess until measured).
     if (ksplit > 1) {
-        const std::int64_t resident_clusters = std::max<std::int64_t>(device.sm_count / ksplit, 1);
+        // A GPC takes whole clusters: the H100 holds 66 clusters of 2 but 30 of 4 and 15 of 8 (120 of its 132 SMs;
+        // session 36, cuOccupancyMaxActiveClusters), so 32 tiles split in four ran as two waves (28.3 us for
+        // 4096 x 128 x 4096 bf16 in 128 x 128 tiles, against 19.2 for 64 x 128 tiles split in two).
+        const std::int64_t usable_sms = ksplit >= 4 ? device.sm_count * 10 / 11 : device.sm_count;
+        const std::int64_t resident_clusters = std::max<std::int64_t>(usable_sms / ksplit, 1);
         tiles_on_busiest_sm = double(ceil_div(all_units, resident_clusters)) / ksplit;
         meeting_seconds = bm * bn * 4.0 / l2_share;
     }
