@@ -254,10 +254,9 @@ TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
                 const auto& c = std::get<DecodeConfig>(chosen);
                 EXPECT_FALSE(c.mma);
                 EXPECT_GE(c.blocks(p), 2 * device.sm_count) << c.to_string();
-                // Tiles of weights along K of more than one column: X's staged slice at most 32 KB a block (16 KB in
-                // tiles of up to 4 columns).
+                // Tiles of weights along K of more than one column: X's staged slice at most 16 KB a block.
                 const bool staging_capped = along_k && c.columns > 1;
-                const std::int64_t most_staged = (c.columns > 4 ? 32 : 16) * 1024;
+                const std::int64_t most_staged = 16 * 1024;
                 if (staging_capped) {
                     EXPECT_LE(c.staged_x_bytes(p), most_staged) << c.to_string();
                 }
@@ -296,17 +295,17 @@ TEST(DecodeFamily, DefaultServesDecodeStepsOnly) {
     const AnyConfig wide_k = heuristic_config(along_k_16, device);
     ASSERT_TRUE(std::holds_alternative<DecodeConfig>(wide_k)) << to_string(wide_k);
     EXPECT_EQ(std::get<DecodeConfig>(wide_k).columns, 16) << to_string(wide_k);
-    // ... split until X's staged slice takes at most 32 KB a block (H100, session 32: 16 x 14336 x 4096 c16_k2,
-    // 128 KB, 214 us; c16_k8 122; 16 x 4096 x 14336 c16_k8, 112 KB, 198 us; c16_k32 134), at most 16 KB in tiles of 4
-    // columns (session 33: 4 x 14336 x 4096 c4_k2_x, 32 KB, 133 us; c4_k4_x 99; 4 x 4096 x 14336 c4_k8_x, 28 KB,
-    // 157 us; c4_k16 100), where the splits may outgrow a cluster's.
+    // ... split until X's staged slice takes at most 16 KB a block (H100, session 32: 16 x 14336 x 4096 c16_k2,
+    // 128 KB, 214 us; c16_k8 122; session 36: c16_k16 115.4; 16 x 4096 x 14336 c16_k8, 112 KB, 198 us; c16_k32, 28 KB,
+    // 134; c16_k64 123.8; session 33: 4 x 14336 x 4096 c4_k2_x, 32 KB, 133 us; c4_k4_x 99; 4 x 4096 x 14336
+    // c4_k8_x, 28 KB, 157 us; c4_k16 100), where the splits may outgrow a cluster's.
     struct AlongK {
         std::int64_t tokens, l, k;
         const char* expected;
     };
-    for (const AlongK& step : {AlongK{16, 14336, 4096, "decode_simt_w4_r1_c16_k8_u4"},
-                               AlongK{16, 4096, 14336, "decode_simt_w4_r1_c16_k32_u4"},
-                               AlongK{16, 4096, 4096, "decode_simt_w4_r1_c16_k8_u4"},
+    for (const AlongK& step : {AlongK{16, 14336, 4096, "decode_simt_w4_r1_c16_k16_u4"},
+                               AlongK{16, 4096, 14336, "decode_simt_w4_r1_c16_k64_u4"},
+                               AlongK{16, 4096, 4096, "decode_simt_w4_r1_c16_k16_u4"},
                                AlongK{4, 14336, 4096, "decode_simt_w4_r1_c4_k4_u4_x"},
                                AlongK{4, 4096, 14336, "decode_simt_w4_r1_c4_k16_u4"},
                                AlongK{4, 4096, 4096, "decode_simt_w4_r1_c4_k8_u4_x"}}) {

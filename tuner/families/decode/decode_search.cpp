@@ -257,8 +257,8 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
         if (narrower < widest->columns)
             if (std::optional<DecodeConfig> narrow = fewest_splits_filling(narrower)) return narrow;
     }
-    // Weights along K: also the fewest splits whose slice of X, staged in shared memory, takes at most 32 KB a block
-    // in tiles of more than 4 columns, 16 KB in narrower ones. On the H100 (session 32, fixed rows, two rounds),
+    // Weights along K: also the fewest splits whose slice of X, staged in shared memory, takes at most 16 KB a block.
+    // On the H100 (session 32, fixed rows, two rounds),
     // 16 x 14336 x 4096 fp32: c16_k2 (128 KB staged) 214 us, c16_k4 (64 KB) 147, c8_k4 (32 KB) 134, c16_k8 (32 KB)
     // 122 (cuBLAS 152); 16 x 4096 x 14336: c16_k8 (112 KB) 198, c16_k16 (56 KB) 130, c16_k32 (28 KB) 134, c8_k16
     // (28 KB) 126.5 (cuBLAS 135); 8 tokens, 14336 x 4096: c8_k2 (64 KB) 153, c8_k4 (32 KB) 101; 4096 x 14336: c8_k8
@@ -266,12 +266,13 @@ std::optional<DecodeConfig> DecodeConfig::heuristic_default(const Problem& p, co
     // Four columns (session 33, H100, two rounds) lost a quarter at 28-32 KB: 4 x 14336 x 4096 c4_k2_x (32 KB) 133 us,
     // c4_k4_x (16 KB) 99, c4_k8 98 (cuBLAS 104.5); 4 x 4096 x 14336 c4_k8_x (28 KB) 157, c4_k16 (14 KB) 100, c4_k32
     // 99 (cuBLAS 113). Those grids held 3.4-3.9 blocks an SM where 6 fit, the 4-column step issuing four times the
-    // 1-token step's work per byte of W (which ran 0.90-0.94x at any of its splits).
-    constexpr std::int64_t kMostStagedBytesAlongK = 32 * 1024, kMostStagedBytesAlongKNarrow = 16 * 1024;
-    if (d.w_k_contiguous && widest && widest->columns > 1) {
-        const std::int64_t cap = widest->columns > 4 ? kMostStagedBytesAlongK : kMostStagedBytesAlongKNarrow;
-        if (auto capped = fewest_splits_filling(widest->columns, cap)) return capped;
-    }
+    // 1-token step's work per byte of W (which ran 0.90-0.94x at any of its splits). Sixteen columns at 16 KB (session
+    // 36, bench/results/2026-12-07-h100-s36.md): 16 x 14336 x 4096 c16_k16 115.4 us against 121.3 for c16_k8 (32 KB),
+    // 16 x 4096 x 14336 c16_k64 123.8 against 133.5 for c16_k32 (28 KB); 16 x 4096 x 4096 c16_k16 43.0 against 42.6
+    // (session 33); 8 x 14336 x 4096 c8_k8 100.7 against 101.2 for c8_k4.
+    constexpr std::int64_t kMostStagedBytesAlongK = 16 * 1024;
+    if (d.w_k_contiguous && widest && widest->columns > 1)
+        if (auto capped = fewest_splits_filling(widest->columns, kMostStagedBytesAlongK)) return capped;
     return widest;
 }
 
