@@ -242,10 +242,11 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
 // the previous tile's epilogue. Partial sums met after the k loop (stream-K, K split) come after it, not beside it.
 // Operands packed first (transposed, for TF32 operands stored m- or n-contiguous) add the pack's time: each read and
 // written once at the DRAM ceiling.
-// The terms marked "fitted" were set against recorded H100 measurements (bench/results/2026-12-06-h100-measured-
-// rows.txt, scored by tests/cpu/cost_model_ranking_test.cpp): before them the model ordered 38% of the pairs of its
-// 16-bit rows measured more than 3% apart as the GPU did, and its pick among a problem's rows ran 1.17x the fastest;
-// after, 76% and 1.03x (with K split's clusters counted in the waves they take, below).
+// The terms marked "fitted" were set against recorded H100 measurements of sessions 32-34 (now in bench/results/
+// 2026-12-07-h100-measured-rows.txt, scored by tests/cpu/cost_model_ranking_test.cpp): before them the model
+// ordered 38% of the pairs of those 16-bit rows measured more than 3% apart as the GPU did, and its pick among a
+// problem's rows ran 1.17x the fastest; after, 76% and 1.03x (with K split's clusters counted in the waves they take,
+// below). On session 36's rows, measured after the fit, its pick was the fastest on 6 of 8 new problems.
 CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo& device,
                                         const DeviceCeilings& ceilings) const {
     using cost::ceil_div;
