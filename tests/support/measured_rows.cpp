@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bench/bench_problem.h"
 #include "support/device_profiles.h"
 #include "tuner/families/registry.h"
 
@@ -26,24 +27,14 @@ DType dtype_of(const std::string& text, const std::string& path, int line) {
     malformed(path, line, "'" + text + "' is not f32, f16 or bf16");
 }
 
-// A row's problem as the fixed rows ran it: column-major, minimum leading dimensions, alpha 1, beta 0.
+// A row's problem as the fixed rows ran it: bench_problem's (column-major, minimum leading dimensions, alpha 1,
+// beta 0) with the row's C type and batch.
 Problem row_problem(std::int64_t m, std::int64_t n, std::int64_t k, char ta, char tb, DType a, DType c,
                     std::int64_t batch) {
-    Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
+    Problem p = bench_problem(m, n, k, ta == 't' ? Transpose::Yes : Transpose::No,
+                              tb == 't' ? Transpose::Yes : Transpose::No, a, ComputeType::F32);
     p.batch = batch;
-    p.trans_a = ta == 't' ? Transpose::Yes : Transpose::No;
-    p.trans_b = tb == 't' ? Transpose::Yes : Transpose::No;
-    p.lda = p.trans_a == Transpose::Yes ? k : m;
-    p.ldb = p.trans_b == Transpose::Yes ? n : k;
-    p.ldc = m;
-    p.alpha_one = true;
-    p.a_type = p.b_type = a;
     p.c_type = c;
-    p.align_a = alignment_class(nullptr, p.lda, size_of(a));
-    p.align_b = alignment_class(nullptr, p.ldb, size_of(a));
     p.align_c = alignment_class(nullptr, p.ldc, size_of(c));
     return p;
 }
