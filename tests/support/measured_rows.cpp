@@ -119,8 +119,8 @@ RankingScore score_ranking(const MeasuredRows& measured, double noise, std::FILE
                 const double a = rows[i].estimate_us, b = rows[j].estimate_us;
                 score.ordered += std::fabs(a - b) <= 0.01 * std::min(a, b) ? 0.5 : a < b ? 1.0 : 0.0;
             }
-        const Estimated& pick = *std::min_element(
-            rows.begin(), rows.end(), [](const Estimated& x, const Estimated& y) { return x.estimate_us < y.estimate_us; });
+        const auto by_estimate = [](const Estimated& x, const Estimated& y) { return x.estimate_us < y.estimate_us; };
+        const Estimated& pick = *std::min_element(rows.begin(), rows.end(), by_estimate);
         log_slowdown += std::log(pick.row->microseconds / rows.front().row->microseconds);
         if (detail != nullptr) {
             std::fprintf(detail, "%s\n", key.c_str());
