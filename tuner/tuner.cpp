@@ -404,9 +404,7 @@ private:
                                                                          static_cast<int>(k.launch.threads_per_block()),
                                                                          k.launch.dynamic_shared_bytes));
         c.detail += ", " + std::to_string(blocks) + " blocks/SM";
-        if (k.launch.clustered())
-            c.detail += ", " + std::to_string(k.resident_clusters) + " clusters of " +
-                        std::to_string(k.launch.cluster.count()) + " resident";
+        if (k.launch.clustered()) c.detail += ", " + resident_clusters_text(k);
         if (blocks == 0) {
             c.outcome = CandidateOutcome::Invalid;
             return;

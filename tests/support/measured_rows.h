@@ -22,7 +22,7 @@ struct MeasuredRow {
 };
 
 struct MeasuredRows {
-    DeviceInfo device;         // an H100 or H200 profile as the file's device names it
+    DeviceInfo device;         // the profile of the file's device (an H100 only, so far)
     DeviceCeilings ceilings;   // as measured there (the file's header), L2 and shared memory derived as on the device
     std::vector<MeasuredRow> rows;
 };

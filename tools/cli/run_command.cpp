@@ -41,15 +41,6 @@ Enum parse_enum(const po::variables_map& vm, const char* name, std::optional<Enu
     return *value;
 }
 
-// ", 32 clusters of 4 resident" for a kernel launched in clusters; where fewer are resident than its grid holds, the
-// rest would run as a later wave (a persistent grid is cut to those resident instead).
-std::string resident_clusters_text(const LoadedKernel* kernel) {
-    if (kernel == nullptr || !kernel->launch.clustered()) return "";
-    return ", " + std::to_string(kernel->resident_clusters) + " clusters of " +
-           std::to_string(kernel->launch.cluster.count()) + " resident, " +
-           std::to_string(kernel->launch.grid.count() / kernel->launch.cluster.count()) + " launched";
-}
-
 }  // namespace
 
 int run_command(const std::vector<std::string>& args) {
@@ -206,7 +197,8 @@ int run_command(const std::vector<std::string>& args) {
                   << ", accumulation f32\n"
                   << "kernel      " << config_name << " (" << to_string(served_by) << "; "
                   << (kernel ? kernel->registers : 0) << " registers, " << (kernel ? kernel->local_bytes : 0)
-                  << " B local" << resident_clusters_text(kernel.get()) << ")\n"
+                  << " B local" << (kernel && kernel->launch.clustered() ? ", " + resident_clusters_text(*kernel) : "")
+                  << ")\n"
                   << "first call  " << std::fixed << std::setprecision(1) << first_call_ms
                   << " ms (" << after_first_call.nvrtc_compiles << " NVRTC compiles, " << after_first_call.tunings
                   << " tunings)\n"

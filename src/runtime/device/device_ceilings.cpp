@@ -23,7 +23,7 @@ int f16_mma_flops_per_sm_clock(const DeviceInfo& d) {
 
 DeviceCeilings estimate_ceilings(const DeviceInfo& d) {
     DeviceCeilings c;
-    const double clock_hz = (d.sm_clock_khz > 0 ? d.sm_clock_khz : 1500000) * 1e3;
+    const double clock_hz = sm_clock_hz(d);
     c.fp32_flops = 2.0 * fp32_lanes_per_sm(d) * d.sm_count * clock_hz;
     c.f16_mma_flops = double(f16_mma_flops_per_sm_clock(d)) * d.sm_count * clock_hz;
     c.bf16_mma_flops = c.f16_mma_flops;

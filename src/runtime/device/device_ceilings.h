@@ -33,6 +33,11 @@ struct DeviceCeilings {
 // What L2 delivers to the SMs, as a multiple of the DRAM copy bandwidth (no probe measures it yet).
 constexpr double kL2OverDram = 2.5;
 
+// The SM clock in Hz, or 1.5 GHz where the device reported none (the profiles of the CPU tests).
+inline double sm_clock_hz(const DeviceInfo& device) {
+    return (device.sm_clock_khz > 0 ? device.sm_clock_khz : 1500000) * 1e3;
+}
+
 DeviceCeilings estimate_ceilings(const DeviceInfo& device);
 
 }  // namespace jitgemm

@@ -66,6 +66,13 @@ LaunchDescription resident_grid(LaunchDescription launch, int resident_clusters)
 
 }  // namespace
 
+std::string resident_clusters_text(const LoadedKernel& kernel) {
+    const LaunchDescription& launch = kernel.launch;
+    if (!launch.clustered()) return "";
+    return std::to_string(kernel.resident_clusters) + " clusters of " + std::to_string(launch.cluster.count()) +
+           " resident, " + std::to_string(launch.grid.count() / launch.cluster.count()) + " launched";
+}
+
 std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const std::string& symbol,
                                                 const LaunchDescription& launch, const std::string& config_name) {
     const auto& cu = driver::api();

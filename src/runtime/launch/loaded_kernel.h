@@ -30,6 +30,10 @@ struct LoadedKernel {
     bool programmatic_launch = false;
 };
 
+// "30 clusters of 4 resident, 32 launched" for a kernel launched in clusters (where fewer are resident than its grid
+// holds, the rest run as a later wave; a grid-strided one is cut to those resident instead); "" without clusters.
+std::string resident_clusters_text(const LoadedKernel& kernel);
+
 // Loads `image` into the current context, finds `symbol`, and opts the function in to its dynamic shared memory
 // when that is above the default limit.
 std::shared_ptr<const LoadedKernel> load_kernel(const std::string& image, const std::string& symbol,

@@ -259,9 +259,8 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     // at 1.98 GHz). Fitted: where few blocks run each gets more than 1/SMs of it — 32 whole 128 x 128 tiles of
     // 4096 x 128 x 4096 bf16 each drew 84 GB/s on the H100 (fill and epilogue included), where 1/132 of the ceiling
     // is 54.
-    const double clock_hz = (device.sm_clock_khz > 0 ? device.sm_clock_khz : 1500000) * 1e3;
     const double running_blocks = double(std::min<std::int64_t>(device.sm_count, blocks(p)));
-    const double l2_share = std::min(48.0 * clock_hz, ceilings.l2_bytes_per_s / running_blocks);
+    const double l2_share = std::min(48.0 * sm_clock_hz(device), ceilings.l2_bytes_per_s / running_blocks);
     // A cluster takes one unit (a tile per block) at a time; sm_count / cluster clusters run at once.
     const std::int64_t tiles_all = tiles(p), all_units = units(p);
     const std::int64_t resident = std::max<std::int64_t>(device.sm_count / cluster, 1);
