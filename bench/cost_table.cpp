@@ -10,6 +10,7 @@
 // scores the model against recorded measurements (bench/results/*-measured-rows.txt, tests/support/measured_rows.h):
 // each problem's rows measured and estimated, then how often the model orders two of them as the GPU did.
 #include <cstdio>
+#include <exception>
 #include <cstdlib>
 #include <string>
 
@@ -24,7 +25,14 @@ namespace {
 
 int score(const char* path) {
     using namespace jitgemm::testing;
-    const RankingScore s = score_ranking(read_measured_rows(path), 0.03, stdout);
+    MeasuredRows rows;
+    try {
+        rows = read_measured_rows(path);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "cost_table score: %s\n", e.what());
+        return 2;
+    }
+    const RankingScore s = score_ranking(rows, 0.03, stdout);
     std::printf("%d problems, %d pairs apart by more than 3%%: %.1f ordered as measured (%.1f%%); the model's picks "
                 "ran %.3fx the fastest (geometric mean); %d rows not estimated\n",
                 s.problems, s.pairs, s.ordered, 100.0 * s.ordered_share(), s.pick_slowdown, s.unestimated);
