@@ -35,7 +35,8 @@
 #     rows: (the GPU tests of $ROW_TESTS and compute-sanitizer on the rows of $SANITIZE_ROWS where set) fixed
 #            configurations against cuBLAS — the rows "m n k dtype transa transb config [batch [compute]]"
 #            (column-major) of each file in $ROWS, $ROUNDS rounds (default 2), then the manifests named in $UNTUNED
-#            untuned (bench_<set>_default.csv), then ncu's view of each row of $NCU_ROWS where set, and of the kernels
+#            untuned (bench_<set>_default.csv), then ncu's view of each row of $NCU_ROWS where set (with $NCU_SOURCE
+#            set, instruction by instruction as well: ncu_source_<row>.csv), and of the kernels
 #            cuBLAS runs for each row of $NCU_CUBLAS_ROWS (name, grid, cluster, time), then (where
 #            $LD_SWEEP names configurations) 4096^3 f16 in nn and tt with each operand's leading dimension 0, 8, 16 and
 #            64 elements past 4096, in each configuration (what an operand off 32-byte sectors or 128-byte lines costs)
@@ -273,12 +274,21 @@ ncu_rows() {  # ncu_rows ROWS_FILE
     while read -r m n k dtype ta tb config compute; do
         case "$m" in ''|'#'*) continue ;; esac
         i=$((i + 1))
+        # With $NCU_SOURCE set, also the source counters, and the report's per-instruction view of the SASS
+        # (ncu_source_<row>.csv: where the warps stall, instruction by instruction).
+        local report=()
+        [ -n "${NCU_SOURCE:-}" ] && report=(--section SourceCounters -f -o "$RES/ncu_$i")
         timeout 120 ncu --clock-control none --kernel-name regex:'^jg_(decode|wgmma|mma_sync|regblock|tiled|naive)$' \
             --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
-            --section LaunchStats --section WarpStateStats --section SchedulerStats \
+            --section LaunchStats --section WarpStateStats --section SchedulerStats "${report[@]}" \
             --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio" "$BUILD/jitgemm" run \
             --order col --m "$m" --n "$n" --k "$k" --dtype "$dtype" --compute "${compute:-f32}" --transa "$ta" \
             --transb "$tb" --config "$config" --iterations 1 --no-verify > "$RES/ncu_$i.txt" 2>&1
+        if [ -f "$RES/ncu_$i.ncu-rep" ]; then
+            ncu --import "$RES/ncu_$i.ncu-rep" >> "$RES/ncu_$i.txt" 2>&1
+            ncu --import "$RES/ncu_$i.ncu-rep" --page source --csv --print-source sass > "$RES/ncu_source_$i.csv" 2>&1
+            rm -f "$RES/ncu_$i.ncu-rep"
+        fi
         echo "--- ncu $i: $m x $n x $k $dtype $ta$tb $config" | tee -a "$log"
         local figures="Duration|DRAM Throughput|Memory Throughput|Registers Per Thread|Waves Per SM|Achieved Occupancy"
         grep -E "^ +($figures|Issue Slots Busy|Warp Cycles Per Issued)|stalled_[a-z_]+_per_issue_active" \

@@ -6,12 +6,13 @@
 //   X (S x K) is the small operand seen as rows: op(B)^T, or op(A). C(l, s) is C(l, s) or C(s, l).
 //
 // A block owns ROWS rows of W, BS columns of X and one of SPLITS consecutive slices of K; it reads its part of W
-// once, in 16-byte loads, UNROLL steps of them in flight per thread ahead of the math. Its BS rows of X over its
-// slice are copied to shared memory first (while W's first loads are in flight). The block's ROWS x BS sums then
-// meet in shared memory; where K is split, the slices' sums meet in the workspace, added in slice order by the
-// slice that finishes last (the result does not depend on which one that is: runs are bitwise repeatable), which
-// then alone stores the tile. On Hopper the slices of a tile may instead form a cluster (DECODE_CLUSTER) whose first
-// block adds the others' sums from their shared memory: no workspace, no round trip through L2.
+// once, in 16-byte loads, UNROLL steps of them in flight per thread ahead of the math (in registers, or with
+// STAGED_W in a ring in shared memory, filled by cp.async). Its BS rows of X over its slice are copied to shared
+// memory first (while W's first loads are in flight). The block's ROWS x BS sums then meet in shared memory; where
+// K is split, the slices' sums meet in the workspace, added in slice order by the slice that finishes last (the
+// result does not depend on which one that is: runs are bitwise repeatable), which then alone stores the tile. On
+// Hopper the slices of a tile may instead form a cluster (DECODE_CLUSTER) whose first block adds the others' sums
+// from their shared memory: no workspace, no round trip through L2.
 //
 // A batch (JG_BATCH > 1, common/jg_batch.cuh) puts its GEMMs in the grid's third dimension, each one of them as
 // above; its slices of K meet only within a cluster, since the workspace's sums are laid out for one GEMM.
@@ -68,6 +69,9 @@
 #ifndef DECODE_CLUSTER
 #define DECODE_CLUSTER 0     // 1: a tile's SPLITS blocks form a cluster and add their sums in shared memory (sm_90)
 #endif
+#ifndef DECODE_STAGED_W
+#define DECODE_STAGED_W 0    // 1: W's loads in flight land in a ring in shared memory (cp.async), not registers
+#endif
 
 namespace jg {
 namespace decode {
@@ -120,6 +124,7 @@ constexpr int BS = DECODE_COLUMNS;
 constexpr int SPLITS = DECODE_SPLITS;
 constexpr int UNROLL = DECODE_UNROLL;
 constexpr bool CLUSTER = DECODE_CLUSTER != 0;
+constexpr bool STAGED_W = DECODE_STAGED_W != 0;
 constexpr bool TWO_BYTE = sizeof(e_t) == 2;
 constexpr int VEC = 16 / (int)sizeof(e_t);  // elements of one 16-byte load
 
@@ -148,6 +153,14 @@ __device__ __forceinline__ long long counter_bytes(const dims& d) {
 // the 32 lanes' words (rows g, words q) hit 32 banks when it is 16 mod 32.
 constexpr int X_PITCH = (int)((SLICE * (index_t)sizeof(e_t) + 127) / 128 * 128) + (MMA ? (W_K_CONTIGUOUS ? 64 : 16) : 0);
 constexpr int X_STAGE_BYTES = BS * X_PITCH;
+// Where W is staged (STAGED_W, k-contiguous W only), each thread's UNROLL steps of loads in flight land in a ring
+// after X's rows: slot (u, j, h) holds the thread's chunk of row group j, half h for the step u mod UNROLL, the
+// block's threads' chunks side by side (a warp's reads of its slot: 512 contiguous bytes, no bank conflicts).
+// Held in registers instead, the loads in flight took 32 of a 16-token fp32 kernel's 104 registers (4 steps, one
+// row group): four blocks an SM, 64 KB in flight; at 2 TB/s the H100's loads then took ~4 us to return (Little's
+// law on session 33's ncu: 16 warps x 4 KB per SM), so the bytes in flight, not DRAM, set the rate.
+constexpr int W_SLOT_BYTES = THREADS * 16;
+constexpr int W_RING_BYTES = STAGED_W ? UNROLL * RG * 2 * W_SLOT_BYTES : 0;
 
 // The last line of defence; tuner/families/decode/decode_config.cpp states these rules for pruning before a compile.
 #if JG_RUNTIME_DIM == 0
@@ -159,7 +172,12 @@ static_assert(BATCH == 1 || SPLITS == 1 || CLUSTER,
 static_assert(!MMA || (TWO_BYTE && BS % 8 == 0), "mma: 16-bit inputs, columns in eights");
 static_assert(W_K_CONTIGUOUS || RG == 1, "l-contiguous W: one row group");
 static_assert((SPLITS - 1) * SLICE < K, "every split has some k");
-static_assert(UNROLL >= 1 && UNROLL <= 8, "1 to 8 steps in flight");
+static_assert(UNROLL >= 1 && UNROLL <= (STAGED_W ? 16 : 8), "1 to 8 steps in flight (2 to 16 staged)");
+static_assert(!STAGED_W || (UNROLL >= 2 && W_K_CONTIGUOUS && W_ALIGN * (int)sizeof(e_t) >= 4),
+              "W staged: k-contiguous, 4-byte aligned, a ring of 2 or more steps");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+static_assert(!STAGED_W, "cp.async needs sm_80");
+#endif
 static_assert(!CLUSTER || (SPLITS >= 2 && SPLITS <= 8), "a cluster of the splits: 2 to 8 blocks");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
 static_assert(!CLUSTER, "clusters need sm_90");
@@ -324,6 +342,7 @@ __device__ __forceinline__ void stage_x_loads(const dims& d, const e_t* X, index
 
 // A chunk cut short by K's end is loaded element by element instead: a cut-short cp.async reads its whole 16 bytes,
 // past X's end for its last chunk (mma_sync.cuh's copy_run).
+// Issues the copies as one group of cp.async; the caller waits for it (stage_x, or the staged-W ring's prologue).
 __device__ __forceinline__ void stage_x_async(const dims& d, const e_t* X, index_t s0, index_t k_begin,
                                               index_t k_end, unsigned char* stage) {
     const index_t S = x_rows(d);
@@ -338,13 +357,28 @@ __device__ __forceinline__ void stage_x_async(const dims& d, const e_t* X, index
             *reinterpret_cast<uint4*>(dst) = load_x_chunk(d, X, x.s, x.k, x.left);
     }
     cp_async_commit();
-    cp_async_wait<0>();
 }
 
-__device__ __forceinline__ void stage_x(const dims& d, const e_t* X, index_t s0, index_t k_begin, index_t k_end,
-                                        unsigned char* stage) {
+// Starts X's copies; complete (for this thread) once `X_STAGED_AFTER` younger groups of cp.async at most are pending.
+__device__ __forceinline__ void stage_x_begin(const dims& d, const e_t* X, index_t s0, index_t k_begin,
+                                              index_t k_end, unsigned char* stage) {
     if constexpr (STAGE_X_ASYNC) stage_x_async(d, X, s0, k_begin, k_end, stage);
     else stage_x_loads(d, X, s0, k_begin, k_end, stage);
+}
+__device__ __forceinline__ void stage_x(const dims& d, const e_t* X, index_t s0, index_t k_begin, index_t k_end,
+                                        unsigned char* stage) {
+    stage_x_begin(d, X, s0, k_begin, k_end, stage);
+    if constexpr (STAGE_X_ASYNC) cp_async_wait<0>();
+}
+
+// The VEC elements at p, all of which exist, copied to shared memory at `dst` with cp.async in pieces as wide as p's
+// alignment allows (16 bytes through L2 only; 8 or 4 through L1).
+template <int ALIGN>
+__device__ __forceinline__ void copy_whole_chunk(unsigned dst, const e_t* p) {
+    constexpr int PIECE = ALIGN * (int)sizeof(e_t) >= 16 ? 16 : ALIGN * (int)sizeof(e_t) >= 8 ? 8 : 4;
+#pragma unroll
+    for (int b = 0; b < 16; b += PIECE)
+        cp_async<PIECE>(dst + b, reinterpret_cast<const unsigned char*>(p) + b, PIECE);
 }
 
 // The staged chunk of row c at k_rel (a multiple of VEC), the VEC elements there.
@@ -472,15 +506,72 @@ __device__ __forceinline__ void k_contiguous_sums(const dims& d, const e_t* W, c
         }
     };
 
+    if constexpr (STAGED_W) {
+        // The ring (W_RING_BYTES): step s in slot s mod UNROLL; while step s is computed, steps s + 1 ... s + UNROLL - 1
+        // are in flight. A thread reads back only its own chunks, so the ring needs no barrier: a slot is refilled
+        // one step after its chunks were read (those loads were issued before the copy that overwrites them).
+        unsigned char* const ring = stage + X_STAGE_BYTES;
+        const unsigned ring_address = shared_address(ring);
+        auto offset = [&](int u, int j, int h) {
+            return ((u * RG + j) * 2 + h) * W_SLOT_BYTES + (int)threadIdx.x * 16;
+        };
+        // Step `step` into slot u: cp.async where a chunk is whole, through registers at K's end (zeros past it);
+        // past the last step nothing, but a group is committed all the same, so that every wait counts alike.
+        auto copy_w = [&](int step, int u) {
+            if (step < steps) {
+                const index_t k = lane_k + (index_t)step * WINDOW;
+                const index_t left = k_end - k;
+                if (left >= VEC) {  // (one test for the step's chunks: the copies of a step issue together)
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) load_w(u, w[u]);
-    stage_x(d, X, s0, k_begin, k_end, stage);  // while the first loads of W are in flight
-    __syncthreads();
-    for (int step = 0; step < steps; step += UNROLL) {
+                    for (int j = 0; j < RG; ++j)
 #pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
-            if (step + u < steps) compute(step + u, w[u]);
-            load_w(step + u + UNROLL, w[u]);
+                        for (int h = 0; h < 2; ++h)
+                            copy_whole_chunk<W_ALIGN>(ring_address + offset(u, j, h), rows[j][h] + k);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < RG; ++j)
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {
+                            const uint4 edge = load_chunk<W_ALIGN>(rows[j][h] + k, left);
+                            *reinterpret_cast<uint4*>(ring + offset(u, j, h)) = edge;
+                        }
+                }
+            }
+            cp_async_commit();
+        };
+        stage_x_begin(d, X, s0, k_begin, k_end, stage);  // its group (if cp.async) is the oldest
+#pragma unroll
+        for (int u = 0; u + 1 < UNROLL; ++u) copy_w(u, u);
+        cp_async_wait<UNROLL - 1>();
+        __syncthreads();
+        for (int step = 0; step < steps; step += UNROLL) {
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u) {
+                copy_w(step + u + UNROLL - 1, (u + UNROLL - 1) % UNROLL);
+                cp_async_wait<UNROLL - 1>();
+                if (step + u < steps) {
+                    uint4 wc[RG][2];
+#pragma unroll
+                    for (int j = 0; j < RG; ++j)
+#pragma unroll
+                        for (int h = 0; h < 2; ++h)
+                            wc[j][h] = *reinterpret_cast<const uint4*>(ring + offset(u, j, h));
+                    compute(step + u, wc);
+                }
+            }
+        }
+        cp_async_wait<0>();
+    } else {
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) load_w(u, w[u]);
+        stage_x(d, X, s0, k_begin, k_end, stage);  // while the first loads of W are in flight
+        __syncthreads();
+        for (int step = 0; step < steps; step += UNROLL) {
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u) {
+                if (step + u < steps) compute(step + u, w[u]);
+                load_w(step + u + UNROLL, w[u]);
+            }
         }
     }
 
@@ -683,7 +774,7 @@ static __device__ __forceinline__ void jg_decode_gemm(const jg::dims& d, const j
     using namespace jg::decode;
     extern __shared__ float4 shared_words[];
     unsigned char* const stage = reinterpret_cast<unsigned char*>(shared_words);  // X's rows, then the block's sums
-    float* const tile = reinterpret_cast<float*>(stage + X_STAGE_BYTES);
+    float* const tile = reinterpret_cast<float*>(stage + X_STAGE_BYTES + W_RING_BYTES);
 
     // The grid is (row tiles x SPLITS, column tiles). Blocks start roughly in the order of their linear index, x
     // fastest; read as blockIdx says, the second column tile's blocks would start after every row tile of the first,

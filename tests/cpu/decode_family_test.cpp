@@ -50,6 +50,45 @@ TEST(DecodeFamily, NamesRoundTrip) {
     EXPECT_EQ(config("decode_mma_w4_r1_c8_k2_u4_x").to_string(), "decode_mma_w4_r1_c8_k2_u4_x");
     EXPECT_TRUE(config("decode_mma_w4_r1_c8_k2_u4_x").cluster);
     EXPECT_FALSE(DecodeConfig::parse("decode_mma_w4_r1_c8_k2_u4_y"));
+    // W staged (_s), alone or before the cluster's _x, never after it.
+    for (const std::string_view name : {"decode_simt_w4_r1_c16_k16_u8_s", "decode_mma_w4_r1_c8_k4_u16_s_x"})
+        EXPECT_EQ(config(name).to_string(), name);
+    EXPECT_TRUE(config("decode_simt_w4_r1_c16_k16_u8_s").staged);
+    EXPECT_FALSE(config("decode_simt_w4_r1_c16_k16_u8_s").cluster);
+    EXPECT_FALSE(config("decode_simt_w4_r1_c16_k16_u8").staged);
+    EXPECT_FALSE(DecodeConfig::parse("decode_simt_w4_r1_c16_k4_u8_x_s"));
+    EXPECT_FALSE(DecodeConfig::parse("decode_simt_w4_r1_c16_k4_u8_s_s"));
+}
+
+// W's loads in flight staged in shared memory: along k only, a ring of 2 to 16 steps, W 4-byte aligned; the ring is
+// in the block's shared memory (and its bytes no longer in the estimate of registers).
+TEST(DecodeFamily, StagedWRulesAndRing) {
+    Problem linear = decode_step(16, 14336, 4096, DType::F32);  // y = x W^T: W along k
+    linear.trans_a = Transpose::Yes;
+    linear.lda = 4096;
+    ASSERT_TRUE(decode_shape(linear).w_k_contiguous);
+    const DecodeConfig staged = config("decode_simt_w4_r1_c16_k16_u8_s");
+    EXPECT_FALSE(rule_of(staged, linear));
+    EXPECT_FALSE(rule_of(config("decode_simt_w4_r1_c16_k16_u16_s"), linear));
+    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c16_k16_u1_s"), linear), PruneRule::Knobs);
+    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c16_k16_u16"), linear), PruneRule::Knobs);  // registers: up to 8
+    EXPECT_EQ(rule_of(staged, decode_step(16, 14336, 4096, DType::F32)), PruneRule::Knobs);  // W along its rows
+    Problem misaligned = decode_step(1, 4096, 4096, DType::BF16);
+    misaligned.trans_a = Transpose::Yes;
+    misaligned.lda = 4097;
+    misaligned.align_a = 2;
+    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c1_k4_u8_s"), misaligned), PruneRule::Knobs);
+    misaligned.align_a = 4;
+    EXPECT_FALSE(rule_of(config("decode_simt_w4_r1_c1_k4_u8_s"), misaligned));
+
+    // 4 warps, 1 row group, 8 steps: 8 x 2 chunks of 16 bytes per thread, after X's 16 rows of 256 floats.
+    EXPECT_EQ(staged.w_ring_bytes(linear), 8 * 2 * 128 * 16);
+    EXPECT_EQ(staged.shared_bytes(linear), 16 * 1024 + 8 * 2 * 128 * 16 + 64 * 17 * 4);
+    DecodeConfig in_registers = staged;
+    in_registers.staged = false;
+    in_registers.unroll = 8;
+    EXPECT_EQ(in_registers.w_ring_bytes(linear), 0);
+    EXPECT_LT(staged.estimated_registers(linear), in_registers.estimated_registers(linear));
 }
 
 TEST(DecodeFamily, SmallSideAndLayout) {

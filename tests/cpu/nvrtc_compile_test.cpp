@@ -136,7 +136,9 @@ AnyConfig random_valid_config(std::mt19937_64& rng, std::string_view family, con
             d.rg = pick(rng, {1, 2, 4});
             d.columns = d.mma ? pick(rng, {8, 16, 32, 64}) : pick(rng, {1, 2, 3, 5, 8, 16});
             d.splits = pick(rng, {1, 2, 3, 8, 64});
-            d.unroll = pick(rng, {1, 2, 4, 8});
+            // W's loads in flight in registers, or in a ring in shared memory (W along k, 4-byte aligned).
+            d.staged = pick(rng, {0, 0, 1}) != 0;
+            d.unroll = d.staged ? pick(rng, {2, 4, 8, 16}) : pick(rng, {1, 2, 4, 8});
             d.cluster = hopper && pick(rng, {0, 1});  // the slices of a tile as a cluster (2 to 8 of them)
             c = d;
         } else {

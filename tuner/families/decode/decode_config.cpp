@@ -67,16 +67,23 @@ std::int64_t DecodeConfig::sums_bytes(const Problem& p) const {
 
 std::int64_t DecodeConfig::staged_x_bytes(const Problem& p) const { return columns * x_pitch(*this, p); }
 
+std::int64_t DecodeConfig::w_ring_bytes(const Problem& p) const {
+    // Each thread's chunks of `unroll` steps: two rows per row group where W is along k (decode.cuh: W_RING_BYTES).
+    return staged ? std::int64_t{unroll} * (decode_shape(p).w_k_contiguous ? 2 * rg : 4) * threads() * 16 : 0;
+}
+
 int DecodeConfig::shared_bytes(const Problem& p) const {
-    // X's rows of the block's slice, staged, then the block's sums (more than a block may have: validate refuses it).
-    const std::int64_t bytes = staged_x_bytes(p) + sums_bytes(p);
+    // X's rows of the block's slice, staged, W's ring, then the block's sums (more than a block may have: validate
+    // refuses it).
+    const std::int64_t bytes = staged_x_bytes(p) + w_ring_bytes(p) + sums_bytes(p);
     return static_cast<int>(std::min<std::int64_t>(bytes, INT32_MAX));
 }
 
 int DecodeConfig::estimated_registers(const Problem& p) const {
     const bool along_k = decode_shape(p).w_k_contiguous;
     const int vec = elements_per_load(p);
-    const int in_flight = unroll * 4 * (along_k ? 2 * rg : 4);  // the 16-byte loads of W, 4 registers each
+    // The 16-byte loads of W, 4 registers each: all steps in flight, or where they are staged the step computed.
+    const int in_flight = (staged ? 1 : unroll) * 4 * (along_k ? 2 * rg : 4);
     // What a step converts to fp32 (simt: W's chunks and X's) or hands to mma.sync (X's chunk; the permuted words).
     const int operands = mma ? (along_k ? 4 : 18) : (along_k ? 2 * rg * vec + vec : 4 * vec + 4);
     return accumulators(*this, p) + in_flight + operands + 60;  // 60: addresses, loop state (ptxas, sm_90)
@@ -118,7 +125,17 @@ std::optional<Rejection> DecodeConfig::validate(const Problem& p, const DeviceIn
     if (accumulators(*this, p) > 128)
         return Rejection{PruneRule::Registers, std::to_string(accumulators(*this, p)) +
                                                    " accumulators per thread, at most 128 (fewer columns)"};
-    if (unroll < 1 || unroll > 8) return Rejection{PruneRule::Knobs, "unroll must be 1 to 8"};
+    if (!staged && (unroll < 1 || unroll > 8)) return Rejection{PruneRule::Knobs, "unroll must be 1 to 8"};
+    if (staged) {
+        if (unroll < 2 || unroll > 16)
+            return Rejection{PruneRule::Knobs, "unroll must be 2 to 16 where W is staged (_s)"};
+        if (!d.w_k_contiguous)
+            return Rejection{PruneRule::Knobs, "W staged (_s) where it is stored along k only"};
+        if (device.cc_major < 8) return Rejection{PruneRule::Knobs, "W staged (_s) needs cp.async (sm_80 or newer)"};
+        if ((d.small_n ? p.align_a : p.align_b) < 4)
+            return Rejection{PruneRule::Knobs, "W staged (_s) copies at least 4 bytes at a time: W must be "
+                                                   "4-byte aligned"};
+    }
     if (splits < 1 || splits > 64) return Rejection{PruneRule::Knobs, "splits must be 1 to 64"};
     if (cluster && (splits < 2 || splits > 8))
         return Rejection{PruneRule::Knobs, "a cluster of the splits takes 2 to 8 of them"};
@@ -135,7 +152,7 @@ std::optional<Rejection> DecodeConfig::validate(const Problem& p, const DeviceIn
 KnobDefines DecodeConfig::defines() const {
     return {{"DECODE_MMA", mma ? 1 : 0}, {"DECODE_WARPS", warps},   {"DECODE_ROW_GROUPS", rg},
             {"DECODE_COLUMNS", columns}, {"DECODE_SPLITS", splits}, {"DECODE_UNROLL", unroll},
-            {"DECODE_CLUSTER", cluster ? 1 : 0}};
+            {"DECODE_CLUSTER", cluster ? 1 : 0}, {"DECODE_STAGED_W", staged ? 1 : 0}};
 }
 
 LaunchDescription DecodeConfig::launch(const Problem& p) const {
@@ -156,18 +173,25 @@ std::string DecodeConfig::to_string() const {
     using config_text::format_numbers;
     return std::string("decode_") + (mma ? "mma" : "simt") + "_" + format_numbers("w", {warps}) + "_" +
            format_numbers("r", {rg}) + "_" + format_numbers("c", {columns}) + "_" + format_numbers("k", {splits}) +
-           "_" + format_numbers("u", {unroll}) + (cluster ? "_x" : "");
+           "_" + format_numbers("u", {unroll}) + (staged ? "_s" : "") + (cluster ? "_x" : "");
 }
 
 std::optional<DecodeConfig> DecodeConfig::parse(std::string_view name) {
     using config_text::parse_numbers;
     const auto fields = config_text::family_fields(name, kName);
-    if (!fields || (fields->size() != 6 && fields->size() != 7)) return std::nullopt;
+    if (!fields || fields->size() < 6 || fields->size() > 8) return std::nullopt;
     DecodeConfig c;
-    if (fields->size() == 7) {
-        if ((*fields)[6] != "x") return std::nullopt;
-        c.cluster = true;
+    // The optional fields after the unroll, in their order: "s", then "x".
+    std::size_t next = 6;
+    if (next < fields->size() && (*fields)[next] == "s") {
+        c.staged = true;
+        ++next;
     }
+    if (next < fields->size() && (*fields)[next] == "x") {
+        c.cluster = true;
+        ++next;
+    }
+    if (next != fields->size()) return std::nullopt;
     if ((*fields)[0] == "mma") c.mma = true;
     else if ((*fields)[0] != "simt") return std::nullopt;
     const auto warps = parse_numbers((*fields)[1], "w", 1);

@@ -21,11 +21,12 @@ struct DecodeConfig {
     static constexpr std::string_view kSourceHeader = "decode/decode.cuh";
     static constexpr std::string_view kKernelSymbol = "jg_decode";
     static constexpr std::string_view kNameFormat =
-        "decode_<simt|mma>_w<WARPS>_r<RG>_c<COLUMNS>_k<SPLITS>_u<UNROLL>[_x]";
+        "decode_<simt|mma>_w<WARPS>_r<RG>_c<COLUMNS>_k<SPLITS>_u<UNROLL>[_s][_x]";
     static constexpr std::string_view kDescription =
         "for min(m, n) <= 64: simt (fp32 FMAs) or mma (mma.sync on 16-bit inputs);\n"
         "WARPS: warps per block; RG: groups of 16 rows of W per warp where W is stored along k (else 1);\n"
         "COLUMNS: columns of the small side per block; SPLITS: slices of K; UNROLL: 16-byte loads in flight;\n"
+        "_s: those loads land in a ring in shared memory (cp.async; W along k, sm_80), not registers;\n"
         "_x: a tile's SPLITS (2 to 8) blocks form a cluster and add their sums in shared memory (sm_90)";
 
     // The largest small side the kernel computes (its accumulators and the X rows it stages); the search covers all
@@ -39,6 +40,9 @@ struct DecodeConfig {
     int splits = 1;    // DECODE_SPLITS
     int unroll = 4;    // DECODE_UNROLL
     bool cluster = false;  // DECODE_CLUSTER: the splits' sums meet in the cluster's shared memory, not the workspace
+    // DECODE_STAGED_W: W's loads in flight land in a ring in shared memory (cp.async) rather than registers, so that
+    // the registers no longer bound the bytes in flight (where W is stored along k).
+    bool staged = false;
 
     int threads() const { return 32 * warps; }
     std::int64_t rows(const Problem& problem) const;           // of W per block
@@ -47,7 +51,8 @@ struct DecodeConfig {
     std::int64_t blocks(const Problem& problem) const;
     std::int64_t sums_bytes(const Problem& problem) const;  // the block's sums: shared memory, a workspace slot
     std::int64_t staged_x_bytes(const Problem& problem) const;  // X's rows of the block's slice, staged
-    int shared_bytes(const Problem& problem) const;         // X's staged rows, then the sums
+    std::int64_t w_ring_bytes(const Problem& problem) const;    // W's loads in flight where staged, else 0
+    int shared_bytes(const Problem& problem) const;         // X's staged rows, W's ring, then the sums
     int estimated_registers(const Problem& problem) const;
     // Blocks resident on an SM at once (by the estimated registers and the shared memory; at least 1), and the share of
     // the waves' slots that the blocks fill (1: the last wave full).
@@ -77,7 +82,7 @@ struct DecodeConfig {
 
     friend bool operator==(const DecodeConfig& x, const DecodeConfig& y) {
         return x.mma == y.mma && x.warps == y.warps && x.rg == y.rg && x.columns == y.columns &&
-               x.splits == y.splits && x.unroll == y.unroll && x.cluster == y.cluster;
+               x.splits == y.splits && x.unroll == y.unroll && x.cluster == y.cluster && x.staged == y.staged;
     }
 };
 
