@@ -43,6 +43,8 @@ struct DecodeConfig {
     // DECODE_STAGED_W: W's loads in flight land in a ring in shared memory (cp.async) rather than registers, so that
     // the registers no longer bound the bytes in flight (where W is stored along k).
     bool staged = false;
+    // Whether the search tries W staged (off until the staged ring has run correct and fast on a GPU).
+    static constexpr bool kSearchesStagedW = false;
 
     int threads() const { return 32 * warps; }
     std::int64_t rows(const Problem& problem) const;           // of W per block

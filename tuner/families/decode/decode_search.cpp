@@ -65,11 +65,13 @@ std::vector<DecodeConfig> DecodeConfig::enumerate(const Problem& p, const Device
             for (const int rg : {1, 2}) {
                 if (rg > 1 && !d.w_k_contiguous) continue;
                 for (const int columns : column_choices)
-                    for (const int unroll : {2, 4})
+                    for (const int unroll : {2, 4, 8})  // 8: W staged in shared memory (the registers hold 2 or 4)
                         for (const int splits : {1, 2, 4, 8, 16, 32})
                             for (const bool cluster : {false, true}) {
                                 DecodeConfig c = decode(mma, warps, rg, columns, splits, unroll);
                                 c.cluster = cluster;
+                                c.staged = unroll == 8;
+                                if (c.staged && !(kSearchesStagedW && d.w_k_contiguous)) continue;
                                 if (c.validate(p, device)) continue;
                                 const std::int64_t blocks = c.blocks(p);
                                 if (splits > 1 && (2 * blocks < device.sm_count || blocks > 8 * device.sm_count))
@@ -96,6 +98,19 @@ std::vector<DecodeConfig> DecodeConfig::refinements(const Problem& p, const Devi
         DecodeConfig c = *this;
         c.unroll = u;
         add(c);
+    }
+    if (kSearchesStagedW) {
+        // W's loads in flight the other way (staged in shared memory or in registers), and a staged ring twice or
+        // half as deep.
+        DecodeConfig other = *this;
+        other.staged = !staged;
+        other.unroll = staged ? std::min(unroll, 4) : 8;
+        add(other);
+        for (const int u : {unroll * 2, unroll / 2}) {
+            DecodeConfig c = *this;
+            c.unroll = u;
+            if (staged) add(c);
+        }
     }
     // The split between half and twice this one whose blocks fill their last wave most evenly (at the residency the
     // cost model estimates), where that is evener than this one's by a twentieth. Profiled on the H200 (session 22),
