@@ -23,11 +23,12 @@
 // the grid and the workspace for the call (tuner/families/decode/decode_config.cpp); everything else stays constant.
 //
 // How W's rows are read depends on which way they are stored:
-//   k-contiguous (the usual y = x W^T of a linear layer): lane (g = lane / 4, q = lane % 4) of a warp reads the 16
-//     bytes at k0 + VEC q of rows g and g + 8 of each of its warp's RG groups of 16 rows — 64 contiguous bytes per
-//     row and step, whole sectors. The math is either
+//   k-contiguous (the usual y = x W^T of a linear layer): lane (g = lane / KQ, q = lane % KQ) of a warp reads the
+//     16 bytes at k0 + VEC q of rows g and g + G of each of its warp's RG groups of 2 G rows (G = 32 / KQ; KQ, the
+//     lanes along k, is 4 but for the SIMT math's DECODE_LANES_K) — 16 KQ contiguous bytes per row and step, whole
+//     sectors. The math is either
 //       SIMT: fp32 FMAs on those VEC elements against X's same VEC elements, each lane a partial sum over its own
-//             quarter of the k, the four quarters added with two shuffles at the end; or
+//             share of the k, the KQ shares added with log2(KQ) shuffles at the end; or
 //       MMA (16-bit inputs): mma.sync m16n8k16 straight from these registers, no shared memory. A dot product does
 //             not care in which order its k terms come, so the instruction's logical k positions of a lane
 //             (2q, 2q+1, 2q+8, 2q+9) are mapped onto the lane's contiguous physical ones (k0 + 8q ... + 3, then
@@ -68,6 +69,9 @@
 #endif
 #ifndef DECODE_CLUSTER
 #define DECODE_CLUSTER 0     // 1: a tile's SPLITS blocks form a cluster and add their sums in shared memory (sm_90)
+#endif
+#ifndef DECODE_LANES_K
+#define DECODE_LANES_K 4     // k-contiguous W, SIMT math: lanes of a warp side by side along k (4 to 32; mma: 4)
 #endif
 #ifndef DECODE_STAGED_W
 #define DECODE_STAGED_W 0    // 1: W's loads in flight land in a ring in shared memory (cp.async), not registers
@@ -125,12 +129,14 @@ constexpr int SPLITS = DECODE_SPLITS;
 constexpr int UNROLL = DECODE_UNROLL;
 constexpr bool CLUSTER = DECODE_CLUSTER != 0;
 constexpr bool STAGED_W = DECODE_STAGED_W != 0;
+constexpr int KQ = DECODE_LANES_K;  // k-contiguous W: lanes along k, and the rows one load instruction covers
+constexpr int G = 32 / KQ;
 constexpr bool TWO_BYTE = sizeof(e_t) == 2;
 constexpr int VEC = 16 / (int)sizeof(e_t);  // elements of one 16-byte load
 
 // Rows of W per block and the k a block advances per step, by W's layout and the math (host: decode_config.cpp).
-constexpr index_t ROWS = W_K_CONTIGUOUS ? (index_t)WARPS * 16 * RG : (MMA ? (index_t)WARPS * 64 : 32 * VEC);
-constexpr index_t WINDOW = W_K_CONTIGUOUS ? 4 * VEC : (MMA ? 16 : 4 * WARPS);
+constexpr index_t ROWS = W_K_CONTIGUOUS ? (index_t)WARPS * 2 * G * RG : (MMA ? (index_t)WARPS * 64 : 32 * VEC);
+constexpr index_t WINDOW = W_K_CONTIGUOUS ? KQ * VEC : (MMA ? 16 : 4 * WARPS);
 // k per split: whole steps, and whole 16-byte chunks of X's staged rows (WINDOW and VEC are powers of two).
 constexpr index_t SLICE_UNIT = WINDOW > VEC ? WINDOW : VEC;
 constexpr index_t SLICE = ceil_div(ceil_div(K, SPLITS), SLICE_UNIT) * SLICE_UNIT;
@@ -171,6 +177,8 @@ static_assert(BATCH == 1 || SPLITS == 1 || CLUSTER,
               "a batch's slices of K meet within a cluster (the host refuses the others)");
 static_assert(!MMA || (TWO_BYTE && BS % 8 == 0), "mma: 16-bit inputs, columns in eights");
 static_assert(W_K_CONTIGUOUS || RG == 1, "l-contiguous W: one row group");
+static_assert(KQ == 4 || (!MMA && W_K_CONTIGUOUS && (KQ == 8 || KQ == 16 || KQ == 32)),
+              "lanes along k: 4, or 8 to 32 for the SIMT math on k-contiguous W");
 static_assert((SPLITS - 1) * SLICE < K, "every split has some k");
 static_assert(UNROLL >= 1 && UNROLL <= (STAGED_W ? 16 : 8), "1 to 8 steps in flight (2 to 16 staged)");
 static_assert(!STAGED_W || (UNROLL >= 2 && W_K_CONTIGUOUS && W_ALIGN * (int)sizeof(e_t) >= 4),
@@ -426,14 +434,14 @@ constexpr bool W_ROWS_WHOLE = RG >= 2 && W_ROWS % ROWS == 0;
 __device__ __forceinline__ void k_contiguous_sums(const dims& d, const e_t* W, const e_t* X, unsigned char* stage,
                                                   index_t row0, index_t s0, index_t k_begin, index_t k_end,
                                                   float* tile) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
-    const index_t warp_row = (index_t)warp * 16 * RG;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane / KQ, q = lane % KQ;
+    const index_t warp_row = (index_t)warp * 2 * G * RG;
     const e_t* rows[RG][2];
 #pragma unroll
     for (int j = 0; j < RG; ++j)
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            const index_t l = row0 + warp_row + 16 * j + 8 * h + g;
+            const index_t l = row0 + warp_row + 2 * G * j + G * h + g;
             rows[j][h] = W + w_offset(d, W_ROWS_WHOLE ? l : clamp_index(l, w_rows(d) - 1), 0);
         }
     const int steps = (int)ceil_div(k_end - k_begin, WINDOW);
@@ -585,8 +593,8 @@ __device__ __forceinline__ void k_contiguous_sums(const dims& d, const e_t* W, c
                 for (int i = 0; i < 4; ++i)
                     tile[(warp_row + 16 * j + g + 8 * (i / 2)) * TILE_STRIDE + 8 * t + 2 * q + i % 2] = mma_acc[j][t][i];
     } else {
-        // The four lanes of a row hold a quarter of the k each: added in a fixed order, then each stores a quarter of
-        // the columns.
+        // The KQ lanes of a row hold a share of the k each: added pairwise (each pair's sum the same in both lanes, so
+        // every lane ends with the same bits), then each stores every KQ-th column.
 #pragma unroll
         for (int j = 0; j < RG; ++j)
 #pragma unroll
@@ -594,9 +602,9 @@ __device__ __forceinline__ void k_contiguous_sums(const dims& d, const e_t* W, c
 #pragma unroll
                 for (int c = 0; c < BS; ++c) {
                     float v = simt_acc[j][h][c];
-                    v += __shfl_xor_sync(0xffffffffu, v, 1);
-                    v += __shfl_xor_sync(0xffffffffu, v, 2);
-                    if ((c & 3) == q) tile[(warp_row + 16 * j + 8 * h + g) * TILE_STRIDE + c] = v;
+#pragma unroll
+                    for (int o = 1; o < KQ; o *= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+                    if (c % KQ == q) tile[(warp_row + 2 * G * j + G * h + g) * TILE_STRIDE + c] = v;
                 }
     }
 }

@@ -58,6 +58,37 @@ TEST(DecodeFamily, NamesRoundTrip) {
     EXPECT_FALSE(config("decode_simt_w4_r1_c16_k16_u8").staged);
     EXPECT_FALSE(DecodeConfig::parse("decode_simt_w4_r1_c16_k4_u8_x_s"));
     EXPECT_FALSE(DecodeConfig::parse("decode_simt_w4_r1_c16_k4_u8_s_s"));
+    // Lanes along k (_l), before _s and _x; the default 4 is never written.
+    for (const std::string_view name : {"decode_simt_w8_r1_c16_k16_u8_l8_s", "decode_simt_w4_r1_c4_k4_u4_l32_x"})
+        EXPECT_EQ(config(name).to_string(), name);
+    EXPECT_EQ(config("decode_simt_w8_r1_c16_k16_u8_l16").lanes_k, 16);
+    EXPECT_EQ(config("decode_simt_w8_r1_c16_k16_u8").lanes_k, 4);
+    EXPECT_FALSE(DecodeConfig::parse("decode_simt_w4_r1_c16_k4_u8_l4"));
+    EXPECT_FALSE(DecodeConfig::parse("decode_simt_w4_r1_c16_k4_u8_s_l8"));
+}
+
+// Lanes along k: a warp's load covers 32 / lanes rows, 16 x lanes bytes each, so a block's rows and its step along k
+// follow; only the SIMT math on W stored along k has them.
+TEST(DecodeFamily, LanesAlongK) {
+    Problem linear = decode_step(16, 14336, 4096, DType::F32);
+    linear.trans_a = Transpose::Yes;
+    linear.lda = 4096;
+    EXPECT_EQ(config("decode_simt_w4_r1_c16_k16_u4").rows(linear), 64);
+    EXPECT_EQ(config("decode_simt_w4_r1_c16_k16_u4_l8").rows(linear), 32);
+    EXPECT_EQ(config("decode_simt_w8_r2_c16_k16_u4_l16").rows(linear), 64);
+    EXPECT_EQ(config("decode_simt_w8_r1_c16_k16_u4_l32").rows(linear), 16);
+    EXPECT_FALSE(rule_of(config("decode_simt_w8_r1_c16_k16_u8_l8_s"), linear));
+    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c16_k16_u4_l2"), linear), PruneRule::Knobs);
+    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c16_k16_u4_l8"), decode_step(16, 14336, 4096, DType::F32)),
+              PruneRule::Knobs);  // W along its rows
+    Problem bf16 = linear;
+    bf16.a_type = bf16.b_type = bf16.c_type = DType::BF16;
+    EXPECT_EQ(rule_of(config("decode_mma_w4_r1_c16_k16_u4_l8"), bf16), PruneRule::Knobs);
+    EXPECT_FALSE(rule_of(config("decode_simt_w4_r1_c16_k16_u4_l8"), bf16));
+    // A split's k is a whole number of steps: 32 lanes of 4 floats step 128 k, so K = 4096 in 64 splits of 64 is
+    // refused (its last split would have none) where 4 lanes (16 k a step) take it.
+    EXPECT_FALSE(rule_of(config("decode_simt_w4_r1_c16_k64_u4"), linear));
+    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c16_k64_u4_l32"), linear), PruneRule::Knobs);
 }
 
 // W's loads in flight staged in shared memory: along k only, a ring of 2 to 16 steps, W 4-byte aligned; the ring is

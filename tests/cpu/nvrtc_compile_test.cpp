@@ -138,6 +138,7 @@ AnyConfig random_valid_config(std::mt19937_64& rng, std::string_view family, con
             d.splits = pick(rng, {1, 2, 3, 8, 64});
             // W's loads in flight in registers, or in a ring in shared memory (W along k, 4-byte aligned).
             d.staged = pick(rng, {0, 0, 1}) != 0;
+            d.lanes_k = d.mma ? 4 : pick(rng, {4, 4, 8, 16, 32});  // lanes along k (W along k, simt math)
             d.unroll = d.staged ? pick(rng, {2, 4, 8, 16}) : pick(rng, {1, 2, 4, 8});
             d.cluster = hopper && pick(rng, {0, 1});  // the slices of a tile as a cluster (2 to 8 of them)
             c = d;

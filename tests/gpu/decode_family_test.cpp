@@ -2,10 +2,10 @@
 // n, the canonical problem's) runs from 1 to 64 and whose large side and K reach into the thousands, in both orders
 // and all four transposes — so W is read along k and along its rows, X along k and along s — with padded and odd
 // leading dimensions, pointers off their 16-byte boundaries, every output type, alpha and beta of every kind, and
-// random knobs: both kinds of math, 1 to 8 warps, row groups, column tiles, 1 to 64 splits of K (the partial sums
-// meeting in the workspace, or on Hopper in the cluster's shared memory), unroll depths 1 to 8 (2 to 16 with W's
-// loads in flight staged in shared memory). Also the untuned default on decode steps of a layer in both weight
-// layouts, and batches of decode steps.
+// random knobs: both kinds of math, 1 to 8 warps, row groups, lanes along k, column tiles, 1 to 64 splits of K (the
+// partial sums meeting in the workspace, or on Hopper in the cluster's shared memory), unroll depths 1 to 8 (2 to 16
+// with W's loads in flight staged in shared memory). Also the untuned default on decode steps of a layer in both
+// weight layouts, and batches of decode steps.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -105,6 +105,7 @@ DecodeConfig random_config(std::mt19937_64& rng, const Problem& p, const DeviceI
                           : std::uniform_int_distribution<int>(1, int(std::min<std::int64_t>(small, 16)))(rng);
         c.splits = pick({1, 1, 2, 3, 4, 8, 16, 64});
         c.staged = pick({0, 0, 1}) == 1;  // W's loads in flight in shared memory (along k, 4-byte aligned W)
+        c.lanes_k = c.mma ? 4 : pick({4, 4, 8, 16, 32});  // lanes along k (W along k, simt math)
         c.unroll = c.staged ? pick({2, 3, 4, 8, 16}) : pick({1, 2, 4, 8});
         c.cluster = c.splits >= 2 && c.splits <= 8 && device.cc_major >= 9 && pick({0, 1}) == 1;
         if (!c.validate(p, device)) return c;

@@ -16,7 +16,7 @@ int elements_per_load(const Problem& p) { return 16 / size_of(p.a_type); }
 
 // k a block advances per step, and the k of one split (a whole number of steps), as decode.cuh works them out.
 std::int64_t window(const DecodeConfig& c, const Problem& p) {
-    if (decode_shape(p).w_k_contiguous) return 4 * elements_per_load(p);
+    if (decode_shape(p).w_k_contiguous) return c.lanes_k * elements_per_load(p);
     return c.mma ? 16 : 4 * c.warps;
 }
 std::int64_t slice(const DecodeConfig& c, const Problem& p) {
@@ -48,7 +48,7 @@ DecodeShape decode_shape(const Problem& p) {
 }
 
 std::int64_t DecodeConfig::rows(const Problem& p) const {
-    if (decode_shape(p).w_k_contiguous) return std::int64_t{warps} * 16 * rg;
+    if (decode_shape(p).w_k_contiguous) return std::int64_t{warps} * 2 * (32 / lanes_k) * rg;
     return mma ? std::int64_t{warps} * 64 : 32 * elements_per_load(p);
 }
 std::int64_t DecodeConfig::row_tiles(const Problem& p) const {
@@ -114,6 +114,10 @@ std::optional<Rejection> DecodeConfig::validate(const Problem& p, const DeviceIn
     if (warps != 1 && warps != 2 && warps != 4 && warps != 8)
         return Rejection{PruneRule::Knobs, "warps must be 1, 2, 4 or 8"};
     if (rg != 1 && rg != 2 && rg != 4) return Rejection{PruneRule::Knobs, "row groups must be 1, 2 or 4"};
+    if (lanes_k != 4 && lanes_k != 8 && lanes_k != 16 && lanes_k != 32)
+        return Rejection{PruneRule::Knobs, "lanes along k must be 4, 8, 16 or 32"};
+    if (lanes_k != 4 && (mma || !d.w_k_contiguous))
+        return Rejection{PruneRule::Knobs, "lanes along k other than 4: the simt math on W stored along k only"};
     if (!d.w_k_contiguous && rg != 1)
         return Rejection{PruneRule::Knobs, "one row group where the large operand is stored along its rows"};
     // More columns than the small side are work wasted, so the search offers none; a run-time-shape variant tuned
@@ -152,7 +156,8 @@ std::optional<Rejection> DecodeConfig::validate(const Problem& p, const DeviceIn
 KnobDefines DecodeConfig::defines() const {
     return {{"DECODE_MMA", mma ? 1 : 0}, {"DECODE_WARPS", warps},   {"DECODE_ROW_GROUPS", rg},
             {"DECODE_COLUMNS", columns}, {"DECODE_SPLITS", splits}, {"DECODE_UNROLL", unroll},
-            {"DECODE_CLUSTER", cluster ? 1 : 0}, {"DECODE_STAGED_W", staged ? 1 : 0}};
+            {"DECODE_CLUSTER", cluster ? 1 : 0}, {"DECODE_STAGED_W", staged ? 1 : 0},
+            {"DECODE_LANES_K", lanes_k}};
 }
 
 LaunchDescription DecodeConfig::launch(const Problem& p) const {
@@ -173,16 +178,23 @@ std::string DecodeConfig::to_string() const {
     using config_text::format_numbers;
     return std::string("decode_") + (mma ? "mma" : "simt") + "_" + format_numbers("w", {warps}) + "_" +
            format_numbers("r", {rg}) + "_" + format_numbers("c", {columns}) + "_" + format_numbers("k", {splits}) +
-           "_" + format_numbers("u", {unroll}) + (staged ? "_s" : "") + (cluster ? "_x" : "");
+           "_" + format_numbers("u", {unroll}) + (lanes_k != 4 ? "_" + format_numbers("l", {lanes_k}) : "") +
+           (staged ? "_s" : "") + (cluster ? "_x" : "");
 }
 
 std::optional<DecodeConfig> DecodeConfig::parse(std::string_view name) {
     using config_text::parse_numbers;
     const auto fields = config_text::family_fields(name, kName);
-    if (!fields || fields->size() < 6 || fields->size() > 8) return std::nullopt;
+    if (!fields || fields->size() < 6 || fields->size() > 9) return std::nullopt;
     DecodeConfig c;
-    // The optional fields after the unroll, in their order: "s", then "x".
+    // The optional fields after the unroll, in their order: "l<LANES>" (never "l4", the default), "s", then "x".
     std::size_t next = 6;
+    if (next < fields->size() && !(*fields)[next].empty() && (*fields)[next][0] == 'l') {
+        const auto lanes = parse_numbers((*fields)[next], "l", 1);
+        if (!lanes || (*lanes)[0] == 4) return std::nullopt;
+        c.lanes_k = (*lanes)[0];
+        ++next;
+    }
     if (next < fields->size() && (*fields)[next] == "s") {
         c.staged = true;
         ++next;

@@ -21,11 +21,12 @@ struct DecodeConfig {
     static constexpr std::string_view kSourceHeader = "decode/decode.cuh";
     static constexpr std::string_view kKernelSymbol = "jg_decode";
     static constexpr std::string_view kNameFormat =
-        "decode_<simt|mma>_w<WARPS>_r<RG>_c<COLUMNS>_k<SPLITS>_u<UNROLL>[_s][_x]";
+        "decode_<simt|mma>_w<WARPS>_r<RG>_c<COLUMNS>_k<SPLITS>_u<UNROLL>[_l<LANES>][_s][_x]";
     static constexpr std::string_view kDescription =
         "for min(m, n) <= 64: simt (fp32 FMAs) or mma (mma.sync on 16-bit inputs);\n"
-        "WARPS: warps per block; RG: groups of 16 rows of W per warp where W is stored along k (else 1);\n"
+        "WARPS: warps per block; RG: groups of 64 / LANES rows of W per warp where W is stored along k (else 1);\n"
         "COLUMNS: columns of the small side per block; SPLITS: slices of K; UNROLL: 16-byte loads in flight;\n"
+        "LANES: lanes of a warp along k where W is stored along k (simt: 4 to 32; default 4);\n"
         "_s: those loads land in a ring in shared memory (cp.async; W along k, sm_80), not registers;\n"
         "_x: a tile's SPLITS (2 to 8) blocks form a cluster and add their sums in shared memory (sm_90)";
 
@@ -43,6 +44,9 @@ struct DecodeConfig {
     // DECODE_STAGED_W: W's loads in flight land in a ring in shared memory (cp.async) rather than registers, so that
     // the registers no longer bound the bytes in flight (where W is stored along k).
     bool staged = false;
+    // DECODE_LANES_K: where W is stored along k, the lanes of a warp side by side along k (SIMT math: 4, 8, 16 or 32;
+    // mma.sync: 4). Each of a warp's loads reads 16 x lanes contiguous bytes of 32 / lanes rows of W.
+    int lanes_k = 4;
     // Whether the search tries W staged (off until the staged ring has run correct and fast on a GPU).
     static constexpr bool kSearchesStagedW = false;
 
@@ -84,7 +88,8 @@ struct DecodeConfig {
 
     friend bool operator==(const DecodeConfig& x, const DecodeConfig& y) {
         return x.mma == y.mma && x.warps == y.warps && x.rg == y.rg && x.columns == y.columns &&
-               x.splits == y.splits && x.unroll == y.unroll && x.cluster == y.cluster && x.staged == y.staged;
+               x.splits == y.splits && x.unroll == y.unroll && x.cluster == y.cluster && x.staged == y.staged &&
+               x.lanes_k == y.lanes_k;
     }
 };
 
