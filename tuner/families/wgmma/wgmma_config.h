@@ -60,6 +60,9 @@ struct WgmmaConfig {
     // default ran 0.76x, 130 x 4096 x 4096 tn 2.1x against 1.18x: bench/results/2026-12-07-h100-s36.md).
     static constexpr bool kSearchesFittedWidths = true;
     static constexpr bool kDefaultsToFittedTiles = true;
+    // Whether the untuned default picks, among 256 x 128, 128 x 256 and 192 x 128 tiles, the one whose persistent
+    // blocks take the fewest turns of work (wave_fitted_tile in wgmma_search.cpp); off until measured on a GPU.
+    static constexpr bool kDefaultsToWaveFittedTiles = false;
     // Up to three instruction widths, multiples of 16 up to 256 other than 64's, that cover C's `extent` along them
     // with fewer padded rows than any of 64, 128, 192 and 256 does — fewest first, the wider of a tie first, 16 only
     // for a side of 16 or fewer (130: 144, 48, 80; 4096: none).

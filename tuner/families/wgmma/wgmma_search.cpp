@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 #include "runtime/device/roofline.h"
 #include "tuner/families/common/operand_packing.h"
@@ -334,6 +336,33 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     return e;
 }
 
+namespace {
+
+// The widest tile for the untuned default's persistent grid (one block per SM, each taking tiles in turns): of 256 x
+// 128, 128 x 256 and 192 x 128, the one whose blocks take the fewest turns of work — turns (the tiles over the SMs,
+// rounded up) times the tile's area, the narrower tiles' 5% more per unit of area (their fewer stages, their smaller
+// share of reuse: 128 x 256 s3 ran 4000^3 3% slower than 256 x 128 s4 in equal turns on the H100, session 36's
+// measured rows), ties to 256 x 128. Where tiles are whole multiples that is 256 x 128 (4096^3: 4 turns against 6 of
+// 192 x 128, 4.5 in its area); where the last turn of 256 x 128 is mostly empty, a narrower tile fills it: 6144 x
+// 1528 makes 288 tiles of 256 x 128 (3 turns, the last 18% full) and 384 of 192 x 128 (3 turns of 3/4 the work).
+std::pair<int, int> wave_fitted_tile(const Problem& p, const DeviceInfo& device) {
+    const std::int64_t sms = std::max(1, device.sm_count);
+    std::pair<int, int> best{256, 128};
+    double best_work = 0.0;
+    for (const auto& [bm, bn, cost] : {std::tuple{256, 128, 1.0}, std::tuple{128, 256, 1.05},
+                                        std::tuple{192, 128, 1.05}}) {
+        const std::int64_t tiles = ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+        const double work = double((tiles + sms - 1) / sms) * bm * bn * cost;
+        if (best_work == 0.0 || work < best_work) {
+            best_work = work;
+            best = {bm, bn};
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
 std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, const DeviceInfo& device) {
     // A GFLOP and more, and K deep enough to fill the ring a few times — or, with shorter K (bound by C's traffic),
     // tiles for three waves and more, a batch's or one GEMM's: the persistent blocks' producer loads the next tiles
@@ -356,6 +385,11 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
     std::array<WgmmaConfig, 2> ladder{};
     ladder[0].bm = 256;
     ladder[0].bn = 128;
+    if (kDefaultsToWaveFittedTiles && !batched) {
+        const auto [bm, bn] = wave_fitted_tile(p, device);
+        ladder[0].bm = bm;
+        ladder[0].bn = bn;
+    }
     ladder[1].bm = 128;
     ladder[1].bn = 128;
     for (WgmmaConfig c : ladder) {
