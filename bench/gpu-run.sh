@@ -288,6 +288,8 @@ ncu_rows() {  # ncu_rows ROWS_FILE
             ncu --import "$RES/ncu_$i.ncu-rep" >> "$RES/ncu_$i.txt" 2>&1
             ncu --import "$RES/ncu_$i.ncu-rep" --page source --csv --print-source sass > "$RES/ncu_source_$i.csv" 2>&1
             rm -f "$RES/ncu_$i.ncu-rep"
+            python3 bench/ncu_source_summary.py "$RES/ncu_source_$i.csv" 30 > "$RES/ncu_source_$i.txt" 2>&1
+            head -20 "$RES/ncu_source_$i.txt" | tee -a "$log"
         fi
         echo "--- ncu $i: $m x $n x $k $dtype $ta$tb $config" | tee -a "$log"
         local figures="Duration|DRAM Throughput|Memory Throughput|Registers Per Thread|Waves Per SM|Achieved Occupancy"
