@@ -423,6 +423,25 @@ __device__ __forceinline__ unsigned staged_pair(const unsigned char* stage, int 
 
 // ---- the main loops: each leaves this block's sums of its slice in `tile` (ROWS x BS, TILE_STRIDE apart) ----
 
+// The main loops' register ring: the first UNROLL steps of W's loads issued, X staged (`stage_x_now`) while they are
+// in flight, then each step computed and its registers loaded again UNROLL steps ahead (`load_w(step, chunks)`,
+// `compute(step, chunks)`; steps past the last load nothing).
+template <typename Chunks, typename LoadW, typename StageX, typename Compute>
+__device__ __forceinline__ void stream_through_registers(Chunks (&w)[UNROLL], int steps, LoadW&& load_w,
+                                                         StageX&& stage_x_now, Compute&& compute) {
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) load_w(u, w[u]);
+    stage_x_now();
+    __syncthreads();
+    for (int step = 0; step < steps; step += UNROLL) {
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            if (step + u < steps) compute(step + u, w[u]);
+            load_w(step + u + UNROLL, w[u]);
+        }
+    }
+}
+
 // k-contiguous W. Rows past L and columns past S read the last row or column instead (their sums are never stored).
 // Where L is a whole number of row tiles no row is past it, and the rows of two or more row groups are not clamped:
 // a thread's rows then lie at fixed distances from its first, and a step's loads take those as immediate offsets
@@ -570,17 +589,7 @@ __device__ __forceinline__ void k_contiguous_sums(const dims& d, const e_t* W, c
         }
         cp_async_wait<0>();
     } else {
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u) load_w(u, w[u]);
-        stage_x(d, X, s0, k_begin, k_end, stage);  // while the first loads of W are in flight
-        __syncthreads();
-        for (int step = 0; step < steps; step += UNROLL) {
-#pragma unroll
-            for (int u = 0; u < UNROLL; ++u) {
-                if (step + u < steps) compute(step + u, w[u]);
-                load_w(step + u + UNROLL, w[u]);
-            }
-        }
+        stream_through_registers(w, steps, load_w, [&] { stage_x(d, X, s0, k_begin, k_end, stage); }, compute);
     }
 
     if constexpr (MMA) {
@@ -656,17 +665,7 @@ __device__ __forceinline__ void l_contiguous_simt_sums(const dims& d, const e_t*
         }
     };
 
-#pragma unroll
-    for (int u = 0; u < UNROLL; ++u) load_w(u, w[u]);
-    stage_x(d, X, s0, k_begin, k_end, stage);  // while the first loads of W are in flight
-    __syncthreads();
-    for (int step = 0; step < steps; step += UNROLL) {
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
-            if (step + u < steps) compute(step + u, w[u]);
-            load_w(step + u + UNROLL, w[u]);
-        }
-    }
+    stream_through_registers(w, steps, load_w, [&] { stage_x(d, X, s0, k_begin, k_end, stage); }, compute);
 
     // The warps' sums added in warp order, one warp at a time.
 #pragma unroll 1
@@ -746,17 +745,7 @@ __device__ __forceinline__ void l_contiguous_mma_sums(const dims& d, const e_t* 
         }
     };
 
-#pragma unroll
-    for (int u = 0; u < UNROLL; ++u) load_w(u, w[u]);
-    stage_x(d, X, s0, k_begin, k_end, stage);  // while the first loads of W are in flight
-    __syncthreads();
-    for (int step = 0; step < steps; step += UNROLL) {
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
-            if (step + u < steps) compute(step + u, w[u]);
-            load_w(step + u + UNROLL, w[u]);
-        }
-    }
+    stream_through_registers(w, steps, load_w, [&] { stage_x(d, X, s0, k_begin, k_end, stage); }, compute);
 
     // Accumulator i of tile (t, n): instruction row g + 8 (i / 2), our row 8 g + 2 t + i / 2; column 8 n + 2 q + i % 2.
 #pragma unroll
