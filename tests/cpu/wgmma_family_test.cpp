@@ -61,6 +61,24 @@ std::optional<PruneRule> rule_of(const WgmmaConfig& c, const Problem& p, const D
     return r ? std::optional<PruneRule>(r->rule) : std::nullopt;
 }
 
+// The wave-fitted tile (the untuned default's widest tile where kDefaultsToWaveFittedTiles): the fewest turns of
+// work for 132 persistent blocks, the narrower tiles 5% dearer a unit of area.
+TEST(WgmmaFamily, WaveFittedTileTakesTheFewestTurnsOfWork) {
+    using Tile = std::pair<int, int>;
+    const DeviceInfo& h200 = h200_profile();  // 132 SMs, as the H100
+    EXPECT_EQ(WgmmaConfig::wave_fitted_tile(half(4096, 4096, 4096), h200), Tile(256, 128));  // 4 turns, 6 of 192
+    EXPECT_EQ(WgmmaConfig::wave_fitted_tile(half(8192, 8192, 8192), h200), Tile(256, 128));
+    EXPECT_EQ(WgmmaConfig::wave_fitted_tile(half(4000, 4000, 4000), h200), Tile(256, 128));
+    // 288 tiles of 256 x 128 take 3 turns, the last 18% full; 384 of 192 x 128 take 3 of three quarters the work.
+    EXPECT_EQ(WgmmaConfig::wave_fitted_tile(half(6144, 1528, 6144), h200), Tile(192, 128));
+    // 4097^3: 561 tiles (5 turns) against 726 of 192 x 128 (6 turns of 3/4: 4.5).
+    EXPECT_EQ(WgmmaConfig::wave_fitted_tile(half(4097, 4097, 4097), h200), Tile(192, 128));
+    // 4200 x 6000: 17 x 47 = 799 tiles of 256 x 128 (7 turns) against 33 x 24 = 792 of 128 x 256 (6).
+    EXPECT_EQ(WgmmaConfig::wave_fitted_tile(half(4200, 6000, 3504), h200), Tile(128, 256));
+    // 5120^3: 800 tiles (7 turns) against 1080 of 192 x 128 (9 of 3/4: 6.75, and 5% dearer: 7.09): 256 x 128 stays.
+    EXPECT_EQ(WgmmaConfig::wave_fitted_tile(half(5120, 5120, 5120), h200), Tile(256, 128));
+}
+
 TEST(WgmmaFamily, TakesHalfPrecisionAndTf32OnSm90Only) {
     const Problem bf16 = half(4096, 4096, 4096), f16 = half(4096, 4096, 4096, DType::F16);
     EXPECT_FALSE(rule_of(WgmmaConfig{}, bf16));

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tuner/families/family.h"
@@ -63,6 +64,8 @@ struct WgmmaConfig {
     // Whether the untuned default picks, among 256 x 128, 128 x 256 and 192 x 128 tiles, the one whose persistent
     // blocks take the fewest turns of work (wave_fitted_tile in wgmma_search.cpp); off until measured on a GPU.
     static constexpr bool kDefaultsToWaveFittedTiles = false;
+    // That tile, {bm, bn}: for the turns, the tiles over the device's SMs rounded up (wgmma_search.cpp says why).
+    static std::pair<int, int> wave_fitted_tile(const Problem& problem, const DeviceInfo& device);
     // Up to three instruction widths, multiples of 16 up to 256 other than 64's, that cover C's `extent` along them
     // with fewer padded rows than any of 64, 128, 192 and 256 does — fewest first, the wider of a tie first, 16 only
     // for a side of 16 or fewer (130: 144, 48, 80; 4096: none).

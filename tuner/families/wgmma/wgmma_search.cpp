@@ -336,8 +336,6 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     return e;
 }
 
-namespace {
-
 // The widest tile for the untuned default's persistent grid (one block per SM, each taking tiles in turns): of 256 x
 // 128, 128 x 256 and 192 x 128, the one whose blocks take the fewest turns of work — turns (the tiles over the SMs,
 // rounded up) times the tile's area, the narrower tiles' 5% more per unit of area (their fewer stages, their smaller
@@ -345,7 +343,7 @@ namespace {
 // measured rows), ties to 256 x 128. Where tiles are whole multiples that is 256 x 128 (4096^3: 4 turns against 6 of
 // 192 x 128, 4.5 in its area); where the last turn of 256 x 128 is mostly empty, a narrower tile fills it: 6144 x
 // 1528 makes 288 tiles of 256 x 128 (3 turns, the last 18% full) and 384 of 192 x 128 (3 turns of 3/4 the work).
-std::pair<int, int> wave_fitted_tile(const Problem& p, const DeviceInfo& device) {
+std::pair<int, int> WgmmaConfig::wave_fitted_tile(const Problem& p, const DeviceInfo& device) {
     const std::int64_t sms = std::max(1, device.sm_count);
     std::pair<int, int> best{256, 128};
     double best_work = 0.0;
@@ -360,8 +358,6 @@ std::pair<int, int> wave_fitted_tile(const Problem& p, const DeviceInfo& device)
     }
     return best;
 }
-
-}  // namespace
 
 std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, const DeviceInfo& device) {
     // A GFLOP and more, and K deep enough to fill the ring a few times — or, with shorter K (bound by C's traffic),
