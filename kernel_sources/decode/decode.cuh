@@ -349,8 +349,8 @@ __device__ __forceinline__ void stage_x_loads(const dims& d, const e_t* X, index
 }
 
 // A chunk cut short by K's end is loaded element by element instead: a cut-short cp.async reads its whole 16 bytes,
-// past X's end for its last chunk (mma_sync.cuh's copy_run).
-// Issues the copies as one group of cp.async; the caller waits for it (stage_x, or the staged-W ring's prologue).
+// past X's end for its last chunk (mma_sync.cuh's copy_run). The copies are one group of cp.async, which the caller
+// waits for (stage_x, or the staged-W ring's prologue).
 __device__ __forceinline__ void stage_x_async(const dims& d, const e_t* X, index_t s0, index_t k_begin,
                                               index_t k_end, unsigned char* stage) {
     const index_t S = x_rows(d);
@@ -367,7 +367,7 @@ __device__ __forceinline__ void stage_x_async(const dims& d, const e_t* X, index
     cp_async_commit();
 }
 
-// Starts X's copies; complete (for this thread) once `X_STAGED_AFTER` younger groups of cp.async at most are pending.
+// Starts X's copies: complete for this thread once no cp.async group older than those it issues after is pending.
 __device__ __forceinline__ void stage_x_begin(const dims& d, const e_t* X, index_t s0, index_t k_begin,
                                               index_t k_end, unsigned char* stage) {
     if constexpr (STAGE_X_ASYNC) stage_x_async(d, X, s0, k_begin, k_end, stage);
@@ -534,9 +534,10 @@ __device__ __forceinline__ void k_contiguous_sums(const dims& d, const e_t* W, c
     };
 
     if constexpr (STAGED_W) {
-        // The ring (W_RING_BYTES): step s in slot s mod UNROLL; while step s is computed, steps s + 1 ... s + UNROLL - 1
-        // are in flight. A thread reads back only its own chunks, so the ring needs no barrier: a slot is refilled
-        // one step after its chunks were read (those loads were issued before the copy that overwrites them).
+        // The ring (W_RING_BYTES): step s in slot s mod UNROLL; while step s is computed, steps s + 1 to
+        // s + UNROLL - 1 are in flight. A thread reads back only its own chunks, so the ring needs no barrier: a slot
+        // is refilled one step after its chunks were read (those loads were issued before the copy that overwrites
+        // them).
         unsigned char* const ring = stage + X_STAGE_BYTES;
         const unsigned ring_address = shared_address(ring);
         auto offset = [&](int u, int j, int h) {
@@ -555,13 +556,12 @@ __device__ __forceinline__ void k_contiguous_sums(const dims& d, const e_t* W, c
                         for (int h = 0; h < 2; ++h)
                             copy_whole_chunk<W_ALIGN>(ring_address + offset(u, j, h), rows[j][h] + k);
                 } else {
+                    uint4 edge[RG][2];
+                    load_w(step, edge);
 #pragma unroll
                     for (int j = 0; j < RG; ++j)
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {
-                            const uint4 edge = load_chunk<W_ALIGN>(rows[j][h] + k, left);
-                            *reinterpret_cast<uint4*>(ring + offset(u, j, h)) = edge;
-                        }
+                        for (int h = 0; h < 2; ++h) *reinterpret_cast<uint4*>(ring + offset(u, j, h)) = edge[j][h];
                 }
             }
             cp_async_commit();

@@ -106,11 +106,12 @@ std::vector<DecodeConfig> DecodeConfig::refinements(const Problem& p, const Devi
         other.staged = !staged;
         other.unroll = staged ? std::min(unroll, 4) : 8;
         add(other);
-        for (const int u : {unroll * 2, unroll / 2}) {
-            DecodeConfig c = *this;
-            c.unroll = u;
-            if (staged) add(c);
-        }
+        if (staged)
+            for (const int u : {unroll * 2, unroll / 2}) {
+                DecodeConfig c = *this;
+                c.unroll = u;
+                add(c);
+            }
     }
     // The split between half and twice this one whose blocks fill their last wave most evenly (at the residency the
     // cost model estimates), where that is evener than this one's by a twentieth. Profiled on the H200 (session 22),

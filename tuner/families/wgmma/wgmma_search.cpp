@@ -349,8 +349,8 @@ std::pair<int, int> WgmmaConfig::wave_fitted_tile(const Problem& p, const Device
     double best_work = 0.0;
     for (const auto& [bm, bn, cost] : {std::tuple{256, 128, 1.0}, std::tuple{128, 256, 1.05},
                                         std::tuple{192, 128, 1.05}}) {
-        const std::int64_t tiles = ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
-        const double work = double((tiles + sms - 1) / sms) * bm * bn * cost;
+        const std::int64_t tiles = cost::ceil_div(p.m, bm) * cost::ceil_div(p.n, bn);
+        const double work = double(cost::ceil_div(tiles, sms)) * bm * bn * cost;
         if (best_work == 0.0 || work < best_work) {
             best_work = work;
             best = {bm, bn};
