@@ -27,7 +27,12 @@ def main():
     rows = list(csv.reader(lines))
     if not rows:
         sys.exit("no table in " + sys.argv[1])
-    header = rows[0]
+    # The kernel's name comes first ("Kernel Name", name), then the header row, repeated in some ncu versions.
+    start = next((i for i, r in enumerate(rows) if "Source" in r), None)
+    if start is None:
+        sys.exit("no header row (one naming a Source column) in " + sys.argv[1])
+    header = rows[start]
+    rows = [header] + [r for r in rows[start + 1:] if r != header]
     def column(pattern):
         for i, name in enumerate(header):
             if re.search(pattern, name):

@@ -12,6 +12,7 @@
 #include "runtime/device/device_info.h"
 #include "runtime/driver/context.h"
 #include "runtime/problem/gemm_call.h"
+#include "support/canonical_problem.h"
 #include "support/gpu_test_support.h"
 #include "support/parallel_gemm_cases.h"
 #include "support/random_candidate.h"
@@ -29,14 +30,6 @@ struct BatchCase {
     double max_relative_error;
     friend void PrintTo(const BatchCase& c, std::ostream* os) { *os << c.name; }
 };
-
-// The canonical problem of a shape, with its pointers' alignment (GemmShape::alignment): what the families' rules
-// are stated on.
-Problem canonical(const GemmShape& s) {
-    alignas(16) static unsigned char storage[64] = {};
-    unsigned char* const p = storage + (s.alignment > 0 && s.alignment < 16 ? s.alignment : 0);
-    return make_canonical_call(s.call(p, p, p)).problem;
-}
 
 DType pick_type(std::mt19937_64& rng) {
     const DType types[] = {DType::F32, DType::F16, DType::BF16};
@@ -87,7 +80,7 @@ TEST_P(BatchedGemm, EveryCandidateFamilyAndTheDefaultMatchTheReferenceGemmByGemm
         s.batch = batches[std::uniform_int_distribution<int>(0, 4)(rng)];
         testing::maybe_misalign_pointers(rng, s);
         random_strides(rng, s);
-        const Problem p = canonical(s);
+        const Problem p = testing::canonical_problem(s);
         // A random candidate of the search (every family whose rules take the batch), or the untuned default.
         const auto candidate = testing::random_search_candidate(rng, p, p, device);
         std::string config;

@@ -14,6 +14,7 @@
 #include "runtime/device/device_info.h"
 #include "runtime/driver/context.h"
 #include "runtime/problem/gemm_call.h"
+#include "support/canonical_problem.h"
 #include "support/gpu_test_support.h"
 #include "support/parallel_gemm_cases.h"
 #include "support/random_gemm_shape.h"
@@ -43,14 +44,6 @@ std::int64_t large_size(std::mt19937_64& rng) {
                        std::uniform_int_distribution<std::int64_t>(-1, 1)(rng);
         default: return std::uniform_int_distribution<std::int64_t>(1, 3000)(rng);
     }
-}
-
-// The canonical problem of a shape: what the family's rules are stated on (the pointers only lend their alignment,
-// which the decode family's rules do not look at).
-Problem canonical(const GemmShape& s) {
-    static const unsigned char storage[64] = {};
-    const void* p = storage;
-    return make_canonical_call(s.call(p, p, const_cast<unsigned char*>(storage))).problem;
 }
 
 // A decode step (or a batch of them) of the case's type: the small side m or n at random, the rest of the shape
@@ -128,7 +121,7 @@ TEST_P(DecodeCorrectness, MatchesFloat64ReferenceOnRandomDecodeShapes) {
                                    ? std::uniform_int_distribution<std::int64_t>(1, 40)(rng)
                                    : large_size(rng);
         const GemmShape s = random_step(rng, type, small, large, k, 1, true);
-        configs.push_back(random_config(rng, canonical(s), device).to_string());
+        configs.push_back(random_config(rng, testing::canonical_problem(s), device).to_string());
         shapes.push_back(s);
     }
 
@@ -153,7 +146,7 @@ TEST_P(DecodeCorrectness, BatchedStepsMatchFloat64Reference) {
         const std::int64_t large = std::uniform_int_distribution<std::int64_t>(1, many ? 24 : 700)(rng);
         const std::int64_t k = std::uniform_int_distribution<std::int64_t>(1, many ? 40 : 300)(rng);
         const GemmShape s = random_step(rng, type, small, large, k, batch, false);
-        configs.push_back(random_config(rng, canonical(s), device).to_string());
+        configs.push_back(random_config(rng, testing::canonical_problem(s), device).to_string());
         shapes.push_back(s);
     }
     expect_all_pass(shapes, configs, type, seed);
@@ -182,7 +175,7 @@ TEST_P(DecodeCorrectness, DefaultServesDecodeShapes) {
             // mma.sync family's skinny default in both layouts (misaligned weights along K with up to 2 tokens stay
             // with the decode family: tests/cpu/decode_family_test.cpp).
             const bool decode_default = type.ab_type == DType::F32;
-            const AnyConfig chosen = heuristic_config(canonical(s), device);
+            const AnyConfig chosen = heuristic_config(testing::canonical_problem(s), device);
             EXPECT_EQ(std::holds_alternative<DecodeConfig>(chosen), decode_default)
                 << s.describe() << ": the default is " << to_string(chosen);
             const GemmWorkload workload(s, rng);
