@@ -343,8 +343,11 @@ TEST(WgmmaFamily, DefaultTakesAFittedTileWhereWholeTilesWouldLeaveTheirLastMostl
     // their last (op(A) 130 rows apart: packed first).
     EXPECT_EQ(pick(130, 4096, T, N), "wgmma_144x64x64_c1_s8_g8_k2");
     EXPECT_EQ(pick(130, 4096, N, N), "wgmma_144x64x64_c1_s7_g8_k2_p1");
-    // m-contiguous with the last whole tile at least half full: whole tiles (200: 38.4 us against 40.1 fitted).
-    EXPECT_EQ(pick(200, 4096, N, N), "wgmma_128x64x64_c1_s8_g8");
+    // m-contiguous with the last whole tile at least half full: whole tiles (200: 38.4 us against 40.1 fitted). op(A)'s
+    // columns, 400 and 192 bytes apart, start off 128-byte lines: 128 x 64 tiles go in cluster pairs where the rule
+    // pairs them (26.6-27.0 us against 38.1, session 38), 64 x 64 ones alone (pairs ran 21.1 against 19.6-19.7).
+    const std::string pair = WgmmaConfig::kPairsSmallTilesOffLines ? "_x2" : "";
+    EXPECT_EQ(pick(200, 4096, N, N), "wgmma_128x64x64_c1_s8_g8" + pair);
     EXPECT_EQ(pick(96, 4096, N, N), "wgmma_64x64x64_c1_s8_g8");
     // A side that 64's fit: no fitted width.
     EXPECT_EQ(pick(4096, 128, N, N), "wgmma_64x64x64_c1_s8_g8");
@@ -678,10 +681,26 @@ TEST(WgmmaFamily, UntunedDefaultTakesLargeHalfPrecisionProblemsOnHopper) {
     // 2048 x 128: 256 tiles) the mma.sync family's default.
     EXPECT_EQ(family_name(heuristic_config(half(8192, 8192, 64), d)), "wgmma");
     EXPECT_NE(family_name(heuristic_config(half(4096, 2048, 128), d)), "wgmma");
-    // Too few 128 x 128 tiles: one-consumer 128 x 64 ones fill the SMs (1024^3: 128 of them, session 34). Too small
-    // (under a GFLOP), or not Hopper: another family's default.
+    // Too few 128 x 128 tiles: one-consumer 128 x 64 ones fill the SMs (1024^3: 128 of them, session 34); over
+    // operands off 128-byte lines (1000^3: columns 2000 bytes apart) in cluster pairs where the rule pairs them.
     EXPECT_EQ(to_string(heuristic_config(half(1024, 1024, 1024), d)), "wgmma_128x64x64_c1_s8_g8");
-    EXPECT_NE(family_name(heuristic_config(half(512, 512, 512), d)), "wgmma");
+    EXPECT_EQ(to_string(heuristic_config(half(1000, 1000, 1000), d)),
+              std::string("wgmma_128x64x64_c1_s8_g8") + (WgmmaConfig::kPairsSmallTilesOffLines ? "_x2" : ""));
+    // Under a GFLOP, where the rule reaches them: the smaller whole tile whose blocks take at most a wave and at
+    // least a quarter of one (384^3: 36 of 64 x 64, 640^3: 100, 768^3: 72 of 128 x 64, as 144 of 64 x 64 take two
+    // waves). Too few tiles for a quarter of a wave (256^3: 16, 300^3: 25), too shallow (512 x 512 x 128), or not
+    // Hopper: another family's default.
+    if (WgmmaConfig::kDefaultsToSmallTilesUnderAGflop) {
+        EXPECT_EQ(to_string(heuristic_config(half(384, 384, 384), d)), "wgmma_64x64x64_c1_s8_g8");
+        EXPECT_EQ(to_string(heuristic_config(half(512, 512, 512), d)), "wgmma_64x64x64_c1_s8_g8");
+        EXPECT_EQ(to_string(heuristic_config(half(640, 640, 640), d)), "wgmma_64x64x64_c1_s8_g8");
+        EXPECT_EQ(to_string(heuristic_config(half(768, 768, 768), d)), "wgmma_128x64x64_c1_s8_g8");
+    } else {
+        EXPECT_NE(family_name(heuristic_config(half(512, 512, 512), d)), "wgmma");
+    }
+    EXPECT_NE(family_name(heuristic_config(half(300, 300, 300), d)), "wgmma");
+    EXPECT_NE(family_name(heuristic_config(half(256, 256, 256), d)), "wgmma");
+    EXPECT_NE(family_name(heuristic_config(half(512, 512, 128), d)), "wgmma");
     EXPECT_NE(family_name(heuristic_config(half(4096, 4096, 4096), a100_profile())), "wgmma");
 }
 

@@ -62,8 +62,15 @@ struct WgmmaConfig {
     static constexpr bool kSearchesFittedWidths = true;
     static constexpr bool kDefaultsToFittedTiles = true;
     // Whether the untuned default picks, among 256 x 128, 128 x 256 and 192 x 128 tiles, the one whose persistent
-    // blocks take the fewest turns of work (wave_fitted_tile in wgmma_search.cpp); off until measured on a GPU.
+    // blocks take the fewest turns of work (wave_fitted_tile in wgmma_search.cpp). Off: measured mixed on the H100
+    // (session 38, bench/NOTES.md): 7168 x 3072 8% faster, 6144 x 1528 6%, 5000 x 3000 11% slower, 4200 x 6000 in
+    // 128 x 256 8% slower.
     static constexpr bool kDefaultsToWaveFittedTiles = false;
+    // Whether the untuned default's small one-consumer tiles (small_tile_default in wgmma_search.cpp) also serve 16-bit
+    // GEMMs under a GFLOP with K of 256 and more, where they fill a wave; and whether whole small tiles over operands
+    // off 128-byte lines go in cluster pairs, as the ladder's tiles do.
+    static constexpr bool kDefaultsToSmallTilesUnderAGflop = true;
+    static constexpr bool kPairsSmallTilesOffLines = true;
     // That tile, {bm, bn}: for the turns, the tiles over the device's SMs rounded up (wgmma_search.cpp says why).
     static std::pair<int, int> wave_fitted_tile(const Problem& problem, const DeviceInfo& device);
     // Up to three instruction widths, multiples of 16 up to 256 other than 64's, that cover C's `extent` along them

@@ -359,6 +359,101 @@ std::pair<int, int> WgmmaConfig::wave_fitted_tile(const Problem& p, const Device
     return best;
 }
 
+namespace {
+
+// The untuned default where the ladder of two-consumer tiles (heuristic_default) gives fewer 128 x 128 tiles than
+// three quarters of the SMs, or where the GEMM is under a GFLOP, in a 16-bit GEMM whose narrow side fills a 64-wide
+// tile: one-consumer tiles small enough to give the SMs a wave without splitting K (128 x 64, then 64 x 64), else
+// 64-row tiles with K split across a cluster of two, the narrowest whose clusters fill a wave. On the H100 (session
+// 34, bench/results/2026-12-06-h100-s34.md, two alternated rounds against cuBLAS) where the mma.sync default ran
+// 0.41-0.84x: 4096 x 128 x 4096 bf16 in 64 x 64 tiles 16.6-17.3 us (0.97-1.03x; tn 0.89-0.95x, f16 nt 0.84x),
+// 4096 x 128 x 14336 1.08-1.12x, 1024^3 in 128 x 64 0.96-0.98x (nn, tn), 4096 x 64 x 4096 in 64 x 64 split in two
+// 0.95x, 4096 x 64 x 14336 1.03-1.04x, 4096 x 130 x 4096 in 64 x 192 split in two 0.77x. C from the registers, as
+// measured. Exact problems only: run-time-shape variants of these tiles have not run on a GPU.
+std::optional<WgmmaConfig> small_tile_default(const Problem& p, const DeviceInfo& device) {
+    if (p.batch > 1 || p.runtime_dim != 0 || WgmmaConfig::element_bytes(p) != 2 || std::min(p.m, p.n) < 64)
+        return std::nullopt;
+    const auto small = [&](int bm, int bn, int ksplit) {
+        WgmmaConfig c;
+        c.bm = bm;
+        c.bn = bn;
+        c.consumers = 1;
+        c.bk = row_depth(p);
+        c.ksplit = ksplit;
+        c.pack = WgmmaConfig::operands_to_pack(p);
+        c.stages = deepest_ring(c, p, device);
+        return c;
+    };
+    // Under a GFLOP, the smaller of the two whose blocks take at most a wave, down to a quarter of one: on the H100
+    // (session 38, bench/shapes/small_wgmma_rule.txt, two alternated rounds) 64 x 64 tiles ran 384^3 bf16 (36 of them)
+    // in 5.7-5.8 us against 7.7-7.9 for the mma.sync default (0.97x cuBLAS against 0.70x), 512^3 in 6.0 against 9.3-9.4
+    // (1.00-1.02x against 0.65x; f16 tn 0.99-1.02x against 0.64x), 640^3 (100) in 6.3-6.4 against 10.5-10.7 (1.03-
+    // 1.05x against 0.62x), where K split in two ran 0.81-0.86x; 768^3 128 x 64 (72) 7.7 us against 12.5-12.6 (0.91x
+    // against 0.55x; 64 x 64 tiles, 144 of them, 9.5). Over a GFLOP, as session 34 measured: the larger tile first,
+    // where its blocks nearly make a wave.
+    const bool under_a_gflop = problem_flops(p) < 1e9;
+    const auto fills = [&](std::int64_t blocks) {
+        if (!under_a_gflop) return nearly_a_wave(blocks, device);
+        return blocks <= device.sm_count && 4 * blocks >= device.sm_count;
+    };
+    std::optional<WgmmaConfig> whole;
+    const std::pair<int, int> larger{128, 64}, smaller{64, 64};
+    for (const auto& [bm, bn] : under_a_gflop ? std::array{smaller, larger} : std::array{larger, smaller}) {
+        const WgmmaConfig c = small(bm, bn, 1);
+        if (fills(c.blocks(c.kernel_problem(p))) && !c.validate(p, device)) {
+            whole = c;
+            break;
+        }
+    }
+    // Whole 128 x 64 tiles of an operand whose columns start off 128-byte lines: in a cluster pair, as the ladder's
+    // tiles. On the H100 (session 38, two alternated rounds): 1000^3 bf16 nn 12.9-13.0 us against 15.0-15.2 alone
+    // (0.83-0.84x cuBLAS against 0.72x; f16 tn 0.81-0.84x against 0.72x), 200 x 4096 x 4096 nn 26.6-27.0 against
+    // 38.1 (0.89-0.90x against 0.63x), 2000 x 500 x 1000 level (12.6-12.8 against 12.9-13.1). Pairs of 64 x 64 tiles
+    // lost wherever measured: 96 x 4096 x 4096 nn (off lines) 21.1 us against 19.6-19.7, 512^3 and 640^3 (on lines)
+    // 7.1-7.6 against 6.0-6.4. On lines, 1024^3 in 128 x 64 pairs 11.1-11.2 against 8.7-8.8 alone.
+    const bool off_lines = whole && WgmmaConfig::operands_off_lines(whole->kernel_problem(p)) != 0;
+    if (WgmmaConfig::kPairsSmallTilesOffLines && off_lines && whole->bm == larger.first) {
+        WgmmaConfig paired = *whole;
+        paired.cluster = 2;
+        if (!paired.validate(p, device)) whole = paired;
+    }
+    if (under_a_gflop) return whole;  // the fitted and split tiles below were measured over a GFLOP only
+    // A narrow side that one fitted instruction width covers with less padding than 64's (130: 144, where 64-row
+    // blocks compute 192): one tile across it, 64 deep along the other side, split in two — turned (_m) where the
+    // narrow side is n. Each block then reads its 1 / 2 of op(B)'s columns once, as cuBLAS's 64 x 72 tiles in
+    // clusters of two do (4096 x 130 x 4096, session 34's ncu). Ahead of whole tiles on the H100 (session 36,
+    // bench/results/2026-12-07-h100-s36.md): 4096 x 130 x 4096 nn and tn 18.5-18.7 us against 24.8 for session
+    // 34's default (1.00-1.03x cuBLAS against 0.76x), 4096 x 200 19.5 against 31.0 for whole 128 x 64 tiles
+    // (1.05x against 0.66x), 4096 x 96 17.6 against 20.1-21.2, 130 x 4096 tn 19.4 against 34.5 (2.1x against
+    // 1.18x), nn (op(A) packed) 30.3 against 38.6. Where the operand along the narrow side is stored along it, its
+    // boxes of 64 pad the fitted tile's reads as whole tiles' (208 rows of op(A) read as 256), and the fitted tile
+    // gains only where the whole tiles' last one is mostly empty: 200 x 4096 nn ran 40.1 us against 38.4 for
+    // whole 128 x 64 tiles (the last 72 rows full), 96 x 4096 nn 20.1 against 19.7.
+    const bool narrow_n = p.n < p.m;
+    const std::int64_t side = narrow_n ? p.n : p.m;
+    const std::vector<int> fitted = WgmmaConfig::fitted_widths(side);
+    if (WgmmaConfig::kDefaultsToFittedTiles && !fitted.empty() && fitted.front() >= side) {
+        WgmmaConfig split = small(narrow_n ? 64 : fitted.front(), narrow_n ? fitted.front() : 64, 2);
+        split.rows_m = narrow_n;
+        split.stages = deepest_ring(split, p, device);
+        const bool stored_along_side = narrow_n ? p.trans_b == Transpose::Yes : p.trans_a == Transpose::No;
+        const int whole_width = !whole ? 64 : narrow_n ? whole->bn : whole->bm;
+        const bool last_whole_tile_mostly_empty = 2 * (side % whole_width) < whole_width;
+        if ((!whole || !stored_along_side || last_whole_tile_mostly_empty) &&
+            nearly_a_wave(split.blocks(split.kernel_problem(p)), device) && !split.validate(p, device))
+            return split;
+    }
+    if (whole) return whole;
+    for (const int bn : {64, 128, 192, 256}) {
+        const WgmmaConfig split = small(64, bn, 2);
+        if (nearly_a_wave(split.blocks(split.kernel_problem(p)), device) && !split.validate(p, device))
+            return split;
+    }
+    return std::nullopt;  // too few tiles: the mma.sync family's default splits K
+}
+
+}  // namespace
+
 std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, const DeviceInfo& device) {
     // A GFLOP and more, and K deep enough to fill the ring a few times — or, with shorter K (bound by C's traffic),
     // tiles for three waves and more, a batch's or one GEMM's: the persistent blocks' producer loads the next tiles
@@ -369,11 +464,14 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
     // against 151 for the mma.sync default, 4096 x 4096 x 128 in 15 against 45 (1.00-1.12x cuBLAS); shortk untuned
     // at 1.01x.
     const bool batched = p.batch > 1;
-    if (!is_wgmma_problem(p, device) || problem_flops(p) < 1e9) return std::nullopt;
+    if (!is_wgmma_problem(p, device)) return std::nullopt;
     if (p.k < 256 && !batched) {
         WgmmaConfig widest;
         if (widest.tiles(p) < 3 * std::int64_t{device.sm_count}) return std::nullopt;
     }
+    // Under a GFLOP, with K of 256 and more: whole small tiles (small_tile_default says where and what they ran).
+    if (problem_flops(p) < 1e9)
+        return batched || !kDefaultsToSmallTilesUnderAGflop ? std::nullopt : small_tile_default(p, device);
     // TF32 operands stored m- or n-contiguous are read through registers, one of the two packed only where both are:
     // on 4096^3 the default tile ran nn at 0.96x cuBLAS so against 0.87x with op(A) copied transposed first, and 8192^3
     // within 3% either way (bench/results/2026-12-05-h200-s20.md).
@@ -445,67 +543,7 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
             if (!dealt.validate(p, device)) return dealt;
         }
     }
-    // Fewer 128 x 128 tiles than three quarters of the SMs, in a 16-bit GEMM whose narrow side fills a 64-wide tile:
-    // one-consumer tiles small enough to give the SMs a wave without splitting K (128 x 64, then 64 x 64), else 64-row
-    // tiles with K split across a cluster of two, the narrowest whose clusters fill a wave. On the H100 (session 34,
-    // bench/results/2026-12-06-h100-s34.md, two alternated rounds against cuBLAS) where the mma.sync default ran
-    // 0.41-0.84x: 4096 x 128 x 4096 bf16 in 64 x 64 tiles 16.6-17.3 us (0.97-1.03x; tn 0.89-0.95x, f16 nt 0.84x),
-    // 4096 x 128 x 14336 1.08-1.12x, 1024^3 in 128 x 64 0.96-0.98x (nn, tn), 4096 x 64 x 4096 in 64 x 64 split in two
-    // 0.95x, 4096 x 64 x 14336 1.03-1.04x, 4096 x 130 x 4096 in 64 x 192 split in two 0.77x. C from the registers, as
-    // measured. Exact problems only: run-time-shape variants of these tiles have not run on a GPU.
-    if (!batched && p.runtime_dim == 0 && element_bytes(p) == 2 && std::min(p.m, p.n) >= 64) {
-        const auto small = [&](int bm, int bn, int ksplit) {
-            WgmmaConfig c;
-            c.bm = bm;
-            c.bn = bn;
-            c.consumers = 1;
-            c.bk = row_depth(p);
-            c.ksplit = ksplit;
-            c.pack = operands_to_pack(p);
-            c.stages = deepest_ring(c, p, device);
-            return c;
-        };
-        std::optional<WgmmaConfig> whole;
-        for (const auto& [bm, bn] : {std::pair{128, 64}, std::pair{64, 64}}) {
-            const WgmmaConfig c = small(bm, bn, 1);
-            if (nearly_a_wave(c.blocks(c.kernel_problem(p)), device) && !c.validate(p, device)) {
-                whole = c;
-                break;
-            }
-        }
-        // A narrow side that one fitted instruction width covers with less padding than 64's (130: 144, where 64-row
-        // blocks compute 192): one tile across it, 64 deep along the other side, split in two — turned (_m) where the
-        // narrow side is n. Each block then reads its 1 / 2 of op(B)'s columns once, as cuBLAS's 64 x 72 tiles in
-        // clusters of two do (4096 x 130 x 4096, session 34's ncu). Ahead of whole tiles on the H100 (session 36,
-        // bench/results/2026-12-07-h100-s36.md): 4096 x 130 x 4096 nn and tn 18.5-18.7 us against 24.8 for session
-        // 34's default (1.00-1.03x cuBLAS against 0.76x), 4096 x 200 19.5 against 31.0 for whole 128 x 64 tiles
-        // (1.05x against 0.66x), 4096 x 96 17.6 against 20.1-21.2, 130 x 4096 tn 19.4 against 34.5 (2.1x against
-        // 1.18x), nn (op(A) packed) 30.3 against 38.6. Where the operand along the narrow side is stored along it, its
-        // boxes of 64 pad the fitted tile's reads as whole tiles' (208 rows of op(A) read as 256), and the fitted tile
-        // gains only where the whole tiles' last one is mostly empty: 200 x 4096 nn ran 40.1 us against 38.4 for
-        // whole 128 x 64 tiles (the last 72 rows full), 96 x 4096 nn 20.1 against 19.7.
-        const bool narrow_n = p.n < p.m;
-        const std::int64_t side = narrow_n ? p.n : p.m;
-        const std::vector<int> fitted = fitted_widths(side);
-        if (kDefaultsToFittedTiles && !fitted.empty() && fitted.front() >= side) {
-            WgmmaConfig split = small(narrow_n ? 64 : fitted.front(), narrow_n ? fitted.front() : 64, 2);
-            split.rows_m = narrow_n;
-            split.stages = deepest_ring(split, p, device);
-            const bool stored_along_side = narrow_n ? p.trans_b == Transpose::Yes : p.trans_a == Transpose::No;
-            const int whole_width = !whole ? 64 : narrow_n ? whole->bn : whole->bm;
-            const bool last_whole_tile_mostly_empty = 2 * (side % whole_width) < whole_width;
-            if ((!whole || !stored_along_side || last_whole_tile_mostly_empty) &&
-                nearly_a_wave(split.blocks(split.kernel_problem(p)), device) && !split.validate(p, device))
-                return split;
-        }
-        if (whole) return whole;
-        for (const int bn : {64, 128, 192, 256}) {
-            const WgmmaConfig split = small(64, bn, 2);
-            if (nearly_a_wave(split.blocks(split.kernel_problem(p)), device) && !split.validate(p, device))
-                return split;
-        }
-    }
-    return std::nullopt;  // too few tiles: the mma.sync family's default splits K
+    return small_tile_default(p, device);
 }
 
 }  // namespace jitgemm
