@@ -101,6 +101,7 @@ DecodeConfig random_config(std::mt19937_64& rng, const Problem& p, const DeviceI
         c.lanes_k = c.mma ? 4 : pick({4, 4, 8, 16, 32});  // lanes along k (W along k, simt math)
         c.unroll = c.staged ? pick({2, 3, 4, 8, 16}) : pick({1, 2, 4, 8});
         c.cluster = c.splits >= 2 && c.splits <= 8 && device.cc_major >= 9 && pick({0, 1}) == 1;
+        c.min_blocks = pick({0, 0, 0, 2, 4, 6, 8});  // registers fitted to that many blocks an SM
         if (!c.validate(p, device)) return c;
     }
 }
