@@ -97,6 +97,9 @@ TEST(DecodeFamily, RegistersFittedToBlocksPerSm) {
     EXPECT_FALSE(rule_of(config("decode_simt_w4_r4_c16_k16_u4_o3"), linear));
     // Nine blocks of 256 threads: more threads than an SM has.
     EXPECT_EQ(rule_of(config("decode_simt_w8_r1_c1_k16_u1_o9"), linear), PruneRule::Threads);
+    // A staged ring of 16 steps (64 KB) beside X's 16 KB: two blocks fit an SM's shared memory, three do not.
+    EXPECT_FALSE(rule_of(config("decode_simt_w4_r1_c16_k16_u16_o2_s"), linear));
+    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c16_k16_u16_o3_s"), linear), PruneRule::SharedMemory);
 }
 
 // Lanes along k: a warp's load covers 32 / lanes rows, 16 x lanes bytes each, so a block's rows and its step along k

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "runtime/device/occupancy.h"
 #include "tuner/families/common/config_text.h"
 #include "tuner/families/common/operand_packing.h"
 #include "tuner/families/common/resource_limits.h"
@@ -165,13 +166,15 @@ std::optional<Rejection> DecodeConfig::validate(const Problem& p, const DeviceIn
             return Rejection{PruneRule::Registers, std::to_string(min_blocks) + " blocks an SM leave " +
                                                        std::to_string(cap) + " registers a thread, under the " +
                                                        std::to_string(held) + " its sums hold"};
-        if (min_blocks * threads() > device.max_threads_per_sm)
+        const OccupancyLimits fit = blocks_per_sm(device, threads(), cap, shared_bytes(p));
+        if (fit.by_threads < min_blocks)
             return Rejection{PruneRule::Threads, std::to_string(min_blocks) + " blocks of " +
                                                      std::to_string(threads()) + " threads exceed an SM's " +
                                                      std::to_string(device.max_threads_per_sm)};
-        if (std::int64_t{min_blocks} * (shared_bytes(p) + device.reserved_shared_per_block) > device.shared_per_sm)
-            return Rejection{PruneRule::SharedMemory,
-                             std::to_string(min_blocks) + " blocks do not fit an SM's shared memory"};
+        if (fit.by_shared_memory < min_blocks)
+            return Rejection{PruneRule::SharedMemory, std::to_string(min_blocks) + " blocks do not fit an SM's " +
+                                                          "shared memory (" + std::to_string(fit.by_shared_memory) +
+                                                          " do)"};
     }
     if (splits < 1 || splits > 64) return Rejection{PruneRule::Knobs, "splits must be 1 to 64"};
     if (cluster && (splits < 2 || splits > 8))
