@@ -36,7 +36,8 @@
 #            configurations against cuBLAS — the rows "m n k dtype transa transb config [batch [compute]]"
 #            (column-major) of each file in $ROWS, $ROUNDS rounds (default 2), then the manifests named in $UNTUNED
 #            untuned (bench_<set>_default.csv), then ncu's view of each row of $NCU_ROWS where set (with $NCU_SOURCE
-#            set, instruction by instruction as well: ncu_source_<row>.csv), and of the kernels
+#            set, instruction by instruction as well: ncu_source_<row>.csv; $NCU_KERNELS, a regex, and $NCU_LAUNCHES
+#            widen it from the GEMM's first launch, e.g. to the operand packs before it), and of the kernels
 #            cuBLAS runs for each row of $NCU_CUBLAS_ROWS (name, grid, cluster, time), then (where
 #            $LD_SWEEP names configurations) 4096^3 f16 in nn and tt with each operand's leading dimension 0, 8, 16 and
 #            64 elements past 4096, in each configuration (what an operand off 32-byte sectors or 128-byte lines costs)
@@ -278,8 +279,9 @@ ncu_rows() {  # ncu_rows ROWS_FILE
         # (ncu_source_<row>.csv: where the warps stall, instruction by instruction).
         local report=()
         [ -n "${NCU_SOURCE:-}" ] && report=(--section SourceCounters -f -o "$RES/ncu_$i")
-        timeout 120 ncu --clock-control none --kernel-name regex:'^jg_(decode|wgmma|mma_sync|regblock|tiled|naive)$' \
-            --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
+        local kernels=${NCU_KERNELS:-'^jg_(decode|wgmma|mma_sync|regblock|tiled|naive)$'}
+        timeout 120 ncu --clock-control none --kernel-name "regex:$kernels" \
+            --launch-count "${NCU_LAUNCHES:-1}" --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
             --section LaunchStats --section WarpStateStats --section SchedulerStats "${report[@]}" \
             --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio" "$BUILD/jitgemm" run \
             --order col --m "$m" --n "$n" --k "$k" --dtype "$dtype" --compute "${compute:-f32}" --transa "$ta" \

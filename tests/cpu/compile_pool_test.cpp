@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -72,18 +73,34 @@ TEST(CompilePool, AChooserPicksEachNextJobFromThoseNotStarted) {
 }
 
 TEST(CompilePool, CancelStopsNewJobsAndReturnsTheRunningOnes) {
-    std::atomic<int> started{0};
+    // The jobs wait at a gate until the pool is cancelled, so that what runs does not depend on how the machine
+    // schedules the threads (with sleeping jobs, a busy CI machine could start ten before the test's thread woke).
+    std::mutex mutex;
+    std::condition_variable changed;
+    int started = 0;
+    bool open = false;
     CompilePool<int> pool(1000, [&](std::size_t) {
+        std::unique_lock lock(mutex);
         ++started;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        changed.notify_all();
+        changed.wait(lock, [&] { return open; });
         return 1;
     }, 2);
-    int returned = 0;
-    while (auto item = pool.next()) {
-        if (++returned == 3) pool.cancel();
+    {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return started == 2; });  // both threads inside a job
     }
-    EXPECT_EQ(returned, started.load());  // nothing that started is lost
-    EXPECT_LT(started.load(), 10);
+    pool.cancel();
+    {
+        std::lock_guard lock(mutex);
+        open = true;
+    }
+    changed.notify_all();
+    int returned = 0;
+    while (pool.next()) ++returned;
+    EXPECT_EQ(returned, 2);  // nothing that started is lost
+    EXPECT_EQ(started, 2);   // and nothing started after the cancel
+    EXPECT_EQ(pool.started(), 2u);
 }
 
 TEST(CompilePool, EmptyPoolEndsAtOnce) {

@@ -698,6 +698,14 @@ TEST(WgmmaFamily, UntunedDefaultTakesLargeHalfPrecisionProblemsOnHopper) {
     } else {
         EXPECT_NE(family_name(heuristic_config(half(512, 512, 512), d)), "wgmma");
     }
+    // Over a GFLOP where no whole tile nearly makes a wave: whole tiles between a quarter of a wave and one, ahead
+    // of K split in two up to K of 4096 (512 x 512 x 2048: 0.97-0.99x cuBLAS against 0.89-0.91x split, session 39),
+    // the split beyond (4096 x 64 x 14336: 128 blocks); and ahead of the mma.sync default where no split fills a
+    // wave (768 x 768 x 2048: 0.85x against 0.37x).
+    EXPECT_EQ(to_string(heuristic_config(half(512, 512, 2048), d)), "wgmma_64x64x64_c1_s8_g8");
+    EXPECT_EQ(to_string(heuristic_config(half(4096, 64, 4096), d)), "wgmma_64x64x64_c1_s8_g8");
+    EXPECT_EQ(to_string(heuristic_config(half(4096, 64, 14336), d)), "wgmma_64x64x64_c1_s8_g8_k2");
+    EXPECT_EQ(to_string(heuristic_config(half(768, 768, 2048), d)), "wgmma_128x64x64_c1_s8_g8");
     EXPECT_NE(family_name(heuristic_config(half(300, 300, 300), d)), "wgmma");
     EXPECT_NE(family_name(heuristic_config(half(256, 256, 256), d)), "wgmma");
     EXPECT_NE(family_name(heuristic_config(half(512, 512, 128), d)), "wgmma");

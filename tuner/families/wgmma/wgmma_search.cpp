@@ -392,32 +392,39 @@ std::optional<WgmmaConfig> small_tile_default(const Problem& p, const DeviceInfo
     // against 0.55x; 64 x 64 tiles, 144 of them, 9.5). Over a GFLOP, as session 34 measured: the larger tile first,
     // where its blocks nearly make a wave.
     const bool under_a_gflop = problem_flops(p) < 1e9;
-    const auto fills = [&](std::int64_t blocks) {
-        if (!under_a_gflop) return nearly_a_wave(blocks, device);
+    const auto within_a_wave = [&](std::int64_t blocks) {
         return blocks <= device.sm_count && 4 * blocks >= device.sm_count;
     };
-    std::optional<WgmmaConfig> whole;
+    const auto nearly_one = [&](std::int64_t blocks) { return nearly_a_wave(blocks, device); };
     const std::pair<int, int> larger{128, 64}, smaller{64, 64};
-    for (const auto& [bm, bn] : under_a_gflop ? std::array{smaller, larger} : std::array{larger, smaller}) {
-        const WgmmaConfig c = small(bm, bn, 1);
-        if (fills(c.blocks(c.kernel_problem(p))) && !c.validate(p, device)) {
-            whole = c;
-            break;
-        }
-    }
     // Whole 128 x 64 tiles of an operand whose columns start off 128-byte lines: in a cluster pair, as the ladder's
     // tiles. On the H100 (session 38, two alternated rounds): 1000^3 bf16 nn 12.9-13.0 us against 15.0-15.2 alone
     // (0.83-0.84x cuBLAS against 0.72x; f16 tn 0.81-0.84x against 0.72x), 200 x 4096 x 4096 nn 26.6-27.0 against
     // 38.1 (0.89-0.90x against 0.63x), 2000 x 500 x 1000 level (12.6-12.8 against 12.9-13.1). Pairs of 64 x 64 tiles
     // lost wherever measured: 96 x 4096 x 4096 nn (off lines) 21.1 us against 19.6-19.7, 512^3 and 640^3 (on lines)
     // 7.1-7.6 against 6.0-6.4. On lines, 1024^3 in 128 x 64 pairs 11.1-11.2 against 8.7-8.8 alone.
-    const bool off_lines = whole && WgmmaConfig::operands_off_lines(whole->kernel_problem(p)) != 0;
-    if (WgmmaConfig::kPairsSmallTilesOffLines && off_lines && whole->bm == larger.first) {
-        WgmmaConfig paired = *whole;
+    const auto paired_off_lines = [&](const WgmmaConfig& c) {
+        if (!WgmmaConfig::kPairsSmallTilesOffLines || c.bm != larger.first ||
+            WgmmaConfig::operands_off_lines(c.kernel_problem(p)) == 0)
+            return c;
+        WgmmaConfig paired = c;
         paired.cluster = 2;
-        if (!paired.validate(p, device)) whole = paired;
-    }
-    if (under_a_gflop) return whole;  // the fitted and split tiles below were measured over a GFLOP only
+        return paired.validate(p, device) ? c : paired;
+    };
+    // The first whole one-consumer tile of `order` whose blocks `fill` the SMs, paired where its operands are off
+    // 128-byte lines (below).
+    const auto first_whole = [&](std::array<std::pair<int, int>, 2> order,
+                                 const auto& fill) -> std::optional<WgmmaConfig> {
+        for (const auto& [bm, bn] : order) {
+            const WgmmaConfig c = small(bm, bn, 1);
+            if (fill(c.blocks(c.kernel_problem(p))) && !c.validate(p, device)) return paired_off_lines(c);
+        }
+        return std::nullopt;
+    };
+    if (under_a_gflop) return first_whole({smaller, larger}, within_a_wave);
+    // Over a GFLOP, the larger tile first where its blocks nearly make a wave; the fitted and split tiles below were
+    // measured over a GFLOP only.
+    const std::optional<WgmmaConfig> whole = first_whole({larger, smaller}, nearly_one);
     // A narrow side that one fitted instruction width covers with less padding than 64's (130: 144, where 64-row
     // blocks compute 192): one tile across it, 64 deep along the other side, split in two — turned (_m) where the
     // narrow side is n. Each block then reads its 1 / 2 of op(B)'s columns once, as cuBLAS's 64 x 72 tiles in
@@ -444,12 +451,22 @@ std::optional<WgmmaConfig> small_tile_default(const Problem& p, const DeviceInfo
             return split;
     }
     if (whole) return whole;
+    // Whole tiles whose blocks take at most a wave and at least a quarter of one, as under a GFLOP: ahead of K split
+    // in two up to K of 4096, and ahead of the mma.sync default everywhere. On the H100 (session 39,
+    // bench/shapes/mid_wgmma_candidates.txt, two alternated rounds): 512 x 512 x 2048 bf16 in whole 64 x 64 tiles
+    // 8.8-8.9 us against 9.9 split (0.97-0.99x cuBLAS against 0.89-0.91x), 512 x 512 x 4096 12.8-13.0 against
+    // 13.7-13.9 (0.86x against 0.81x), 4096 x 64 x 4096 16.2-16.4 against 17.1-17.2 (0.98-0.99x against 0.94x),
+    // 64 x 4096 x 4096 tn 16.9-17.0 against 17.4-17.5; 768 x 768 x 2048, where no split fills a wave, in 128 x 64
+    // (72 blocks) 10.7-10.8 us against 24.9-25.3 for the mma.sync default (0.85-0.86x against 0.37x). Longer K
+    // keeps the split, as session 34 measured it (4096 x 64 x 14336 1.03-1.04x).
+    const std::optional<WgmmaConfig> within = first_whole({smaller, larger}, within_a_wave);
+    if (within && p.k <= 4096) return within;
     for (const int bn : {64, 128, 192, 256}) {
         const WgmmaConfig split = small(64, bn, 2);
         if (nearly_a_wave(split.blocks(split.kernel_problem(p)), device) && !split.validate(p, device))
             return split;
     }
-    return std::nullopt;  // too few tiles: the mma.sync family's default splits K
+    return within;  // none: too few tiles, and the mma.sync family's default splits K
 }
 
 }  // namespace
