@@ -56,7 +56,10 @@
 // The staging area is rewritten only once the TMA has read the previous tile's. 2: the same boxes, written and handed
 // to the TMA one at a time through two box buffers per consumer, each rewritten once the TMA has read the box before
 // last from it: the staging area shrinks from the whole tile (64 KB for a 256 x 128 tile of bf16) to two boxes (32 KB),
-// which leaves room for another stage of the ring.
+// which leaves room for another stage of the ring. 3: the same two box buffers, each box copied out to C by the
+// consumer's own threads, for a C the TMA cannot write (pointer or leading dimension off 16 bytes, as for 4097 rows
+// of 16 bits): each store instruction of a warp then writes 32 consecutive elements of one column, where from the
+// registers (0) it writes two elements in each of eight columns, element by element.
 //
 // Orientation: the instruction's rows (its M, 64 per instruction) run along C's n and its columns (its N = BM) along
 // C's m, as in the mma.sync family: each thread's accumulator pairs are then consecutive in m, the contiguous dimension
@@ -183,17 +186,19 @@ constexpr int K_BLOCKS = (int)ceil_div(K, BK);
 
 // C through the TMA: a consumer's staging area is C_BOXES boxes of C_BOX_ELEMS m (one 128-byte swizzle row) by its
 // CONSUMER_COLS columns n, each box CONSUMER_COLS rows of 128 bytes (a multiple of the swizzle's 1024-byte period).
-constexpr bool TMA_STORE = WGMMA_STORE != 0;
+constexpr bool STAGED_C = WGMMA_STORE != 0;  // a staging area: C through the TMA (1, 2) or copied out (3)
+constexpr bool TMA_STORE = WGMMA_STORE == 1 || WGMMA_STORE == 2;
+constexpr bool THREADS_COPY_C = WGMMA_STORE == 3;
 constexpr int C_BYTES = (int)sizeof(c_t);
 constexpr int C_BOX_ELEMS = 128 / C_BYTES;
 constexpr int C_BOXES = BM / C_BOX_ELEMS;
 constexpr int C_BOX_BYTES = CONSUMER_COLS * 128;
 // Boxes handed to the TMA at once (a round), and box buffers per consumer: the tile in one round, or box by box through
-// two buffers that alternate (WGMMA_STORE 2).
-constexpr bool STORE_BY_BOX = WGMMA_STORE == 2;
+// two buffers that alternate (WGMMA_STORE 2 and 3).
+constexpr bool STORE_BY_BOX = WGMMA_STORE >= 2;
 constexpr int STORE_ROUND_BOXES = STORE_BY_BOX ? 1 : C_BOXES;
 constexpr int STORE_BUFFERS = STORE_BY_BOX ? 2 : C_BOXES;
-constexpr int STAGING_BYTES = TMA_STORE ? CONSUMERS * STORE_BUFFERS * C_BOX_BYTES : 0;
+constexpr int STAGING_BYTES = STAGED_C ? CONSUMERS * STORE_BUFFERS * C_BOX_BYTES : 0;
 
 // Stream-K: the units of the exact problem, the whole waves of them, and the units left over, whose k blocks are dealt
 // out; the consumers' partial sums, SUM_COLS float4 per row of a thread's accumulators.
@@ -237,9 +242,10 @@ static_assert(K >= 1, "the family computes k >= 1 (k = 0 is the reference family
 static_assert(!STREAM_K || (CLUSTER == 1 && !RUNTIME_SHAPE && STREAM_UNITS_LEFT > 0),
               "stream-K: single blocks, an exact problem, and units left over after the whole waves");
 static_assert(ATOMS * ACC % (4 * SUM_COLS) == 0, "a thread's accumulators are whole rows of partial sums");
-static_assert(!TMA_STORE || !ROWS_ALONG_M, "C goes through the TMA only where the rows run along n");
-static_assert(!TMA_STORE || BM % C_BOX_ELEMS == 0, "C goes through the TMA in whole 128-byte boxes of m");
-static_assert(WGMMA_STORE >= 0 && WGMMA_STORE <= 2, "C from registers (0), through the TMA whole (1) or by box (2)");
+static_assert(!STAGED_C || !ROWS_ALONG_M, "C is staged only where the rows run along n");
+static_assert(!STAGED_C || BM % C_BOX_ELEMS == 0, "C is staged in whole 128-byte boxes of m");
+static_assert(WGMMA_STORE >= 0 && WGMMA_STORE <= 3,
+              "C from registers (0), through the TMA whole (1) or by box (2), or copied out by box (3)");
 static_assert(!TMA_STORE || ALIGN_C_ELEMS * C_BYTES >= 16,
               "the TMA writes C only where its pointer and leading dimension are 16-byte aligned");
 static_assert(!PINGPONG || (CONSUMERS == 2 && !STREAM_K), "ping-pong takes two consumers and whole tiles");
@@ -247,7 +253,7 @@ static_assert(!PINGPONG || (CONSUMERS == 2 && !STREAM_K), "ping-pong takes two c
 // where the rows run along m) whole pairs of 8-wide chunks (the store's quad exchange pairs them; the WIDTH / 16 pairs
 // dealt out as evenly as they go), C from the registers, and its partial sums within its ring.
 constexpr int KSPLIT_VECTORS = ATOMS * ACC / 4;  // float4 of partial sums per consumer thread
-static_assert(KSPLIT == 1 || (KSPLIT >= 2 && KSPLIT <= 8 && CLUSTER == 1 && !STREAM_K && !PINGPONG && !TMA_STORE &&
+static_assert(KSPLIT == 1 || (KSPLIT >= 2 && KSPLIT <= 8 && CLUSTER == 1 && !STREAM_K && !PINGPONG && !STAGED_C &&
                               !P_IN_REGISTERS && K_BLOCKS >= KSPLIT && WIDTH / 16 >= KSPLIT &&
                               KSPLIT_VECTORS * 16 * 128 * CONSUMERS <= RING_BYTES),
               "K split across a cluster of 2 to 8 blocks: single-block units, no stream-K or ping-pong, C from the "
@@ -589,6 +595,27 @@ __device__ __forceinline__ void consumer_sync(int consumer) {
     asm volatile("bar.sync %0, 128;" ::"r"(1 + consumer) : "memory");
 }
 
+// WGMMA_STORE 3: one staged box (its rows the consumer's columns n from n_first, each C_BOX_ELEMS elements of m from
+// m_first, swizzled as the TMA would read them) copied out to C by the consumer's 128 threads: warp w takes rows w,
+// w + 4, ..., its lanes consecutive elements of m, one each per store, as C's alignment allows no wider.
+__device__ __forceinline__ void copy_box_out(const dims& d, c_t* C, const unsigned char* area, index_t m_first,
+                                             index_t n_first) {
+    const int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
+    const index_t m_end = d.m(), n_end = d.n();
+#pragma unroll 4
+    for (int row = warp; row < CONSUMER_COLS; row += 4) {
+        const index_t n = n_first + row;
+        if (n >= n_end) break;  // rows ascend
+#pragma unroll
+        for (int e = lane; e < C_BOX_ELEMS; e += 32) {
+            const int byte = e * C_BYTES;
+            const c_t value = *reinterpret_cast<const c_t*>(area + row * 128 + (((byte / 16) ^ (row % 8)) * 16) +
+                                                            byte % 16);
+            if (m_first + e < m_end) C[d.c_offset(m_first + e, n)] = value;
+        }
+    }
+}
+
 // Stores one consumer's accumulators of the tile at (m0, n0) of GEMM z through its staging area and the TMA. Each
 // thread's pair (see store_tile) lands in its box's row n at its 16-byte chunk of m, the chunk's index XORed with
 // n % 8 as the 128-byte swizzle places it: the eight rows a warp's store touches then fall on different banks.
@@ -596,7 +623,7 @@ __device__ __forceinline__ void consumer_sync(int consumer) {
 // In rounds of STORE_ROUND_BOXES boxes; `rounds` counts this consumer's rounds over all its tiles, so that by box the
 // buffers alternate across tiles too: a round waits until the TMA has read all but the latest round before it, which
 // used the other buffer.
-__device__ __forceinline__ void store_tile_through_tma(const dims& d, const float (&acc)[ATOMS][ACC], const c_t* C,
+__device__ __forceinline__ void store_tile_through_tma(const dims& d, const float (&acc)[ATOMS][ACC], c_t* C,
                                                        const tma::tensor_map* map_c, unsigned char* staging,
                                                        unsigned staging_address, index_t m0, index_t n0, int z,
                                                        int consumer, int first_row, float alpha, float beta,
@@ -608,12 +635,15 @@ __device__ __forceinline__ void store_tile_through_tma(const dims& d, const floa
 #pragma unroll
     for (int round = 0; round < C_BOXES / STORE_ROUND_BOXES; ++round) {
         const int buffer = STORE_BY_BOX ? (int)(rounds++ % 2) : 0;
-        // The buffer's previous boxes have left it.
-        if (issues) {
-            if constexpr (STORE_BY_BOX) tma::store_wait_read<1>();
-            else tma::store_wait_read<0>();
+        // The buffer's previous boxes have left it. Copied out by the threads, they have once every thread has passed
+        // the meeting after the box written since (below), which each thread reaches after its own copies.
+        if constexpr (TMA_STORE) {
+            if (issues) {
+                if constexpr (STORE_BY_BOX) tma::store_wait_read<1>();
+                else tma::store_wait_read<0>();
+            }
+            consumer_sync(consumer);
         }
-        consumer_sync(consumer);
         unsigned char* const area = staging + buffer * STORE_ROUND_BOXES * C_BOX_BYTES;
 #pragma unroll
         for (int t = 0; t < ATOMS; ++t) {
@@ -628,8 +658,19 @@ __device__ __forceinline__ void store_tile_through_tma(const dims& d, const floa
                     float pair[2] = {acc[t][4 * j + 2 * half], acc[t][4 * j + 2 * half + 1]};
                     // Outside C the values are never written (the TMA clips them): only C's reads for beta need the
                     // bounds (tested for every pair, they cost registers that the widest tiles then spilled).
-                    if (BETA_MODE == 0 || (n < n_end && m < m_end))
-                        epilogue_values<2>(C, d.c_offset(m, n), pair, m_end - m < 2 ? 1 : 2, alpha, beta, pair);
+                    if (BETA_MODE == 0 || (n < n_end && m < m_end)) {
+                        if constexpr (BETA_MODE != 0 && ALIGN_C_ELEMS < 2) {  // C's values one by one
+#pragma unroll
+                            for (int e = 0; e < 2; ++e) {
+                                float value[1] = {pair[e]};
+                                if (e == 0 || m + 1 < m_end)
+                                    epilogue_values<1>(C, d.c_offset(m + e, n), value, 1, alpha, beta, value);
+                                pair[e] = value[0];
+                            }
+                        } else {
+                            epilogue_values<2>(C, d.c_offset(m, n), pair, m_end - m < 2 ? 1 : 2, alpha, beta, pair);
+                        }
+                    }
                     const int byte = (m_in_tile % C_BOX_ELEMS) * C_BYTES;
                     const int box_in_round = m_in_tile / C_BOX_ELEMS - round * STORE_ROUND_BOXES;
                     const int offset = box_in_round * C_BOX_BYTES + row * 128 + (((byte / 16) ^ (row % 8)) * 16) +
@@ -637,6 +678,11 @@ __device__ __forceinline__ void store_tile_through_tma(const dims& d, const floa
                     store_typed_run<2>(reinterpret_cast<c_t*>(area + offset), 2, pair);
                 }
             }
+        }
+        if constexpr (THREADS_COPY_C) {
+            consumer_sync(consumer);
+            copy_box_out(d, C, area, m0 + round * C_BOX_ELEMS, n0 + first_row);
+            continue;
         }
         tma::fence_shared_to_async();  // this thread's writes, visible to the TMA's reads
         consumer_sync(consumer);
@@ -760,7 +806,7 @@ __device__ __forceinline__ void cluster_barriers_of_the_producer() {
 }
 
 // A consumer warpgroup: every tile of this block, its CONSUMER_ROWS rows of P of each (columns of C, or rows where the
-// rows run along m). `map_c` and `staging` (the consumer's staging area, generic) serve WGMMA_STORE 1 only;
+// rows run along m). `map_c` serves WGMMA_STORE 1 and 2, `staging` (the consumer's staging area, generic) 1 to 3;
 // `ring_memory` (the ring, generic) holds the partial sums where K is split across a cluster.
 __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, const jg_args& args,
                                         const tma::tensor_map* map_c, unsigned char* staging,
@@ -849,7 +895,7 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
                            split_first_chunk(split + 1));
             return;
         }
-        if constexpr (TMA_STORE)
+        if constexpr (STAGED_C)
             store_tile_through_tma(d, acc, gemm_c, map_c, staging, r.staging(consumer), m0, n0, z, consumer,
                                    first_row, args.alpha, args.beta, store_rounds);
         else if constexpr (ROWS_ALONG_M)
@@ -870,7 +916,7 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
 extern "C" __global__ void __launch_bounds__(jg::wgmma::THREADS, 1)
     jg_wgmma(const __grid_constant__ jg_args args, const __grid_constant__ jg::tma::tensor_map map_a,
              const __grid_constant__ jg::tma::tensor_map map_b
-#if WGMMA_STORE
+#if WGMMA_STORE == 1 || WGMMA_STORE == 2
              , const __grid_constant__ jg::tma::tensor_map map_c
 #endif
     ) {
@@ -893,7 +939,7 @@ extern "C" __global__ void __launch_bounds__(jg::wgmma::THREADS, 1)
         tma::prefetch_map(&map_a);
         tma::prefetch_map(&map_b);
     }
-#if WGMMA_STORE
+#if WGMMA_STORE == 1 || WGMMA_STORE == 2
     const tma::tensor_map* const c_map = &map_c;
 #else
     const tma::tensor_map* const c_map = nullptr;

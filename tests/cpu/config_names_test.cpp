@@ -139,6 +139,14 @@ TEST(ConfigNames, WgmmaNamesWriteOptionalFieldsOnlyWhenSet) {
     ASSERT_TRUE(by_box.has_value());
     EXPECT_TRUE(*by_box == c);
     EXPECT_FALSE(*by_box == *through_tma);
+    c.tma_store = c.store_by_box = false;
+    c.copied_store = true;
+    EXPECT_EQ(c.to_string(), "wgmma_256x128x64_c2_s4_g8_x2_q132_p3_tc");  // copied out by the threads, there too
+    const auto copied = WgmmaConfig::parse("wgmma_256x128x64_c2_s4_g8_x2_q132_p3_tc");
+    ASSERT_TRUE(copied.has_value());
+    EXPECT_TRUE(*copied == c);
+    EXPECT_FALSE(*copied == *by_box);
+    EXPECT_FALSE(WgmmaConfig::parse("wgmma_256x128x64_c2_s4_g8_tc_tb").has_value());
     EXPECT_EQ(family_name(*parse_config("wgmma_64x64x64_c1_s8_g1")), "wgmma");
 }
 

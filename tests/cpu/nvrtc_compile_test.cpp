@@ -393,6 +393,13 @@ TEST(NvrtcCompileWgmma, FittedInstructionWidthsCompileForSm90aWithoutSerializati
          Transpose::No},
         {"wgmma_128x112x64_c2_s5_g8_m_q132_pp", DType::BF16, DType::BF16, 2048, 100, 1024, 2, Transpose::No,
          Transpose::No},
+        // C staged box by box and copied out by the threads (_tc), where the TMA cannot write it (odd m).
+        {"wgmma_256x128x64_c2_s4_g8_q132_p3_tc", DType::BF16, DType::BF16, 4097, 4097, 4097, 1, Transpose::No,
+         Transpose::No},
+        {"wgmma_192x128x64_c2_s4_g8_x2_q132_tc", DType::F16, DType::F32, 777, 1112, 3336, 1, Transpose::Yes,
+         Transpose::No},
+        {"wgmma_256x64x64_c2_s4_g8_q5_pp_tc", DType::BF16, DType::F16, 1001, 520, 1024, 2, Transpose::Yes,
+         Transpose::Yes},
     };
     std::vector<KernelProgram> programs;
     for (const Case& k : cases)

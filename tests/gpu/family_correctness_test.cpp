@@ -148,6 +148,10 @@ const std::vector<std::string> kWgmmaConfigs = {
     // The same box by box through two buffers per consumer (_tb): four boxes a tile over a persistent grid, three (an
     // odd count: the buffers alternate across tiles) over a small grid, and ping-pong's two staging areas.
     "wgmma_256x128x64_c2_s4_g8_q132_tb", "wgmma_192x128x64_c2_s4_g4_q7_tb", "wgmma_256x64x64_c2_s4_g8_q5_pp_tb",
+    // The same boxes copied out to C by the consumers' threads (_tc, any C's alignment: the shapes' odd m and leading
+    // dimensions): four, three and one box a tile, persistent and not, a cluster, ping-pong.
+    "wgmma_256x128x64_c2_s4_g8_q132_tc", "wgmma_192x128x64_c2_s4_g4_q7_tc", "wgmma_256x64x64_c2_s4_g8_q5_pp_tc",
+    "wgmma_128x128x64_c2_s4_g8_x2_tc", "wgmma_64x128x64_c1_s4_g8_q5_tc",
     // Stream-K: small grids, so that most shapes leave tiles over after whole waves and runs cross tiles, and a grid
     // of one block per SM, so that most shapes have no whole wave and every tile is dealt out (shapes whose k blocks
     // are fewer than the blocks fall back to others); with C through the TMA too.
@@ -184,7 +188,7 @@ const std::vector<std::string> kWgmmaTf32Configs = {
     "wgmma_192x128x32_c2_s4_g1_x2", "wgmma_128x128x32_c2_s4_g8_q132_ts", "wgmma_128x128x32_c2_s4_g8_q7_sk",
     "wgmma_256x128x32_c2_s4_g8_q5_sk", "wgmma_128x128x32_c2_s4_g8_q132_pp", "wgmma_128x128x32_c2_s4_g8_x2_q7_pp",
     "wgmma_128x64x64_c2_s4_g8_q5_pp_ts", "wgmma_128x128x32_c2_s6_g8_k4", "wgmma_80x128x32_c2_s4_g8",
-    "wgmma_48x64x64_c1_s6_g8_q5", "wgmma_144x64x32_c1_s6_g8_k2"};
+    "wgmma_48x64x64_c1_s6_g8_q5", "wgmma_144x64x32_c1_s6_g8_k2", "wgmma_128x128x32_c2_s4_g8_q132_tc"};
 
 std::vector<FamilyCase> wgmma_cases() {
     std::vector<FamilyCase> out;
@@ -253,9 +257,10 @@ TEST_P(FamilyCorrectness, MatchesFloat64ReferenceOnRandomShapes) {
         const int fewest = across_k == 3 ? 1 + (int)(rng() % 2) : 0;  // A or B where both are; else none
         const int pack = (rng() % 2 == 0 ? across_k : fewest) | (family.transposes && !tma_aligned(s) ? 3 : 0);
         std::string& config = chosen.back();
-        if (pack != 0) {  // the pack field goes before "_ts", the last
-            const bool through_tma = config.size() > 3 && config.compare(config.size() - 3, 3, "_ts") == 0;
-            config.insert(through_tma ? config.size() - 3 : config.size(), "_p" + std::to_string(pack));
+        if (pack != 0) {  // the pack field goes before C's store ("_ts", "_tb" or "_tc"), the last
+            const std::string last = config.size() > 3 ? config.substr(config.size() - 3) : "";
+            const bool staged = last == "_ts" || last == "_tb" || last == "_tc";
+            config.insert(staged ? config.size() - 3 : config.size(), "_p" + std::to_string(pack));
         }
         // A split-K configuration needs a k tile per split, C through the TMA a 16-byte aligned C, and a TF32 wgmma
         // tile whose instructions run along m (op(A) read through registers) consumers of whole 64-row blocks of BM

@@ -133,9 +133,9 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
     if (ksplit != 1) {
         if (ksplit < 2 || ksplit > 8)
             return Rejection{PruneRule::Knobs, "ksplit (_k) is 2 to 8 blocks"};
-        if (cluster != 1 || stream_k || pingpong || grid != 0 || tma_store)
+        if (cluster != 1 || stream_k || pingpong || grid != 0 || staged_store())
             return Rejection{PruneRule::Knobs, "K split across a cluster (_k) takes one cluster per tile (no _q, _sk, "
-                                               "_pp or _x) and stores C from the registers (no _ts or _tb)"};
+                                               "_pp or _x) and stores C from the registers (no _ts, _tb or _tc)"};
     }
     if (problem.batch > 1 && pack != 0)
         return Rejection{PruneRule::Batch, "a batched problem's operands are read where they are (pack 0): the TMA "
@@ -147,9 +147,9 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
     if (rows_m && is_tf32(p))
         return Rejection{PruneRule::Knobs, "the instructions' rows turn along m by choice (_m) for 16-bit inputs only "
                                            "(TF32 turns them where op(A) is stored m-contiguous)"};
-    if (rows_m && tma_store)
+    if (rows_m && staged_store())
         return Rejection{PruneRule::Knobs, "with the instructions' rows along m (_m) C is stored from the registers "
-                                           "(no _ts or _tb)"};
+                                           "(no _ts, _tb or _tc)"};
     // The instruction's width (bm, or bn where the rows run along m) is any multiple of 16 up to 256 (an extent that
     // fits a narrow side of C); its rows (bn, or bm) come 64 per instruction.
     const int width = instruction_width(p), rows = rows_along_m(p) ? bm : bn;
@@ -204,13 +204,13 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
     // whose consumers held at most 192 of these registers kept its wgmma pipeline, and every one that held 256 or more
     // had it serialized by ptxas (warning C7511) — a compile the search spent for nothing. With C through the TMA and
     // operand fragments in registers, half the tiles of 160 and nearly all of 192 spilled, none of 128 or fewer.
-    const int register_limit = tma_store && fragment_registers(p) > 0 ? 128 : 192;
+    const int register_limit = staged_store() && fragment_registers(p) > 0 ? 128 : 192;
     if (accumulators(p) + fragment_registers(p) > register_limit)
         return Rejection{PruneRule::Registers,
                          std::to_string(accumulators(p)) + " accumulators and " + std::to_string(fragment_registers(p)) +
                              " registers of operand fragments per consumer thread: above " +
                              std::to_string(register_limit) +
-                             (tma_store ? ", with C through the TMA, they spill" : ", ptxas serializes the wgmma "
+                             (staged_store() ? ", with C staged, they spill" : ", ptxas serializes the wgmma "
                                                                                    "instructions (C7511)")};
     if (tma_store)
         if (auto why = tma_store_rejection(p)) return why;
@@ -219,6 +219,15 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
                                            "multiple of " + std::to_string(c_box_elements(p))};
     if (store_by_box && !tma_store)
         return Rejection{PruneRule::Knobs, "box by box (_tb) is a way of storing C through the TMA"};
+    if (copied_store && tma_store)
+        return Rejection{PruneRule::Knobs, "C goes through the TMA (_ts, _tb) or is copied out by the threads (_tc), "
+                                           "not both"};
+    if (copied_store && forced_rows_along_m(p))
+        return Rejection{PruneRule::Knobs, "with op(A) read through registers (TF32, A stored m-contiguous) C is "
+                                           "stored from the registers (no _tc)"};
+    if (copied_store && bm % c_box_elements(p) != 0)
+        return Rejection{PruneRule::Knobs, "C is staged (_tc) in whole boxes of 128 bytes of m: bm a multiple of " +
+                                               std::to_string(c_box_elements(p))};
     if (store_by_box && c_boxes(p) <= 2)
         return Rejection{PruneRule::Knobs, "a tile of " + std::to_string(c_boxes(p)) +
                                                " boxes of C takes no more shared memory whole (_ts) than box by box"};
@@ -241,7 +250,7 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
 KnobDefines WgmmaConfig::defines() const {
     return {{"WGMMA_BM", bm},         {"WGMMA_BN", bn},         {"WGMMA_BK", bk},
             {"WGMMA_CONSUMERS", consumers}, {"WGMMA_STAGES", stages}, {"WGMMA_GROUP", group},
-            {"WGMMA_CLUSTER", cluster}, {"WGMMA_STORE", tma_store ? (store_by_box ? 2 : 1) : 0},
+            {"WGMMA_CLUSTER", cluster}, {"WGMMA_STORE", tma_store ? (store_by_box ? 2 : 1) : copied_store ? 3 : 0},
             {"WGMMA_STREAMK", stream_k ? grid : 0}, {"WGMMA_PINGPONG", pingpong ? 1 : 0},
             {"WGMMA_KSPLIT", ksplit}, {"WGMMA_ROWS_M", rows_m ? 1 : 0}};
 }
@@ -287,7 +296,7 @@ std::string WgmmaConfig::to_string() const {
            (ksplit != 1 ? "_" + format_numbers("k", {ksplit}) : "") +
            (grid != 0 ? "_" + format_numbers("q", {grid}) : "") + (stream_k ? "_sk" : "") + (pingpong ? "_pp" : "") +
            (pack != 0 ? "_" + format_numbers("p", {pack}) : "") +
-           (tma_store ? (store_by_box ? "_tb" : "_ts") : "");
+           (tma_store ? (store_by_box ? "_tb" : "_ts") : copied_store ? "_tc" : "");
 }
 
 std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
@@ -310,7 +319,7 @@ std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     // Optional fields, in this order and only where they differ from the default (a default spelled out would give
     // one kernel two names): "_m" (rows along m), "_x<cluster>" (not 1), "_k<ksplit>" (not 1), "_q<grid>" (not 0),
     // "_sk" (stream-K), "_pp" (ping-pong), "_p<mask>" (not 0), "_ts" or "_tb" (C through the TMA, the tile at once or
-    // box by box).
+    // box by box) or "_tc" (C staged box by box and copied out by the threads).
     std::size_t next = 4;
     if (next < fields.size() && fields[next] == "m") {
         c.rows_m = true;
@@ -347,6 +356,9 @@ std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     if (next < fields.size() && (fields[next] == "ts" || fields[next] == "tb")) {
         c.tma_store = true;
         c.store_by_box = fields[next] == "tb";
+        ++next;
+    } else if (next < fields.size() && fields[next] == "tc") {
+        c.copied_store = true;
         ++next;
     }
     if (next != fields.size()) return std::nullopt;

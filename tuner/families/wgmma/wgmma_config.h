@@ -25,7 +25,7 @@ struct WgmmaConfig {
     static constexpr std::string_view kKernelSymbol = "jg_wgmma";
     static constexpr std::string_view kNameFormat =
         "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_m][_x<CLUSTER>][_k<KSPLIT>][_q<GRID>][_sk|_pp][_p<PACK>]"
-        "[_ts|_tb]";
+        "[_ts|_tb|_tc]";
     static constexpr std::string_view kDescription =
         "Hopper Tensor Cores (wgmma.mma_async) fed by TMA, warp-specialized, for fp16 and bf16 inputs and fp32\n"
         "inputs with --compute tf32 (sm_90a).\n"
@@ -48,7 +48,8 @@ struct WgmmaConfig {
         "copied transposed);\n"
         "ts: C stored through shared memory and the TMA (C 16-byte aligned), not from the registers; tb: the same,\n"
         "box by box through two 128-byte-wide box buffers per consumer instead of a staging area for the whole tile\n"
-        "(more stages fit)";
+        "(more stages fit); tc: box by box as tb, each box copied out to C by the consumers' threads in runs of\n"
+        "one column (for a C the TMA cannot write: its pointer or leading dimension off 16 bytes)";
 
     // Whether the search tries K split across a cluster (_k): on since its first GPU run (session 34, H100: the
     // family's random shapes with splits of 2, 3, 4 and 8 correct; split in two, 4096 x 128 x 4096 ran 0.85-0.93x
@@ -70,6 +71,9 @@ struct WgmmaConfig {
     // GEMMs under a GFLOP with K of 256 and more, where they fill a wave; and whether whole small tiles over operands
     // off 128-byte lines go in cluster pairs, as the ladder's tiles do.
     static constexpr bool kDefaultsToSmallTilesUnderAGflop = true;
+    // Whether the ladder's untuned default stages a C the TMA cannot write (off 16 bytes) and copies it out by the
+    // threads (_tc) instead of storing it from the registers: off until it has run on a GPU.
+    static constexpr bool kCopiesUnalignedC = false;
     static constexpr bool kPairsSmallTilesOffLines = true;
     // That tile, {bm, bn}: for the turns, the tiles over the device's SMs rounded up (wgmma_search.cpp says why).
     static std::pair<int, int> wave_fitted_tile(const Problem& problem, const DeviceInfo& device);
@@ -90,6 +94,9 @@ struct WgmmaConfig {
     int pack = 0;       // operands copied to an aligned workspace first (common/jg_pack*.cuh): bit 0 A, bit 1 B
     bool tma_store = false;  // WGMMA_STORE: C through a staging area in shared memory and the TMA
     bool store_by_box = false;  // WGMMA_STORE 2 (with tma_store): box by box through two box buffers per consumer
+    // WGMMA_STORE 3 (not with tma_store): C staged box by box as for store_by_box and copied out by the consumers'
+    // threads, for a C the TMA cannot write (off 16 bytes)
+    bool copied_store = false;
     bool stream_k = false;   // WGMMA_STREAMK (the grid): the last wave's k blocks dealt out among the grid's blocks
     bool pingpong = false;   // WGMMA_PINGPONG: two consumers take whole tiles in turn instead of splitting each
     bool rows_m = false;     // WGMMA_ROWS_M: 16-bit inputs with the instructions' rows along m, their width along n
@@ -122,12 +129,14 @@ struct WgmmaConfig {
     // (bm / (128 / C's element size)) of them, and the buffers its staging area holds: as many, or two box by box.
     static int c_box_elements(const Problem& problem) { return 128 / size_of(problem.c_type); }
     int c_boxes(const Problem& problem) const { return bm / c_box_elements(problem); }
-    int staging_boxes(const Problem& problem) const { return store_by_box ? 2 : c_boxes(problem); }
+    int staging_boxes(const Problem& problem) const { return store_by_box || copied_store ? 2 : c_boxes(problem); }
+    // Whether C goes through a staging area in shared memory: to the TMA, or copied out by the threads.
+    bool staged_store() const { return tma_store || copied_store; }
     // The ring, C's staging area where C goes through the TMA (each consumer that stores a tile of its own — both,
     // splitting one, or in ping-pong each its own — its staging_boxes() of a consumer's columns), a full and an empty
     // barrier per stage, stream-K's flag word, and 1024 bytes to align the ring to the swizzle's period.
     int shared_bytes(const Problem& problem) const {
-        const int staging = tma_store ? consumers * staging_boxes(problem) * (bn / stage_readers()) * 128 : 0;
+        const int staging = staged_store() ? consumers * staging_boxes(problem) * (bn / stage_readers()) * 128 : 0;
         return ring_bytes(problem) + staging + 16 * stages + (stream_k ? 16 : 0) + 1024;
     }
     // The ring's stages alone (where K is split across a cluster, the partial sums meet in it).
@@ -204,7 +213,8 @@ struct WgmmaConfig {
         return x.bm == y.bm && x.bn == y.bn && x.bk == y.bk && x.consumers == y.consumers && x.stages == y.stages &&
                x.group == y.group && x.cluster == y.cluster && x.ksplit == y.ksplit && x.grid == y.grid &&
                x.pack == y.pack &&
-               x.tma_store == y.tma_store && x.store_by_box == y.store_by_box && x.stream_k == y.stream_k &&
+               x.tma_store == y.tma_store && x.store_by_box == y.store_by_box &&
+               x.copied_store == y.copied_store && x.stream_k == y.stream_k &&
                x.pingpong == y.pingpong && x.rows_m == y.rows_m;
     }
 };

@@ -146,9 +146,17 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     // from the registers, with the stages that frees.
     WgmmaConfig other_store = *this;
     other_store.tma_store = !tma_store;
-    other_store.store_by_box = false;
+    other_store.store_by_box = other_store.copied_store = false;
     other_store.stages = tma_store ? stages : std::min(stages, deepest_ring(other_store, problem, device));
     out.push_back(other_store);
+    // A C the TMA cannot write: staged box by box and copied out by the consumers' threads, in runs along its columns
+    // (with the stages its two box buffers leave), or back from the registers.
+    if (!tma_store && tma_store_rejection(kernel_problem(problem))) {
+        WgmmaConfig other_copy = *this;
+        other_copy.copied_store = !copied_store;
+        other_copy.stages = copied_store ? stages : std::min(stages, deepest_ring(other_copy, problem, device));
+        out.push_back(other_copy);  // validate() drops tiles of rows along m and widths off whole boxes
+    }
     // Through the TMA, the tile at once or box by box: the box buffers leave room for more stages (a 256 x 128 tile
     // of bf16: 4 where a whole staging area leaves 3, as cuBLAS's kernel of that tile has), at the price of a wait for
     // the TMA between boxes; validate() drops tiles of two boxes or fewer.
@@ -540,6 +548,14 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         if (c.tma_store && c.validate(p, device)) {
             c.tma_store = c.store_by_box = false;
             c.stages = deepest_ring(c, p, device);
+        }
+        // A C the TMA cannot write (off 16 bytes, as 4097 rows of 16 bits): staged and copied out by the threads.
+        const Problem seen = c.kernel_problem(p);
+        if (kCopiesUnalignedC && !c.tma_store && !batched && tma_store_rejection(seen) && !forced_rows_along_m(seen)) {
+            WgmmaConfig copied = c;
+            copied.copied_store = true;
+            copied.stages = deepest_ring(copied, p, device);
+            if (!copied.validate(p, device)) c = copied;
         }
         if (c.cluster != 1 && c.validate(p, device)) c.cluster = 1;  // a pair this problem's launch cannot take
         // A batch cannot split K: its last step is taken whatever its tile count.
