@@ -673,10 +673,20 @@ TEST(WgmmaFamily, UntunedDefaultTakesLargeHalfPrecisionProblemsOnHopper) {
     ASSERT_NE(std::get_if<WgmmaConfig>(&for_variant), nullptr) << to_string(for_variant);
     EXPECT_FALSE(std::get<WgmmaConfig>(for_variant).tma_store);
     EXPECT_FALSE(std::get<WgmmaConfig>(for_variant).validate(varying_m, d));
-    // 4097 rows of 2 bytes end columns inside a 16-byte chunk, which the TMA's store would overwrite: stored from
-    // the registers instead.
+    EXPECT_FALSE(std::get<WgmmaConfig>(for_variant).copied_store);
+    // 4097 rows of 2 bytes end columns inside a 16-byte chunk, which the TMA's store would overwrite: staged and
+    // copied out by the threads (3.72x cuBLAS against 2.79x from the registers, session 39), in cluster pairs over
+    // the packed operands; the same where only C is off 16 bytes (1001 rows, tn: nothing packed).
     EXPECT_FALSE(std::get<WgmmaConfig>(packed).tma_store);
     EXPECT_FALSE(std::get<WgmmaConfig>(packed).validate(odd, d));
+    if (WgmmaConfig::kCopiesUnalignedC && WgmmaConfig::kPairsPackedOperands)
+        EXPECT_EQ(to_string(packed), "wgmma_256x128x64_c2_s4_g8_x2_q132_p3_tc");
+    Problem odd_c = half(1001, 4096, 4096);
+    odd_c.trans_a = Transpose::Yes;
+    odd_c.lda = 4096;
+    odd_c.align_c = 2;
+    if (WgmmaConfig::kCopiesUnalignedC)
+        EXPECT_EQ(to_string(heuristic_config(odd_c, d)), "wgmma_128x128x64_c2_s6_g8_q132_tc");
     // Short K over three waves of tiles and more (8192^2 x 64: 2048 tiles of 256 x 128) takes it; over fewer (4096 x
     // 2048 x 128: 256 tiles) the mma.sync family's default.
     EXPECT_EQ(family_name(heuristic_config(half(8192, 8192, 64), d)), "wgmma");

@@ -72,8 +72,10 @@ struct WgmmaConfig {
     // off 128-byte lines go in cluster pairs, as the ladder's tiles do.
     static constexpr bool kDefaultsToSmallTilesUnderAGflop = true;
     // Whether the ladder's untuned default stages a C the TMA cannot write (off 16 bytes) and copies it out by the
-    // threads (_tc) instead of storing it from the registers: off until it has run on a GPU.
-    static constexpr bool kCopiesUnalignedC = false;
+    // threads (_tc) instead of storing it from the registers (wgmma_search.cpp says what it ran); and whether its
+    // tiles go in cluster pairs over packed operands, as over operands off 128-byte lines.
+    static constexpr bool kCopiesUnalignedC = true;
+    static constexpr bool kPairsPackedOperands = true;
     static constexpr bool kPairsSmallTilesOffLines = true;
     // That tile, {bm, bn}: for the turns, the tiles over the device's SMs rounded up (wgmma_search.cpp says why).
     static std::pair<int, int> wave_fitted_tile(const Problem& problem, const DeviceInfo& device);

@@ -525,7 +525,10 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         // (both) 0.155 -> 0.111 (0.66 -> 0.92x), 6144 x 1528 x 6144 bf16 tt (ldb 1528) 0.233 -> 0.204, where copies
         // aligned first ran 0.318, 0.123 and 0.204. With aligned operands the pair ran 4096^3 level (0.1814 against
         // 0.1810 ms), so it stays where they are off lines.
-        if (operands_off_lines(c.kernel_problem(p)) != 0) c.cluster = 2;
+        // Packed operands too (kPairsPackedOperands), measured on 4097^3 bf16 (H100, session 39, two alternated
+        // rounds): 256 x 128 tiles 0.337 ms in pairs against 0.361 alone, and with C copied out by the threads
+        // (below) 0.273 against 0.304-0.306 (3.72x cuBLAS against 3.35x).
+        if (operands_off_lines(c.kernel_problem(p)) != 0 || (kPairsPackedOperands && c.pack != 0)) c.cluster = 2;
         // C through the TMA where its layout takes it. A 16-bit C: on the H200 the 10 s searches of
         // bench/shapes/wgmma_targets.csv picked it for 14 of the 15 16-bit rows it can store, 0.98-1.03x cuBLAS
         // where this default without it ran 0.95-1.01x, and batched 512 x 512 x 64 x 64 ran 0.99x against 0.79x
@@ -549,9 +552,16 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
             c.tma_store = c.store_by_box = false;
             c.stages = deepest_ring(c, p, device);
         }
-        // A C the TMA cannot write (off 16 bytes, as 4097 rows of 16 bits): staged and copied out by the threads.
+        // A C the TMA cannot write (off 16 bytes, as 4097 rows of 16 bits): staged box by box and copied out by the
+        // threads, in runs along its columns, where from the registers each warp store writes two elements in each
+        // of eight columns. On the H100 (session 39, bench/shapes/copied_c_fixed.txt, two alternated rounds): 4097^3
+        // bf16 (both operands packed) 0.304-0.306 ms against 0.366 (3.35x cuBLAS against 2.79x), 6143 x 2048 x 4096
+        // (op(A) packed) 0.178 against 0.240-0.241, 1001 x 4096 x 4096 tn 0.051 against 0.075-0.076, 4095^3 f16 tn
+        // 0.239 against 0.325-0.326; 777 x 1111 x 3333 (one-consumer 128 x 64 tiles) level, 35.4-35.9 us.
         const Problem seen = c.kernel_problem(p);
-        if (kCopiesUnalignedC && !c.tma_store && !batched && tma_store_rejection(seen) && !forced_rows_along_m(seen)) {
+        // (Exact problems only: a run-time-shape variant has not run so on a GPU.)
+        if (kCopiesUnalignedC && !c.tma_store && !batched && p.runtime_dim == 0 && tma_store_rejection(seen) &&
+            !forced_rows_along_m(seen)) {
             WgmmaConfig copied = c;
             copied.copied_store = true;
             copied.stages = deepest_ring(copied, p, device);
