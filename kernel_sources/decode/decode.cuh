@@ -76,9 +76,6 @@
 #ifndef DECODE_STAGED_W
 #define DECODE_STAGED_W 0    // 1: W's loads in flight land in a ring in shared memory (cp.async), not registers
 #endif
-#ifndef DECODE_MIN_BLOCKS
-#define DECODE_MIN_BLOCKS 0  // blocks per SM the registers must leave room for (__launch_bounds__); 0: ptxas decides
-#endif
 
 namespace jg {
 namespace decode {
@@ -190,8 +187,6 @@ static_assert(!STAGED_W || (UNROLL >= 2 && W_K_CONTIGUOUS && W_ALIGN * (int)size
 static_assert(!STAGED_W, "cp.async needs sm_80");
 #endif
 static_assert(!CLUSTER || (SPLITS >= 2 && SPLITS <= 8), "a cluster of the splits: 2 to 8 blocks");
-static_assert(DECODE_MIN_BLOCKS == 0 || (DECODE_MIN_BLOCKS >= 2 && DECODE_MIN_BLOCKS <= 16),
-              "registers fitted to 2 to 16 blocks an SM, or as ptxas allots them");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
 static_assert(!CLUSTER, "clusters need sm_90");
 #endif
@@ -861,15 +856,7 @@ static __device__ __forceinline__ void jg_decode_gemm(const jg::dims& d, const j
     }
 }
 
-// With DECODE_MIN_BLOCKS, ptxas fits the registers to that many blocks an SM. Left to itself it gave the 16-token
-// fp32 step (c16_k16_u4, 14336 x 16 x 4096) 104 registers, four blocks; held to six it takes 80 with no spill and
-// 5% fewer instructions (NVRTC 13, sm_90a): half again the warps, and W's bytes in flight, per SM.
-#if DECODE_MIN_BLOCKS > 0
-#define JG_DECODE_BOUNDS __launch_bounds__(jg::decode::THREADS, DECODE_MIN_BLOCKS)
-#else
-#define JG_DECODE_BOUNDS __launch_bounds__(jg::decode::THREADS)
-#endif
-extern "C" __global__ void JG_DECODE_BOUNDS jg_decode(const __grid_constant__ jg_args args) {
+extern "C" __global__ void __launch_bounds__(jg::decode::THREADS) jg_decode(const __grid_constant__ jg_args args) {
     using namespace jg;
     using jg::decode::e_t;
     const dims d{args};

@@ -65,41 +65,6 @@ TEST(DecodeFamily, NamesRoundTrip) {
     EXPECT_EQ(config("decode_simt_w8_r1_c16_k16_u8").lanes_k, 4);
     EXPECT_FALSE(DecodeConfig::parse("decode_simt_w4_r1_c16_k4_u8_l4"));
     EXPECT_FALSE(DecodeConfig::parse("decode_simt_w4_r1_c16_k4_u8_s_l8"));
-    // Registers fitted to blocks an SM (_o), after _l and before _s; 0 (as ptxas allots them) is never written.
-    for (const std::string_view name : {"decode_simt_w4_r1_c16_k16_u4_o6", "decode_simt_w8_r1_c16_k16_u8_l8_o3_s_x"})
-        EXPECT_EQ(config(name).to_string(), name);
-    EXPECT_EQ(config("decode_simt_w4_r1_c16_k16_u4_o6").min_blocks, 6);
-    EXPECT_EQ(config("decode_simt_w4_r1_c16_k16_u4").min_blocks, 0);
-    EXPECT_FALSE(DecodeConfig::parse("decode_simt_w4_r1_c16_k16_u4_o0"));
-    EXPECT_FALSE(DecodeConfig::parse("decode_simt_w4_r1_c16_k16_u4_s_o6"));
-}
-
-// Registers fitted to blocks an SM: 2 to 16 blocks, not below what the main loop holds, and the blocks' threads and
-// shared memory must fit the SM too. The estimate of registers, and with it the residency the cost model and the
-// wave arithmetic use, is capped at what the blocks leave (ptxas: the 16-token fp32 step at six blocks, 80).
-TEST(DecodeFamily, RegistersFittedToBlocksPerSm) {
-    Problem linear = decode_step(16, 14336, 4096, DType::F32);
-    linear.trans_a = Transpose::Yes;
-    linear.lda = 4096;
-    const DecodeConfig natural = config("decode_simt_w4_r1_c16_k16_u4");
-    const DecodeConfig six = config("decode_simt_w4_r1_c16_k16_u4_o6");
-    EXPECT_EQ(six.register_cap(64 * 1024), 80);  // 65536 / (6 x 128) = 85, in units of 8
-    EXPECT_EQ(six.estimated_registers(linear), 80);
-    EXPECT_GT(natural.estimated_registers(linear), 80);
-    EXPECT_EQ(six.resident_blocks(linear, h200_profile()), 6);
-    EXPECT_LT(natural.resident_blocks(linear, h200_profile()), 6);
-    EXPECT_FALSE(rule_of(six, linear));
-    EXPECT_EQ(config("decode_simt_w4_r1_c16_k16_u4").register_cap(64 * 1024), 0);
-    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c16_k16_u4_o1"), linear), PruneRule::Knobs);
-    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c16_k16_u4_o17"), linear), PruneRule::Knobs);
-    // Four row groups of 16 columns: 128 sums, over the 128 that four blocks of 128 threads leave.
-    EXPECT_EQ(rule_of(config("decode_simt_w4_r4_c16_k16_u4_o4"), linear), PruneRule::Registers);
-    EXPECT_FALSE(rule_of(config("decode_simt_w4_r4_c16_k16_u4_o3"), linear));
-    // Nine blocks of 256 threads: more threads than an SM has.
-    EXPECT_EQ(rule_of(config("decode_simt_w8_r1_c1_k16_u1_o9"), linear), PruneRule::Threads);
-    // A staged ring of 16 steps (64 KB) beside X's 16 KB: two blocks fit an SM's shared memory, three do not.
-    EXPECT_FALSE(rule_of(config("decode_simt_w4_r1_c16_k16_u16_o2_s"), linear));
-    EXPECT_EQ(rule_of(config("decode_simt_w4_r1_c16_k16_u16_o3_s"), linear), PruneRule::SharedMemory);
 }
 
 // Lanes along k: a warp's load covers 32 / lanes rows, 16 x lanes bytes each, so a block's rows and its step along k

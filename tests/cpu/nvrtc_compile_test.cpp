@@ -141,7 +141,6 @@ AnyConfig random_valid_config(std::mt19937_64& rng, std::string_view family, con
             d.lanes_k = d.mma ? 4 : pick(rng, {4, 4, 8, 16, 32});  // lanes along k (W along k, simt math)
             d.unroll = d.staged ? pick(rng, {2, 4, 8, 16}) : pick(rng, {1, 2, 4, 8});
             d.cluster = hopper && pick(rng, {0, 1});  // the slices of a tile as a cluster (2 to 8 of them)
-            d.min_blocks = pick(rng, {0, 0, 2, 4, 6, 8});  // registers fitted to that many blocks an SM
             c = d;
         } else {
             RegBlockConfig r;

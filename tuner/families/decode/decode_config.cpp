@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "runtime/device/occupancy.h"
 #include "tuner/families/common/config_text.h"
 #include "tuner/families/common/operand_packing.h"
 #include "tuner/families/common/resource_limits.h"
@@ -35,17 +34,6 @@ std::int64_t x_pitch(const DecodeConfig& c, const Problem& p) {
 int accumulators(const DecodeConfig& c, const Problem& p) {
     if (!decode_shape(p).w_k_contiguous) return c.mma ? 4 * (c.columns / 8) * 4 : elements_per_load(p) * c.columns;
     return c.mma ? c.rg * (c.columns / 8) * 4 : 2 * c.rg * c.columns;
-}
-
-// Registers a thread takes as ptxas allots them unbounded (sm_90): the sums, the 16-byte loads of W in flight (4
-// registers each: all steps, or where they are staged the step computed), what a step converts to fp32 (simt: W's
-// chunks and X's) or hands to mma.sync (X's chunk; the permuted words), and addresses and loop state.
-int natural_registers(const DecodeConfig& c, const Problem& p) {
-    const bool along_k = decode_shape(p).w_k_contiguous;
-    const int vec = elements_per_load(p);
-    const int in_flight = (c.staged ? 1 : c.unroll) * 4 * (along_k ? 2 * c.rg : 4);
-    const int operands = c.mma ? (along_k ? 4 : 18) : (along_k ? 2 * c.rg * vec + vec : 4 * vec + 4);
-    return accumulators(c, p) + in_flight + operands + 60;  // 60: addresses, loop state
 }
 
 }  // namespace
@@ -92,14 +80,13 @@ int DecodeConfig::shared_bytes(const Problem& p) const {
 }
 
 int DecodeConfig::estimated_registers(const Problem& p) const {
-    const int estimate = natural_registers(*this, p);
-    return min_blocks > 0 ? std::min(estimate, register_cap(64 * 1024)) : estimate;
-}
-
-int DecodeConfig::register_cap(int registers_per_sm) const {
-    if (min_blocks == 0) return 0;
-    // ptxas allots registers to a warp in units of 256 (8 a thread), and at most 255 a thread.
-    return std::min(255, registers_per_sm / (min_blocks * threads()) / 8 * 8);
+    const bool along_k = decode_shape(p).w_k_contiguous;
+    const int vec = elements_per_load(p);
+    // The 16-byte loads of W, 4 registers each: all steps in flight, or where they are staged the step computed.
+    const int in_flight = (staged ? 1 : unroll) * 4 * (along_k ? 2 * rg : 4);
+    // What a step converts to fp32 (simt: W's chunks and X's) or hands to mma.sync (X's chunk; the permuted words).
+    const int operands = mma ? (along_k ? 4 : 18) : (along_k ? 2 * rg * vec + vec : 4 * vec + 4);
+    return accumulators(*this, p) + in_flight + operands + 60;  // 60: addresses, loop state (ptxas, sm_90)
 }
 
 std::optional<Rejection> DecodeConfig::validate(const Problem& p, const DeviceInfo& device) const {
@@ -153,29 +140,6 @@ std::optional<Rejection> DecodeConfig::validate(const Problem& p, const DeviceIn
             return Rejection{PruneRule::Knobs, "W staged (_s) copies at least 4 bytes at a time: W must be "
                                                    "4-byte aligned"};
     }
-    if (min_blocks != 0) {
-        if (min_blocks < 2 || min_blocks > 16)
-            return Rejection{PruneRule::Knobs, "blocks per SM for the registers (_o) must be 2 to 16"};
-        // The sums stay in registers through the main loop, and 16 besides: fitted below that, ptxas spills for
-        // certain. Above it, it may still spill (16 x 14336 x 4096 fp32 c16_k16 at six blocks: u4 80 registers and no
-        // spill, u6 72 bytes spilled, where the estimate of registers runs high: 136 for u4, ptxas unbounded 104); the
-        // tuner refuses a kernel that spilled once compiled.
-        const int held = accumulators(*this, p) + 16;
-        const int cap = register_cap(device.registers_per_sm);
-        if (cap < held)
-            return Rejection{PruneRule::Registers, std::to_string(min_blocks) + " blocks an SM leave " +
-                                                       std::to_string(cap) + " registers a thread, under the " +
-                                                       std::to_string(held) + " its sums hold"};
-        const OccupancyLimits fit = blocks_per_sm(device, threads(), cap, shared_bytes(p));
-        if (fit.by_threads < min_blocks)
-            return Rejection{PruneRule::Threads, std::to_string(min_blocks) + " blocks of " +
-                                                     std::to_string(threads()) + " threads exceed an SM's " +
-                                                     std::to_string(device.max_threads_per_sm)};
-        if (fit.by_shared_memory < min_blocks)
-            return Rejection{PruneRule::SharedMemory, std::to_string(min_blocks) + " blocks do not fit an SM's " +
-                                                          "shared memory (" + std::to_string(fit.by_shared_memory) +
-                                                          " do)"};
-    }
     if (splits < 1 || splits > 64) return Rejection{PruneRule::Knobs, "splits must be 1 to 64"};
     if (cluster && (splits < 2 || splits > 8))
         return Rejection{PruneRule::Knobs, "a cluster of the splits takes 2 to 8 of them"};
@@ -193,7 +157,7 @@ KnobDefines DecodeConfig::defines() const {
     return {{"DECODE_MMA", mma ? 1 : 0}, {"DECODE_WARPS", warps},   {"DECODE_ROW_GROUPS", rg},
             {"DECODE_COLUMNS", columns}, {"DECODE_SPLITS", splits}, {"DECODE_UNROLL", unroll},
             {"DECODE_CLUSTER", cluster ? 1 : 0}, {"DECODE_STAGED_W", staged ? 1 : 0},
-            {"DECODE_LANES_K", lanes_k}, {"DECODE_MIN_BLOCKS", min_blocks}};
+            {"DECODE_LANES_K", lanes_k}};
 }
 
 LaunchDescription DecodeConfig::launch(const Problem& p) const {
@@ -215,28 +179,20 @@ std::string DecodeConfig::to_string() const {
     return std::string("decode_") + (mma ? "mma" : "simt") + "_" + format_numbers("w", {warps}) + "_" +
            format_numbers("r", {rg}) + "_" + format_numbers("c", {columns}) + "_" + format_numbers("k", {splits}) +
            "_" + format_numbers("u", {unroll}) + (lanes_k != 4 ? "_" + format_numbers("l", {lanes_k}) : "") +
-           (min_blocks != 0 ? "_" + format_numbers("o", {min_blocks}) : "") + (staged ? "_s" : "") +
-           (cluster ? "_x" : "");
+           (staged ? "_s" : "") + (cluster ? "_x" : "");
 }
 
 std::optional<DecodeConfig> DecodeConfig::parse(std::string_view name) {
     using config_text::parse_numbers;
     const auto fields = config_text::family_fields(name, kName);
-    if (!fields || fields->size() < 6 || fields->size() > 10) return std::nullopt;
+    if (!fields || fields->size() < 6 || fields->size() > 9) return std::nullopt;
     DecodeConfig c;
-    // The optional fields after the unroll, in their order: "l<LANES>" (never "l4", the default), "o<BLOCKS>" (never
-    // "o0"), "s", then "x".
+    // The optional fields after the unroll, in their order: "l<LANES>" (never "l4", the default), "s", then "x".
     std::size_t next = 6;
     if (next < fields->size() && !(*fields)[next].empty() && (*fields)[next][0] == 'l') {
         const auto lanes = parse_numbers((*fields)[next], "l", 1);
         if (!lanes || (*lanes)[0] == 4) return std::nullopt;
         c.lanes_k = (*lanes)[0];
-        ++next;
-    }
-    if (next < fields->size() && !(*fields)[next].empty() && (*fields)[next][0] == 'o') {
-        const auto blocks = parse_numbers((*fields)[next], "o", 1);
-        if (!blocks || (*blocks)[0] == 0) return std::nullopt;
-        c.min_blocks = (*blocks)[0];
         ++next;
     }
     if (next < fields->size() && (*fields)[next] == "s") {

@@ -21,13 +21,12 @@ struct DecodeConfig {
     static constexpr std::string_view kSourceHeader = "decode/decode.cuh";
     static constexpr std::string_view kKernelSymbol = "jg_decode";
     static constexpr std::string_view kNameFormat =
-        "decode_<simt|mma>_w<WARPS>_r<RG>_c<COLUMNS>_k<SPLITS>_u<UNROLL>[_l<LANES>][_o<BLOCKS>][_s][_x]";
+        "decode_<simt|mma>_w<WARPS>_r<RG>_c<COLUMNS>_k<SPLITS>_u<UNROLL>[_l<LANES>][_s][_x]";
     static constexpr std::string_view kDescription =
         "for min(m, n) <= 64: simt (fp32 FMAs) or mma (mma.sync on 16-bit inputs);\n"
         "WARPS: warps per block; RG: groups of 64 / LANES rows of W per warp where W is stored along k (else 1);\n"
         "COLUMNS: columns of the small side per block; SPLITS: slices of K; UNROLL: 16-byte loads in flight;\n"
         "LANES: lanes of a warp along k where W is stored along k (simt: 4 to 32; default 4);\n"
-        "BLOCKS: blocks per SM the registers are fitted to (2 to 16; default: as ptxas allots them);\n"
         "_s: those loads land in a ring in shared memory (cp.async; W along k, sm_80), not registers;\n"
         "_x: a tile's SPLITS (2 to 8) blocks form a cluster and add their sums in shared memory (sm_90)";
 
@@ -48,14 +47,8 @@ struct DecodeConfig {
     // DECODE_LANES_K: where W is stored along k, the lanes of a warp side by side along k (SIMT math: 4, 8, 16 or 32;
     // mma.sync: 4). Each of a warp's loads reads 16 x lanes contiguous bytes of 32 / lanes rows of W.
     int lanes_k = 4;
-    // DECODE_MIN_BLOCKS: blocks per SM that ptxas must fit the registers to (__launch_bounds__), so that more warps,
-    // and their loads of W, are resident; 0: as ptxas allots them.
-    int min_blocks = 0;
-    // Whether the search tries W staged: off, measured slower than W's loads in registers on every decode row tried
-    // (H100, session 38: 16 x 14336 x 4096 fp32 133.7 us against 115.4; bench/results/2026-12-07-h100-s38.md).
+    // Whether the search tries W staged (off until the staged ring has run correct and fast on a GPU).
     static constexpr bool kSearchesStagedW = false;
-    // Whether the search tries registers fitted to more blocks (off until such a kernel has run on a GPU).
-    static constexpr bool kSearchesMinBlocks = false;
 
     int threads() const { return 32 * warps; }
     std::int64_t rows(const Problem& problem) const;           // of W per block
@@ -67,9 +60,6 @@ struct DecodeConfig {
     std::int64_t w_ring_bytes(const Problem& problem) const;    // W's loads in flight where staged, else 0
     int shared_bytes(const Problem& problem) const;         // X's staged rows, W's ring, then the sums
     int estimated_registers(const Problem& problem) const;
-    // The registers a thread may take so that min_blocks blocks fit an SM of that register file (0 where min_blocks
-    // is 0). estimated_registers() caps its estimate so for 64 K registers, every target's (sm_70 to sm_90).
-    int register_cap(int registers_per_sm) const;
     // Blocks resident on an SM at once (by the estimated registers and the shared memory; at least 1), and the share of
     // the waves' slots that the blocks fill (1: the last wave full).
     int resident_blocks(const Problem& problem, const DeviceInfo& device) const;
@@ -99,7 +89,7 @@ struct DecodeConfig {
     friend bool operator==(const DecodeConfig& x, const DecodeConfig& y) {
         return x.mma == y.mma && x.warps == y.warps && x.rg == y.rg && x.columns == y.columns &&
                x.splits == y.splits && x.unroll == y.unroll && x.cluster == y.cluster && x.staged == y.staged &&
-               x.lanes_k == y.lanes_k && x.min_blocks == y.min_blocks;
+               x.lanes_k == y.lanes_k;
     }
 };
 

@@ -113,16 +113,6 @@ std::vector<DecodeConfig> DecodeConfig::refinements(const Problem& p, const Devi
                 add(c);
             }
     }
-    if (kSearchesMinBlocks && min_blocks == 0) {
-        // Registers fitted to one and two blocks an SM more than the estimate leaves room for: more warps, and more of
-        // W's loads in flight, where the registers bound them.
-        const int resident = resident_blocks(p, device);
-        for (const int b : {resident + 1, resident + 2}) {
-            DecodeConfig c = *this;
-            c.min_blocks = b;
-            add(c);
-        }
-    }
     // The split between half and twice this one whose blocks fill their last wave most evenly (at the residency the
     // cost model estimates), where that is evener than this one's by a twentieth. Profiled on the H200 (session 22),
     // the fp32 16-token winner on 16 x 14336 x 4096 (8 splits: 896 blocks on 528 slots) ran its second wave 70% full
