@@ -106,6 +106,11 @@ int WgmmaConfig::tile_rows(const Problem& problem, int operand) const {
 void WgmmaConfig::start_store(const Problem& kernel_problem) {
     tma_store = !rows_m && !tma_store_rejection(kernel_problem) && bm % c_box_elements(kernel_problem) == 0;
     store_by_box = tma_store && size_of(kernel_problem.c_type) == 4 && c_boxes(kernel_problem) > 2;
+    // A single GEMM's C that the TMA cannot write (off 16 bytes): staged and copied out by the threads, as the untuned
+    // default does (wgmma_search.cpp says what it ran); the store from the registers is the refinement.
+    copied_store = !tma_store && !rows_m && !forced_rows_along_m(kernel_problem) && kernel_problem.batch == 1 &&
+                   kernel_problem.runtime_dim == 0 && tma_store_rejection(kernel_problem) &&
+                   bm % c_box_elements(kernel_problem) == 0;
 }
 
 std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const DeviceInfo& device) const {

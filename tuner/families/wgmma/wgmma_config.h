@@ -179,7 +179,8 @@ struct WgmmaConfig {
     static std::optional<Rejection> tma_store_rejection(const Problem& kernel_problem);
     // Sets the store the search starts from: C through the TMA wherever its layout takes it, a 16-bit tile staged
     // whole (_ts), an fp32 tile box by box (_tb) where it has more than two boxes (a whole fp32 256 x 128 tile would
-    // take 128 KB of staging, leaving the ring two stages); else from the registers.
+    // take 128 KB of staging, leaving the ring two stages); a single GEMM's C that the TMA cannot write staged box by
+    // box and copied out by the threads (_tc); else from the registers.
     void start_store(const Problem& kernel_problem);
     std::string kernel_identity(const Problem&) const { return to_string(); }
 

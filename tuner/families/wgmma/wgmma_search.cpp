@@ -552,20 +552,17 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
             c.tma_store = c.store_by_box = false;
             c.stages = deepest_ring(c, p, device);
         }
-        // A C the TMA cannot write (off 16 bytes, as 4097 rows of 16 bits): staged box by box and copied out by the
-        // threads, in runs along its columns, where from the registers each warp store writes two elements in each
-        // of eight columns. On the H100 (session 39, bench/shapes/copied_c_fixed.txt, two alternated rounds): 4097^3
-        // bf16 (both operands packed) 0.304-0.306 ms against 0.366 (3.35x cuBLAS against 2.79x), 6143 x 2048 x 4096
-        // (op(A) packed) 0.178 against 0.240-0.241, 1001 x 4096 x 4096 tn 0.051 against 0.075-0.076, 4095^3 f16 tn
-        // 0.239 against 0.325-0.326; 777 x 1111 x 3333 (one-consumer 128 x 64 tiles) level, 35.4-35.9 us.
-        const Problem seen = c.kernel_problem(p);
-        // (Exact problems only: a run-time-shape variant has not run so on a GPU.)
-        if (kCopiesUnalignedC && !c.tma_store && !batched && p.runtime_dim == 0 && tma_store_rejection(seen) &&
-            !forced_rows_along_m(seen)) {
-            WgmmaConfig copied = c;
-            copied.copied_store = true;
-            copied.stages = deepest_ring(copied, p, device);
-            if (!copied.validate(p, device)) c = copied;
+        // A single GEMM's C that the TMA cannot write (off 16 bytes, as 4097 rows of 16 bits): staged box by box and
+        // copied out by the threads, in runs along its columns, as start_store() begins, where from the registers
+        // each warp store writes two elements in each of eight columns. On the H100 (session 39,
+        // bench/shapes/copied_c_fixed.txt, two alternated rounds): 4097^3 bf16 (both operands packed) 0.304-0.306 ms
+        // against 0.366 (3.35x cuBLAS against 2.79x), 6143 x 2048 x 4096 (op(A) packed) 0.178 against 0.240-0.241,
+        // 1001 x 4096 x 4096 tn 0.051 against 0.075-0.076, 4095^3 f16 tn 0.239 against 0.325-0.326; 777 x 1111 x 3333
+        // (one-consumer 128 x 64 tiles) level, 35.4-35.9 us. (Exact problems only: start_store() leaves run-time-shape
+        // variants, which have not run so on a GPU, to the registers.)
+        if (c.copied_store && (!kCopiesUnalignedC || c.validate(p, device))) {
+            c.copied_store = false;
+            c.stages = deepest_ring(c, p, device);
         }
         if (c.cluster != 1 && c.validate(p, device)) c.cluster = 1;  // a pair this problem's launch cannot take
         // A batch cannot split K: its last step is taken whatever its tile count.
