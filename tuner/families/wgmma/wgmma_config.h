@@ -76,6 +76,9 @@ struct WgmmaConfig {
     // tiles go in cluster pairs over packed operands, as over operands off 128-byte lines.
     static constexpr bool kCopiesUnalignedC = true;
     static constexpr bool kPairsPackedOperands = true;
+    // Whether a narrow n whose 128 x 128 tiles nearly make a wave takes whole tiles of an instruction width fitted to
+    // a wave along m (heuristic_default says where and what they ran) instead of stream-K.
+    static constexpr bool kDefaultsToWaveFittedWidths = true;
     static constexpr bool kPairsSmallTilesOffLines = true;
     // That tile, {bm, bn}: for the turns, the tiles over the device's SMs rounded up (wgmma_search.cpp says why).
     static std::pair<int, int> wave_fitted_tile(const Problem& problem, const DeviceInfo& device);

@@ -577,6 +577,25 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         // eighths and more of them: not a decode step's few columns, for which the other families have kernels).
         const bool fills_its_tiles = 8 * p.m * p.n >= 7 * c.tiles(p) * c.bm * c.bn;
         if (last && !batched && fills_its_tiles && 4 * c.tiles(p) >= 3 * std::int64_t{device.sm_count}) {
+            // A narrow n (one 128-wide tile across it): whole one-consumer tiles of the instruction width, a multiple
+            // of 16 under 128, whose tiles along m come nearest a wave without passing it. On the H100 (sessions 38
+            // and 39, five alternated rounds) 14336 x 128 x 4096 bf16 in 112 x 128 tiles (128 of them) ran 45.6-46.1
+            // us against 52.8-54.3 for stream-K over 112 tiles of 128 x 128 (0.99-1.01x cuBLAS against 0.84-0.87x).
+            // Where that width is 128 (16384 x 128: 128 tiles either way), stream-K stays (0.89-0.92x, session 33).
+            const std::int64_t width = (p.m + device.sm_count - 1) / device.sm_count;
+            if (kDefaultsToWaveFittedWidths && p.n <= 128 && width < 112) {
+                WgmmaConfig fitted = c;
+                fitted.bm = static_cast<int>((width + 15) / 16 * 16);
+                fitted.bn = 128;
+                fitted.consumers = 1;
+                fitted.cluster = 1;
+                fitted.grid = 0;
+                fitted.tma_store = fitted.store_by_box = false;
+                fitted.start_store(fitted.kernel_problem(p));
+                fitted.tma_store = fitted.store_by_box = false;  // C from the registers, as measured
+                fitted.stages = std::min(6, deepest_ring(fitted, p, device));  // as measured
+                if (!fitted.validate(p, device)) return fitted;
+            }
             WgmmaConfig dealt = c;
             dealt.cluster = 1;
             dealt.stream_k = true;
