@@ -944,6 +944,38 @@ TEST(WgmmaFamily, KSplitAcrossAClusterLaunchesAClusterPerTile) {
     EXPECT_TRUE(splits_of(WgmmaConfig{}, half(4096, 4096, 4096)).empty());  // 128 tiles of 256 x 128: no split
 }
 
+// A C the TMA cannot write (4097 rows of 16 bits): the search's candidates start from C staged and copied out by the
+// threads (_tc) and refine to the store from the registers, and back; a C the TMA writes, or a batch, has no such twin.
+TEST(WgmmaFamily, ACTheTmaCannotWriteStartsCopiedOutByTheThreads) {
+    const DeviceInfo d = h200_profile();
+    Problem odd = half(4097, 4096, 4096);
+    odd.align_a = odd.align_c = 2;
+    const std::vector<WgmmaConfig> candidates = WgmmaConfig::enumerate(odd, d);
+    ASSERT_FALSE(candidates.empty());
+    int copied = 0;
+    for (const WgmmaConfig& c : candidates) {
+        EXPECT_FALSE(c.tma_store) << c.to_string();
+        copied += c.copied_store && !c.validate(odd, d) ? 1 : 0;
+    }
+    EXPECT_GT(copied, 0);
+    const auto twin_store = [&](const WgmmaConfig& from, const Problem& p) {
+        for (const WgmmaConfig& r : from.refinements(p, d))
+            if (r.copied_store != from.copied_store && !r.tma_store && r.bm == from.bm && r.bn == from.bn) return true;
+        return false;
+    };
+    WgmmaConfig big = *WgmmaConfig::parse("wgmma_256x128x64_c2_s4_g8_q132_p1_tc");
+    EXPECT_FALSE(big.validate(odd, d)) << big.validate(odd, d)->reason;
+    EXPECT_TRUE(twin_store(big, odd));
+    big.copied_store = false;
+    EXPECT_TRUE(twin_store(big, odd));
+    const Problem aligned = half(4096, 4096, 4096);
+    WgmmaConfig plain = *WgmmaConfig::parse("wgmma_256x128x64_c2_s4_g8_q132");
+    EXPECT_FALSE(twin_store(plain, aligned));
+    Problem batch = odd;
+    batch.batch = 4;
+    EXPECT_FALSE(twin_store(plain, batch));
+}
+
 // 16-bit operands whose columns start off 128-byte lines: a configuration reading them in place refines to its twin
 // that copies them to line-aligned columns first (the measurements weigh the copy); operands on lines have none.
 TEST(WgmmaFamily, OperandsOffLinesRefineToAnAlignedCopyAndDefaultToAClusterPair) {

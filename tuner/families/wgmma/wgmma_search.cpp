@@ -151,7 +151,7 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     out.push_back(other_store);
     // A C the TMA cannot write: staged box by box and copied out by the consumers' threads, in runs along its columns
     // (with the stages its two box buffers leave), or back from the registers.
-    if (!tma_store && tma_store_rejection(kernel_problem(problem))) {
+    if (!tma_store && problem.batch == 1 && tma_store_rejection(kernel_problem(problem))) {  // batches: not yet run
         WgmmaConfig other_copy = *this;
         other_copy.copied_store = !copied_store;
         other_copy.stages = copied_store ? stages : std::min(stages, deepest_ring(other_copy, problem, device));
