@@ -216,10 +216,7 @@ TEST(DecodeRegression, TheRandomCaseThatOnceFailedMatchesTheReference) {
             shapes.push_back(s);
             configs.push_back(config);
         }
-    const std::vector<std::string> failures =
-        testing::run_gemm_cases_in_parallel(shapes, configs, 1e-2, testing::fresh_seed());
-    for (const auto& f : failures) ADD_FAILURE() << f;
-    EXPECT_TRUE(failures.empty()) << failures.size() << " of " << shapes.size() << " cases failed";
+    expect_all_pass(shapes, configs, DecodeCase{"bf16", DType::BF16, ComputeType::F32, 1e-2}, testing::fresh_seed());
 }
 
 INSTANTIATE_TEST_SUITE_P(Types, DecodeCorrectness,
