@@ -590,9 +590,8 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
                 fitted.consumers = 1;
                 fitted.cluster = 1;
                 fitted.grid = 0;
-                fitted.tma_store = fitted.store_by_box = false;
-                fitted.start_store(fitted.kernel_problem(p));
-                fitted.tma_store = fitted.store_by_box = false;  // C from the registers, as measured
+                // C from the registers, as measured.
+                fitted.tma_store = fitted.store_by_box = fitted.copied_store = false;
                 fitted.stages = std::min(6, deepest_ring(fitted, p, device));  // as measured
                 if (!fitted.validate(p, device)) return fitted;
             }
