@@ -438,6 +438,12 @@ __device__ __forceinline__ void produce(const ring& r, const tma::tensor_map* ma
     });
 }
 
+// Where byte `byte` of row `row` lies in a tile of 128-byte rows (ROW_BYTES) laid out as the TMA's 128-byte swizzle
+// writes it: the row's 16-byte chunk XORed with row % 8. Operand tiles (k's rows) and C's staged boxes (n's) alike.
+__device__ __forceinline__ int swizzled_byte(int row, int byte) {
+    return row * ROW_BYTES + (((byte / 16) ^ (row % 8)) * 16) + byte % 16;
+}
+
 // The P fragments of one consumer's stage (TF32 with P stored m- or n-contiguous): for each instruction row block and
 // k step, the four values mma_tf32_k8_register_a takes. P's shared tile is (P_ROWS / 32) boxes of (32 rows of P) x
 // (BK k), each k a 128-byte row whose 16-byte chunks the TMA's swizzle moved to (chunk ^ k % 8). Eight rows of P
@@ -458,8 +464,7 @@ __device__ __forceinline__ void load_fragments(fragments& a, unsigned p_tile, in
                 const int row = first_row + 64 * t + 16 * warp + g + 8 * (i % 2);
                 const int k = KSTEP * s + q + 4 * (i / 2);
                 const int byte = (row % ROW_ELEMS) * ES;
-                a[t][s][i] = load_shared_u32(p_tile + (row / ROW_ELEMS) * BK * ROW_BYTES + k * ROW_BYTES +
-                                             (((byte / 16) ^ (k % 8)) * 16) + byte % 16);
+                a[t][s][i] = load_shared_u32(p_tile + (row / ROW_ELEMS) * BK * ROW_BYTES + swizzled_byte(k, byte));
             }
 }
 
@@ -609,8 +614,7 @@ __device__ __forceinline__ void copy_box_out(const dims& d, c_t* C, const unsign
 #pragma unroll
         for (int e = lane; e < C_BOX_ELEMS; e += 32) {
             const int byte = e * C_BYTES;
-            const c_t value = *reinterpret_cast<const c_t*>(area + row * 128 + (((byte / 16) ^ (row % 8)) * 16) +
-                                                            byte % 16);
+            const c_t value = *reinterpret_cast<const c_t*>(area + swizzled_byte(row, byte));
             if (m_first + e < m_end) C[d.c_offset(m_first + e, n)] = value;
         }
     }
@@ -673,8 +677,7 @@ __device__ __forceinline__ void store_tile_through_tma(const dims& d, const floa
                     }
                     const int byte = (m_in_tile % C_BOX_ELEMS) * C_BYTES;
                     const int box_in_round = m_in_tile / C_BOX_ELEMS - round * STORE_ROUND_BOXES;
-                    const int offset = box_in_round * C_BOX_BYTES + row * 128 + (((byte / 16) ^ (row % 8)) * 16) +
-                                       byte % 16;
+                    const int offset = box_in_round * C_BOX_BYTES + swizzled_byte(row, byte);
                     store_typed_run<2>(reinterpret_cast<c_t*>(area + offset), 2, pair);
                 }
             }

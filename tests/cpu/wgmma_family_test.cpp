@@ -679,14 +679,16 @@ TEST(WgmmaFamily, UntunedDefaultTakesLargeHalfPrecisionProblemsOnHopper) {
     // the packed operands; the same where only C is off 16 bytes (1001 rows, tn: nothing packed).
     EXPECT_FALSE(std::get<WgmmaConfig>(packed).tma_store);
     EXPECT_FALSE(std::get<WgmmaConfig>(packed).validate(odd, d));
-    if (WgmmaConfig::kCopiesUnalignedC && WgmmaConfig::kPairsPackedOperands)
+    if (WgmmaConfig::kCopiesUnalignedC && WgmmaConfig::kPairsPackedOperands) {
         EXPECT_EQ(to_string(packed), "wgmma_256x128x64_c2_s4_g8_x2_q132_p3_tc");
+    }
     Problem odd_c = half(1001, 4096, 4096);
     odd_c.trans_a = Transpose::Yes;
     odd_c.lda = 4096;
     odd_c.align_c = 2;
-    if (WgmmaConfig::kCopiesUnalignedC)
+    if (WgmmaConfig::kCopiesUnalignedC) {
         EXPECT_EQ(to_string(heuristic_config(odd_c, d)), "wgmma_128x128x64_c2_s6_g8_q132_tc");
+    }
     // Short K over three waves of tiles and more (8192^2 x 64: 2048 tiles of 256 x 128) takes it; over fewer (4096 x
     // 2048 x 128: 256 tiles) the mma.sync family's default.
     EXPECT_EQ(family_name(heuristic_config(half(8192, 8192, 64), d)), "wgmma");

@@ -71,6 +71,7 @@ struct WgmmaConfig {
     // GEMMs under a GFLOP with K of 256 and more, where they fill a wave; and whether whole small tiles over operands
     // off 128-byte lines go in cluster pairs, as the ladder's tiles do.
     static constexpr bool kDefaultsToSmallTilesUnderAGflop = true;
+    static constexpr bool kPairsSmallTilesOffLines = true;
     // Whether the ladder's untuned default stages a C the TMA cannot write (off 16 bytes) and copies it out by the
     // threads (_tc) instead of storing it from the registers (wgmma_search.cpp says what it ran); and whether its
     // tiles go in cluster pairs over packed operands, as over operands off 128-byte lines.
@@ -79,7 +80,6 @@ struct WgmmaConfig {
     // Whether a narrow n whose 128 x 128 tiles nearly make a wave takes whole tiles of an instruction width fitted to
     // a wave along m (heuristic_default says where and what they ran) instead of stream-K.
     static constexpr bool kDefaultsToWaveFittedWidths = true;
-    static constexpr bool kPairsSmallTilesOffLines = true;
     // That tile, {bm, bn}: for the turns, the tiles over the device's SMs rounded up (wgmma_search.cpp says why).
     static std::pair<int, int> wave_fitted_tile(const Problem& problem, const DeviceInfo& device);
     // Up to three instruction widths, multiples of 16 up to 256 other than 64's, that cover C's `extent` along them
