@@ -38,6 +38,7 @@ struct shared_k_tiles {
         return (tiles * 4 + 255) / 256 * 256;
     }
     static constexpr long long PARTIAL_VECTORS = (long long)ROWS * COLS * THREADS;  // float4 per slot
+    static constexpr int THREADS_PER_SLOT = THREADS;  // a slot's float4 (i, j) of consecutive threads lie together
 
     // Stream-K: block b owns the k tiles [begin(b), begin(b + 1)) of the sequence that runs through tile 0's K_TILES
     // k tiles, then tile 1's, and so on. Its run crosses at most STREAM_SEGMENTS tiles.

@@ -22,16 +22,18 @@
 // blockIdx.x, blockIdx.x + gridDim.x, ... in the grouped order of tile_of_block (WGMMA_GROUP tile rows per group),
 // so the tiles in flight at once share operand panels in L2.
 //
-// Stream-K (WGMMA_STREAMK = the persistent grid's blocks): where the units are not a multiple of the blocks, the last
-// wave would leave SMs idle (512 tiles of 4096^3 on 132 SMs: 4 on the busiest, 3.88 on average). Then only whole waves
-// of units go round as above, and the k blocks of the units left over are dealt out in equal runs, one per block
-// (common/jg_split_k.cuh): a unit split between blocks is summed by the last of them to finish, from the others'
-// partial sums in the workspace, in part order (bitwise repeatable). The producer walks the same runs. Where the units
-// are fewer than the blocks there is no whole wave and every unit is dealt out: K split among all SMs for problems
-// whose tiles cannot fill them (128 x 4096 x 4096: 32 tiles of 128 x 128 on 132 blocks). With a whole wave it ran
-// 0-9% slower than whole tiles on the H200 (bench/results/2026-12-05-h200-s20.md) and on an H100 after its spills were
-// mended; with none, 7-16% faster on three shapes and slower on two (session 32): the search tries it only there
-// (tuner/families/wgmma/wgmma_search.cpp).
+// Stream-K (WGMMA_STREAMK = the persistent grid's blocks): where the units are not a multiple of the grid's clusters,
+// the last wave would leave SMs idle (800 tiles of 5120^3 on 132 SMs: 7 turns where 6.06 would do). Then all but the
+// last whole wave of units go round as above, and the k blocks of that wave and of the units left over are dealt out
+// in equal runs, one per cluster (common/jg_split_k.cuh), each run a unit and a share of another: a unit split
+// between clusters is summed, tile by tile, by the last of its blocks to finish, from the others' partial sums in the
+// workspace, in part order (bitwise repeatable). The producer walks the same runs; the blocks of a cluster walk them
+// together, each over its own tile of the unit. Where the units are fewer than the clusters there is no whole wave
+// and every unit is dealt out: K split among all SMs for problems whose tiles cannot fill them (128 x 4096 x 4096: 32
+// tiles of 128 x 128 on 132 blocks; 7-16% faster than whole tiles on three such shapes, slower on two, session 32).
+// Dealt out with the left-over units alone (up to session 39), a whole wave's partial sums were read back by one
+// block from many (8 units on 132 blocks: 16 parts each), and it ran 0-9% slower than whole tiles on the H200
+// (bench/results/2026-12-05-h200-s20.md).
 //
 // K split across a cluster (WGMMA_KSPLIT = S > 1): where the tiles are fewer than the SMs (4096 x 128 x 4096: 32 tiles
 // of 128 x 128 on 132 SMs), S blocks of a cluster share each tile, block r over the r-th of S equal runs of its k
@@ -202,15 +204,26 @@ constexpr int STAGING_BYTES = STAGED_C ? CONSUMERS * STORE_BUFFERS * C_BOX_BYTES
 
 // Stream-K: the units of the exact problem, the whole waves of them, and the units left over, whose k blocks are dealt
 // out; the consumers' partial sums, SUM_COLS float4 per row of a thread's accumulators.
+// A cluster's blocks walk the same runs of k blocks, each over its own tile of the unit (so their multicast loads of
+// op(A) stay in step): the runs are dealt out among the grid's clusters. Where there are more units than clusters,
+// the last whole wave is dealt out with the units left over, so that each cluster's run is one unit and a share of
+// another and no unit is shared by more than two or three clusters: dealt out alone, 8 units left over on 132
+// clusters would each be shared by 16 or 17, whose partial sums the last one reads back alone.
 constexpr long long STREAM_BLOCKS = WGMMA_STREAMK;
 constexpr bool STREAM_K = STREAM_BLOCKS > 0;
+constexpr long long STREAM_CLUSTERS = STREAM_BLOCKS / CLUSTER;
 constexpr long long ALL_UNITS =
     ceil_div(JG_M, BM) * ceil_div(ceil_div(JG_N, BN), CLUSTER) * (long long)JG_BATCH;
-constexpr long long STREAM_UNITS_LEFT = STREAM_K ? ALL_UNITS % STREAM_BLOCKS : 0;
+constexpr long long STREAM_UNITS_LEFT =
+    !STREAM_K || ALL_UNITS % STREAM_CLUSTERS == 0 ? 0
+    : ALL_UNITS % STREAM_CLUSTERS + (ALL_UNITS > STREAM_CLUSTERS ? STREAM_CLUSTERS : 0);
 constexpr long long WAVE_UNITS = ALL_UNITS - STREAM_UNITS_LEFT;
 constexpr int SUM_COLS = ATOMS * ACC / 4 % 8 == 0 ? 8 : 2;  // float4 loaded at once (widths of 16 n: pairs)
 constexpr int SUM_ROWS = ATOMS * ACC / 4 / SUM_COLS;
-typedef shared_k_tiles<STREAM_UNITS_LEFT, K_BLOCKS, 1, STREAM_BLOCKS, SUM_ROWS, SUM_COLS, 128 * CONSUMERS> k_shares;
+// The blocks of a cluster keep their partial sums side by side in each slot, thread by thread: as one block of
+// CLUSTER times the consumers' threads. Each tile of a unit has its own arrival counter.
+typedef shared_k_tiles<STREAM_UNITS_LEFT, K_BLOCKS, 1, STREAM_CLUSTERS, SUM_ROWS, SUM_COLS, 128 * CONSUMERS * CLUSTER>
+    k_shares;
 
 // The units of work: a unit is one tile per block of a cluster, CLUSTER neighbouring tiles along n with the same
 // rows of C. Constants where m and n are; a run-time-shape variant counts them from the launch's sizes.
@@ -239,8 +252,8 @@ static_assert(STAGES >= 2 && STAGES <= 8, "2 to 8 stages");
 static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of one or two blocks");
 static_assert(!A_KMAJOR || BM % (8 * CLUSTER) == 0, "each block's share of a k-major op(A) tile is whole 8-row groups");
 static_assert(K >= 1, "the family computes k >= 1 (k = 0 is the reference family's scaling kernel)");
-static_assert(!STREAM_K || (CLUSTER == 1 && !RUNTIME_SHAPE && STREAM_UNITS_LEFT > 0),
-              "stream-K: single blocks, an exact problem, and units left over after the whole waves");
+static_assert(!STREAM_K || (STREAM_BLOCKS % CLUSTER == 0 && !RUNTIME_SHAPE && STREAM_UNITS_LEFT > 0),
+              "stream-K: whole clusters, an exact problem, and units left over after the whole waves");
 static_assert(ATOMS * ACC % (4 * SUM_COLS) == 0, "a thread's accumulators are whole rows of partial sums");
 static_assert(!STAGED_C || !ROWS_ALONG_M, "C is staged only where the rows run along n");
 static_assert(!STAGED_C || BM % C_BOX_ELEMS == 0, "C is staged in whole 128-byte boxes of m");
@@ -381,11 +394,11 @@ __device__ __forceinline__ void for_each_piece(const unit_grid& units, F&& f) {
     for (index_t unit = first_unit(); unit < whole_end; unit += unit_stride())
         f(unit, 0, K_BLOCKS, k_shares::parts{0, 1, 0, 0});
     if constexpr (STREAM_K) {
-        const long long end = k_shares::stream_begin(blockIdx.x + 1);
-        for (long long u = k_shares::stream_begin(blockIdx.x); u < end;) {
+        const long long cluster = blockIdx.x / CLUSTER, end = k_shares::stream_begin(cluster + 1);
+        for (long long u = k_shares::stream_begin(cluster); u < end;) {
             const long long left = u / K_BLOCKS, stop = min(end, (left + 1) * (long long)K_BLOCKS);
             f((index_t)(WAVE_UNITS + left), (int)(u - left * K_BLOCKS), (int)(stop - left * K_BLOCKS),
-              k_shares::stream_parts(left, blockIdx.x));
+              k_shares::stream_parts(left, cluster));
             u = stop;
         }
     }
@@ -716,12 +729,13 @@ __device__ __forceinline__ void take_turn(int consumer) {
     asm volatile("bar.sync %0, 256;" ::"r"(4 + (consumer ^ 1)) : "memory");
 }
 
-// Stream-K: the consumers of a block (all of them; named barrier 1 + CONSUMERS) leave their partial sums of a unit
-// that other blocks share in the workspace and count themselves in; true in the last of the unit's blocks to
-// arrive, whose accumulators then hold the unit's sums, added up in part order. `last` is the block's flag word.
-__device__ __forceinline__ bool meet_partial_sums(float (&acc)[ATOMS][ACC], const k_shares::parts& shares,
+// Stream-K: the consumers of a block (all of them; named barrier 1 + CONSUMERS) leave their partial sums of its tile
+// of a unit that other clusters share in the workspace and count themselves in; true in the last of the tile's blocks
+// to arrive, whose accumulators then hold the tile's sums, added up in part order. `last` is the block's flag word;
+// `rank`, the block's in its cluster: its tile of the unit.
+__device__ __forceinline__ bool meet_partial_sums(float (&acc)[ATOMS][ACC], const k_shares::parts& shares, int rank,
                                                   void* workspace, volatile unsigned* last) {
-    const int tid = threadIdx.x - 128;  // among the consumers' threads
+    const int tid = rank * 128 * CONSUMERS + (int)threadIdx.x - 128;  // among the cluster's consumer threads
     // Float4 (i, j) of this thread's accumulators: vector i * SUM_COLS + j of them, in order (constant indices
     // once unrolled, so the accumulators stay in registers).
     const auto vector_at = [&](int i, int j) -> float* {
@@ -735,16 +749,16 @@ __device__ __forceinline__ bool meet_partial_sums(float (&acc)[ATOMS][ACC], cons
     unsigned* const counters = static_cast<unsigned*>(workspace);
     k_shares::partials sums;
     sums.base = reinterpret_cast<float4*>(static_cast<unsigned char*>(workspace) +
-                                          k_shares::counter_bytes(STREAM_UNITS_LEFT)) + tid;
+                                          k_shares::counter_bytes(STREAM_UNITS_LEFT * CLUSTER)) + tid;
     sums.shares = shares;
     float4* const mine = sums.base + shares.slot(shares.mine) * k_shares::PARTIAL_VECTORS;
 #pragma unroll
     for (int i = 0; i < SUM_ROWS; ++i)
 #pragma unroll
-        for (int j = 0; j < SUM_COLS; ++j) __stcg(mine + (i * SUM_COLS + j) * 128 * CONSUMERS, own(i, j));
+        for (int j = 0; j < SUM_COLS; ++j) __stcg(mine + (i * SUM_COLS + j) * k_shares::THREADS_PER_SLOT, own(i, j));
     __threadfence();  // this thread's partials reach L2 before the count that announces them
     consumers_sync();
-    if (tid == 0) *last = count_in(counters + shares.tile, shares.count);
+    if (threadIdx.x == 128) *last = count_in(counters + shares.tile * CLUSTER + rank, shares.count);
     consumers_sync();
     if (!*last) return false;
     __threadfence();  // the other blocks' partials, announced by their counts, are read after this
@@ -885,7 +899,7 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
         release(previous);
         // A unit other blocks share is stored by the last of them to finish, with the sums of all.
         if constexpr (STREAM_K)
-            if (shares.count > 1 && !meet_partial_sums(acc, shares, args.workspace, last_flag)) return;
+            if (shares.count > 1 && !meet_partial_sums(acc, shares, rank, args.workspace, last_flag)) return;
         c_t* const gemm_c = BATCH == 1 ? C : C + z * args.batch_stride_c;
         if constexpr (KSPLIT > 1) {
             const int split = block_split();

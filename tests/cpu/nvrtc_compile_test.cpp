@@ -312,9 +312,10 @@ TEST(NvrtcCompileWgmma, TmaStoredCCompilesForEveryOutputTypeBatchAndVariant) {
     expect_unspilled_hopper_cubins(programs);
 }
 
-// Stream-K in the wgmma family (the last wave's k blocks dealt out, partial sums met in the workspace): 16-bit and
-// TF32 (with op(A) through registers), C from the registers or through the TMA, a batch, one and two consumers; no
-// serialized wgmma, nothing spilled.
+// Stream-K in the wgmma family (the last waves' k blocks dealt out, partial sums met in the workspace): 16-bit and
+// TF32 (with op(A) through registers), C from the registers or through the TMA, a batch, one and two consumers,
+// single blocks and cluster pairs (an odd count of tiles along n: the last pair's second tile empty); no serialized
+// wgmma, nothing spilled.
 TEST(NvrtcCompileWgmma, StreamKCompilesForSm90aWithoutSerialization) {
     struct Case {
         const char* config;
@@ -327,6 +328,8 @@ TEST(NvrtcCompileWgmma, StreamKCompilesForSm90aWithoutSerialization) {
         {"wgmma_128x256x64_c2_s3_g8_q20_sk_ts", DType::F16, DType::F16, 1000, 776, 520, 3, Transpose::No},
         {"wgmma_64x128x64_c1_s4_g8_q5_sk", DType::BF16, DType::F16, 1000, 776, 520, 1, Transpose::Yes},
         {"wgmma_256x128x32_c2_s4_g8_q132_sk", DType::F32, DType::F32, 4096, 4096, 1024, 1, Transpose::No},
+        {"wgmma_256x128x64_c2_s4_g8_x2_q132_sk_tb", DType::BF16, DType::BF16, 6144, 1528, 6144, 1, Transpose::Yes},
+        {"wgmma_128x128x64_c2_s5_g8_x2_q132_sk", DType::F16, DType::F32, 4000, 1400, 1024, 1, Transpose::No},
     };
     std::vector<KernelProgram> programs;
     for (const Case& k : cases)

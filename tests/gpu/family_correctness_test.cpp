@@ -154,9 +154,11 @@ const std::vector<std::string> kWgmmaConfigs = {
     "wgmma_128x128x64_c2_s4_g8_x2_tc", "wgmma_64x128x64_c1_s4_g8_q5_tc",
     // Stream-K: small grids, so that most shapes leave tiles over after whole waves and runs cross tiles, and a grid
     // of one block per SM, so that most shapes have no whole wave and every tile is dealt out (shapes whose k blocks
-    // are fewer than the blocks fall back to others); with C through the TMA too.
+    // are fewer than the blocks fall back to others); with C through the TMA too; and in cluster pairs, both blocks
+    // walking the same runs (odd tile counts along n: the last pair's second tile empty).
     "wgmma_128x128x64_c2_s4_g8_q7_sk", "wgmma_64x128x64_c1_s6_g4_q5_sk", "wgmma_256x128x64_c2_s3_g8_q3_sk_ts",
-    "wgmma_128x128x64_c2_s6_g8_q132_sk",
+    "wgmma_128x128x64_c2_s6_g8_q132_sk", "wgmma_128x128x64_c2_s4_g8_x2_q6_sk", "wgmma_64x128x64_c1_s6_g4_x2_q10_sk_ts",
+    "wgmma_256x128x64_c2_s4_g8_x2_q132_sk",
     // K split across a cluster of 2, 3, 4 and 8 blocks (sums met in distributed shared memory), one and two consumers
     // (shapes with fewer k blocks than blocks fall back to others).
     "wgmma_128x128x64_c2_s6_g8_k4", "wgmma_64x128x64_c1_s8_g4_k2", "wgmma_192x128x64_c2_s4_g1_k3",
@@ -186,7 +188,7 @@ const std::vector<std::string> kWgmmaTf32Configs = {
     "wgmma_256x64x32_c1_s4_g8",       "wgmma_128x128x64_c2_s3_g8_q11",
     "wgmma_256x128x32_c2_s4_g8_x2_q132", "wgmma_128x128x32_c2_s6_g4_x2",  "wgmma_64x64x32_c1_s8_g8_x2_q6",
     "wgmma_192x128x32_c2_s4_g1_x2", "wgmma_128x128x32_c2_s4_g8_q132_ts", "wgmma_128x128x32_c2_s4_g8_q7_sk",
-    "wgmma_256x128x32_c2_s4_g8_q5_sk", "wgmma_128x128x32_c2_s4_g8_q132_pp", "wgmma_128x128x32_c2_s4_g8_x2_q7_pp",
+    "wgmma_256x128x32_c2_s4_g8_q5_sk", "wgmma_128x128x32_c2_s4_g8_x2_q6_sk", "wgmma_128x128x32_c2_s4_g8_q132_pp", "wgmma_128x128x32_c2_s4_g8_x2_q7_pp",
     "wgmma_128x64x64_c2_s4_g8_q5_pp_ts", "wgmma_128x128x32_c2_s6_g8_k4", "wgmma_80x128x32_c2_s4_g8",
     "wgmma_48x64x64_c1_s6_g8_q5", "wgmma_144x64x32_c1_s6_g8_k2", "wgmma_128x128x32_c2_s4_g8_q132_tc"};
 

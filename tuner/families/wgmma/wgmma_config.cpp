@@ -66,12 +66,18 @@ std::int64_t WgmmaConfig::units(const Problem& p) const {
     return tiles_of_c(p, bm, std::int64_t{bn} * cluster) * p.batch;  // a cluster's blocks share one unit
 }
 
+std::int64_t WgmmaConfig::stream_clusters() const { return std::max(grid / cluster, 1); }
+
 std::int64_t WgmmaConfig::stream_units_left(const Problem& p) const {
-    return stream_k && grid > 0 ? units(p) % grid : 0;
+    // As kernel_sources/wgmma/wgmma.cuh deals them out: the units past the whole waves, with the last whole wave.
+    if (!stream_k || grid <= 0) return 0;
+    const std::int64_t all = units(p), clusters = stream_clusters();
+    if (all % clusters == 0) return 0;
+    return all % clusters + (all > clusters ? clusters : 0);
 }
 
 std::int64_t WgmmaConfig::stream_segments(const Problem& p) const {
-    return stream_k_segments(stream_units_left(p), (p.k + bk - 1) / bk, std::max(grid, 1));
+    return stream_k_segments(stream_units_left(p), (p.k + bk - 1) / bk, stream_clusters());
 }
 
 std::int64_t WgmmaConfig::blocks(const Problem& p) const {
@@ -175,16 +181,16 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
                                                              "of 64 per consumer warpgroup"
                                                            : "bn must be a multiple of 64 per consumer warpgroup"};
     if (stream_k) {
-        if (grid == 0 || cluster != 1)
-            return Rejection{PruneRule::Knobs, "stream-K (_sk) deals out k blocks among a persistent grid's blocks "
-                                               "(_q<grid>) of single-block clusters"};
+        if (grid == 0 || grid % cluster != 0)
+            return Rejection{PruneRule::Knobs, "stream-K (_sk) deals out k blocks among a persistent grid's clusters "
+                                               "(_q<grid>, whole clusters)"};
         if (problem.runtime_dim != 0)
             return Rejection{PruneRule::RuntimeShape, "stream-K lays out its workspace for the exact problem"};
         const std::int64_t k_blocks = (p.k + bk - 1) / bk;
-        if (stream_units_left(p) == 0 || stream_units_left(p) * k_blocks < grid)
-            return Rejection{PruneRule::Knobs, "stream-K needs tiles left over after the whole waves (all of them where "
-                                               "they are fewer than the grid's blocks) with at least a k block per "
-                                               "block of the grid"};
+        if (stream_units_left(p) == 0 || stream_units_left(p) * k_blocks < stream_clusters())
+            return Rejection{PruneRule::Knobs, "stream-K needs units left over after the whole waves (all of them where "
+                                               "they are fewer than the grid's clusters) with at least a k block per "
+                                               "cluster of the grid"};
     }
     if (ksplit > 1) {
         if (fragment_registers(p) > 0)
@@ -277,17 +283,19 @@ LaunchDescription WgmmaConfig::launch(const Problem& problem) const {
     LaunchDescription g = tile_grid(blocks(problem), 1, threads(), shared_bytes(problem));
     g.packs = packs(problem);
     g.cluster = {static_cast<std::uint32_t>(cluster * ksplit), 1, 1};  // one of them is 1
-    // A persistent grid's clusters take every (grid's clusters)-th unit; stream-K's runs are dealt out by block.
+    // A persistent grid's clusters take every (grid's clusters)-th unit; stream-K's runs are dealt out among the
+    // clusters of the grid as compiled.
     g.grid_strided = grid > 0 && !stream_k;
     // C's boxes, where it goes through the TMA: one 128-byte row of m by a consumer's columns.
     const int c_rows = tma_store ? bn / stage_readers() : 0;
     g.preparation =
         std::make_shared<WgmmaTensorMaps>(kernel_problem(problem), TensorMapBoxes{bm / cluster, bn, bk, c_rows});
     if (stream_k) {
-        // As kernel_sources/wgmma/wgmma.cuh lays it out (common/jg_split_k.cuh): a zeroed arrival counter per unit
-        // left over, then a BM x BN tile of fp32 partial sums per block and unit its run reaches into.
+        // As kernel_sources/wgmma/wgmma.cuh lays it out (common/jg_split_k.cuh): a zeroed arrival counter per tile
+        // of the units dealt out, then a BM x BN tile of fp32 partial sums per block and unit its cluster's run
+        // reaches into.
         const Problem p = kernel_problem(problem);
-        g.partial_sums_zeroed_bytes = arrival_counter_bytes(stream_units_left(p));
+        g.partial_sums_zeroed_bytes = arrival_counter_bytes(stream_units_left(p) * cluster);
         g.partial_sums_bytes = g.partial_sums_zeroed_bytes + std::int64_t{grid} * stream_segments(p) * bm * bn * 4;
     }
     return g;

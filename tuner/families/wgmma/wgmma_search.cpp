@@ -277,7 +277,7 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     const std::int64_t clusters = grid > 0 ? std::min<std::int64_t>(grid / cluster, resident) : resident;
     double tiles_on_busiest_sm = double(ceil_div(all_units, clusters));
     // Stream-K: the whole waves, then a run of the k blocks left over; and the meeting of partial sums: the block that
-    // finishes a unit last reads back the parts of every other block that shared it, one after another. Fitted: at
+    // finishes a unit last reads back the parts of every other cluster that shared it, one after another. Fitted: at
     // half the SM's share of L2 (30 GB/s on the H100: 256 x 128 tiles of 4096 x 128 x 4096, eight blocks a tile, ran
     // 40 us against 26 for 128 x 128, four a tile, and 17 for whole 64 x 64 tiles).
     double meeting_seconds = 0.0;
@@ -286,7 +286,7 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
         const std::int64_t left = stream_units_left(p);
         tiles_on_busiest_sm = double((all_units - left) / clusters) +
                               std::ceil(double(left) * k_blocks / double(clusters)) / k_blocks;
-        const double parts = std::max(1.0, double(grid) / double(std::max<std::int64_t>(left, 1)));
+        const double parts = std::max(1.0, double(clusters) / double(std::max<std::int64_t>(left, 1)));
         meeting_seconds = parts * bm * bn * 4.0 / (l2_share / 2.0);
     }
     // K split across a cluster: the clusters that fit at once each take a tile, each block 1 / ksplit of its k; the
