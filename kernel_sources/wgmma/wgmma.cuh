@@ -23,17 +23,17 @@
 // so the tiles in flight at once share operand panels in L2.
 //
 // Stream-K (WGMMA_STREAMK = the persistent grid's blocks): where the units are not a multiple of the grid's clusters,
-// the last wave would leave SMs idle (800 tiles of 5120^3 on 132 SMs: 7 turns where 6.06 would do). Then all but the
-// last whole wave of units go round as above, and the k blocks of that wave and of the units left over are dealt out
-// in equal runs, one per cluster (common/jg_split_k.cuh), each run a unit and a share of another: a unit split
-// between clusters is summed, tile by tile, by the last of its blocks to finish, from the others' partial sums in the
-// workspace, in part order (bitwise repeatable). The producer walks the same runs; the blocks of a cluster walk them
-// together, each over its own tile of the unit. Where the units are fewer than the clusters there is no whole wave
-// and every unit is dealt out: K split among all SMs for problems whose tiles cannot fill them (128 x 4096 x 4096: 32
-// tiles of 128 x 128 on 132 blocks; 7-16% faster than whole tiles on three such shapes, slower on two, session 32).
-// Dealt out with the left-over units alone (up to session 39), a whole wave's partial sums were read back by one
-// block from many (8 units on 132 blocks: 16 parts each), and it ran 0-9% slower than whole tiles on the H200
-// (bench/results/2026-12-05-h200-s20.md).
+// the last wave would leave SMs idle (288 tiles of 6144 x 1528 on 132 SMs: 3 turns where 2.18 would do). Then only
+// whole waves of units go round as above, and the k blocks of the units left over are dealt out in equal runs, one
+// per cluster (common/jg_split_k.cuh): a unit split between clusters is summed, tile by tile, by the last of its
+// blocks to finish, from the others' partial sums in the workspace, in part order (bitwise repeatable). The producer
+// walks the same runs; the blocks of a cluster walk them together, each over its own tile of the unit. Where the
+// units are fewer than the clusters there is no whole wave and every unit is dealt out: K split among all SMs for
+// problems whose tiles cannot fill them (128 x 4096 x 4096: 32 tiles of 128 x 128 on 132 blocks; 7-16% faster than
+// whole tiles on three such shapes, slower on two, session 32). Dealing out the last whole wave too (each run a unit
+// and a share of another, so that no unit is shared by more than three clusters) ran slower wherever the runs were
+// long (H100, session 40: 4096^3 211 us against 177): all SMs then read their operands at staggered k, and the tiles
+// in flight no longer share what L2 holds.
 //
 // K split across a cluster (WGMMA_KSPLIT = S > 1): where the tiles are fewer than the SMs (4096 x 128 x 4096: 32 tiles
 // of 128 x 128 on 132 SMs), S blocks of a cluster share each tile, block r over the r-th of S equal runs of its k
@@ -205,18 +205,13 @@ constexpr int STAGING_BYTES = STAGED_C ? CONSUMERS * STORE_BUFFERS * C_BOX_BYTES
 // Stream-K: the units of the exact problem, the whole waves of them, and the units left over, whose k blocks are dealt
 // out; the consumers' partial sums, SUM_COLS float4 per row of a thread's accumulators.
 // A cluster's blocks walk the same runs of k blocks, each over its own tile of the unit (so their multicast loads of
-// op(A) stay in step): the runs are dealt out among the grid's clusters. Where there are more units than clusters,
-// the last whole wave is dealt out with the units left over, so that each cluster's run is one unit and a share of
-// another and no unit is shared by more than two or three clusters: dealt out alone, 8 units left over on 132
-// clusters would each be shared by 16 or 17, whose partial sums the last one reads back alone.
+// op(A) stay in step): the runs are dealt out among the grid's clusters.
 constexpr long long STREAM_BLOCKS = WGMMA_STREAMK;
 constexpr bool STREAM_K = STREAM_BLOCKS > 0;
 constexpr long long STREAM_CLUSTERS = STREAM_BLOCKS / CLUSTER;
 constexpr long long ALL_UNITS =
     ceil_div(JG_M, BM) * ceil_div(ceil_div(JG_N, BN), CLUSTER) * (long long)JG_BATCH;
-constexpr long long STREAM_UNITS_LEFT =
-    !STREAM_K || ALL_UNITS % STREAM_CLUSTERS == 0 ? 0
-    : ALL_UNITS % STREAM_CLUSTERS + (ALL_UNITS > STREAM_CLUSTERS ? STREAM_CLUSTERS : 0);
+constexpr long long STREAM_UNITS_LEFT = STREAM_K ? ALL_UNITS % STREAM_CLUSTERS : 0;
 constexpr long long WAVE_UNITS = ALL_UNITS - STREAM_UNITS_LEFT;
 constexpr int SUM_COLS = ATOMS * ACC / 4 % 8 == 0 ? 8 : 2;  // float4 loaded at once (widths of 16 n: pairs)
 constexpr int SUM_ROWS = ATOMS * ACC / 4 / SUM_COLS;

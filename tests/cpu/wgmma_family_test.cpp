@@ -816,10 +816,10 @@ TEST(WgmmaFamily, SearchStartsFromTmaStoredCWhereC16BitTakesIt) {
         EXPECT_FALSE(c.tma_store) << c.to_string();
 }
 
-// Stream-K (_sk): a persistent grid deals out the k blocks of the tiles past its whole waves, with its last whole
-// wave. 4096^3 in 256 x 128 tiles is 512 tiles on 132 blocks: 3 whole waves and 116 tiles left, so 2 whole waves go
-// round and 248 tiles are dealt out (64 k blocks each, 15872 in all, runs of 121 reaching into at most 3 tiles). The
-// workspace: a zeroed counter per tile dealt out, then a 256 x 128 fp32 tile per block and tile its run reaches into.
+// Stream-K (_sk): a persistent grid of single blocks deals out the k blocks of the tiles past its whole waves. 4096^3
+// in 256 x 128 tiles is 512 tiles on 132 blocks: 3 whole waves, 116 tiles left (64 k blocks each, 7424 in all, runs
+// of 57 reaching into at most 2 tiles). The workspace: a zeroed counter per tile left, then a 256 x 128 fp32 tile
+// per block and tile its run reaches into.
 TEST(WgmmaFamily, StreamKDealsOutTheLastWaveAndSizesItsWorkspace) {
     const DeviceInfo d = h200_profile();
     Problem p = half(4096, 4096, 4096);
@@ -833,19 +833,19 @@ TEST(WgmmaFamily, StreamKDealsOutTheLastWaveAndSizesItsWorkspace) {
               "wgmma_256x128x64_c2_s4_g8_q132_sk_p3_ts");
     EXPECT_FALSE(WgmmaConfig::parse("wgmma_256x128x64_c2_s4_g8_sk_q132"));  // the fields' order is fixed
     EXPECT_FALSE(rule_of(c, p)) << c.validate(p, d)->reason;
-    EXPECT_EQ(c.stream_units_left(p), 248);
-    EXPECT_EQ(c.stream_segments(p), 3);
+    EXPECT_EQ(c.stream_units_left(p), 116);
+    EXPECT_EQ(c.stream_segments(p), 2);
     const LaunchDescription launch = c.launch(p);
     EXPECT_EQ(launch.grid.x, 132u);
-    EXPECT_EQ(launch.partial_sums_zeroed_bytes, 1024);  // 248 counters, padded to 256 bytes
-    EXPECT_EQ(launch.partial_sums_bytes, 1024 + 132 * 3 * 256 * 128 * 4);
+    EXPECT_EQ(launch.partial_sums_zeroed_bytes, 512);  // 116 counters, padded to 256 bytes
+    EXPECT_EQ(launch.partial_sums_bytes, 512 + 132 * 2 * 256 * 128 * 4);
     EXPECT_EQ(c.shared_bytes(p), WgmmaConfig{}.shared_bytes(p) + 16);
     EXPECT_TRUE(defines_knob(c, "WGMMA_STREAMK", 132));
-    // Less than the 4 whole tiles on the busiest SM (2 and 121 / 64), plus the partial sums' meeting.
+    // Less than the 4 whole tiles on the busiest SM (3 and 57 / 64), plus the partial sums' meeting.
     const DeviceCeilings ceilings = estimate_ceilings(d);
     WgmmaConfig whole = c;
     whole.stream_k = false;
-    EXPECT_NEAR(c.estimate_cost(p, d, ceilings).wave_efficiency, 512.0 / ((2 + 121.0 / 64) * 132), 1e-9);
+    EXPECT_NEAR(c.estimate_cost(p, d, ceilings).wave_efficiency, 512.0 / ((3 + 57.0 / 64) * 132), 1e-9);
     EXPECT_NEAR(whole.estimate_cost(p, d, ceilings).wave_efficiency, 512.0 / (4 * 132), 1e-9);
     // Where the last wave is emptier and the tiles longer, the meeting costs less than the wave saves: 6144^3 is
     // 1152 tiles, 8 whole waves and 96 tiles left (0.73 of a tile per block, not a whole one).
@@ -877,9 +877,9 @@ TEST(WgmmaFamily, StreamKDealsOutTheLastWaveAndSizesItsWorkspace) {
 
 // Stream-K in cluster pairs: the runs are dealt out among the grid's clusters, both blocks of a cluster walking them
 // over their own tiles of each unit. 6144 x 1528 x 6144 (m x n, op(B) off 32-byte sectors, where pairs pay) in
-// 256 x 128 tiles is 24 x 12 tiles, 144 units of two on 66 clusters: 2 whole waves and 12 units left, so one whole wave
-// goes round and 78 units are dealt out (96 k blocks each, 7488 in all, runs of 114 reaching into at most 3 units).
-// A counter per tile dealt out (156, padded to 768 bytes), a 256 x 128 fp32 tile per block and unit its run reaches.
+// 256 x 128 tiles is 24 x 12 tiles, 144 units of two on 66 clusters: 2 whole waves and 12 units left (96 k blocks
+// each, 1152 in all, runs of 18 reaching into at most 2 units). A counter per tile left (24, padded to 256 bytes), a
+// 256 x 128 fp32 tile per block and unit its cluster's run reaches into.
 TEST(WgmmaFamily, StreamKDealsOutUnitsAmongClusterPairs) {
     const DeviceInfo d = h200_profile();
     Problem p = half(6144, 1528, 6144);
@@ -890,19 +890,19 @@ TEST(WgmmaFamily, StreamKDealsOutUnitsAmongClusterPairs) {
     EXPECT_FALSE(rule_of(c, p)) << c.validate(p, d)->reason;
     EXPECT_EQ(c.units(p), 144);
     EXPECT_EQ(c.stream_clusters(), 66);
-    EXPECT_EQ(c.stream_units_left(p), 78);
-    EXPECT_EQ(c.stream_segments(p), 3);
+    EXPECT_EQ(c.stream_units_left(p), 12);
+    EXPECT_EQ(c.stream_segments(p), 2);
     const LaunchDescription launch = c.launch(p);
     EXPECT_EQ(launch.grid.x, 132u);
     EXPECT_EQ(launch.cluster.x, 2u);
     EXPECT_FALSE(launch.grid_strided);  // the runs are laid out for the grid as compiled
-    EXPECT_EQ(launch.partial_sums_zeroed_bytes, 768);
-    EXPECT_EQ(launch.partial_sums_bytes, 768 + 132 * 3 * 256 * 128 * 4);
-    // The busiest cluster: one whole unit and 114 of 96 k blocks, against 3 whole units without stream-K.
+    EXPECT_EQ(launch.partial_sums_zeroed_bytes, 256);
+    EXPECT_EQ(launch.partial_sums_bytes, 256 + 132 * 2 * 256 * 128 * 4);
+    // The busiest cluster: two whole units and 18 of 96 k blocks, against 3 whole units without stream-K.
     const DeviceCeilings ceilings = estimate_ceilings(d);
     WgmmaConfig whole = c;
     whole.stream_k = false;
-    EXPECT_NEAR(c.estimate_cost(p, d, ceilings).wave_efficiency, 288.0 / ((1 + 114.0 / 96) * 132), 1e-9);
+    EXPECT_NEAR(c.estimate_cost(p, d, ceilings).wave_efficiency, 288.0 / ((2 + 18.0 / 96) * 132), 1e-9);
     EXPECT_NEAR(whole.estimate_cost(p, d, ceilings).wave_efficiency, 288.0 / (3 * 132), 1e-9);
     // Units a multiple of the clusters (24 x 11 = 264 on 66): nothing to deal out.
     EXPECT_EQ(rule_of(c, half(6144, 2816, 6144)), PruneRule::Knobs);

@@ -69,11 +69,7 @@ std::int64_t WgmmaConfig::units(const Problem& p) const {
 std::int64_t WgmmaConfig::stream_clusters() const { return std::max(grid / cluster, 1); }
 
 std::int64_t WgmmaConfig::stream_units_left(const Problem& p) const {
-    // As kernel_sources/wgmma/wgmma.cuh deals them out: the units past the whole waves, with the last whole wave.
-    if (!stream_k || grid <= 0) return 0;
-    const std::int64_t all = units(p), clusters = stream_clusters();
-    if (all % clusters == 0) return 0;
-    return all % clusters + (all > clusters ? clusters : 0);
+    return stream_k && grid > 0 ? units(p) % stream_clusters() : 0;
 }
 
 std::int64_t WgmmaConfig::stream_segments(const Problem& p) const {

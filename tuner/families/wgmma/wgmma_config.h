@@ -152,9 +152,8 @@ struct WgmmaConfig {
     // or n-contiguous, in boxes of 128 bytes of m or n, rounded up to whole boxes (an 80-wide tile's second box holds
     // 16 rows the instructions read).
     int tile_rows(const Problem& problem, int operand) const;
-    // Stream-K: the grid's clusters, among which the runs are dealt out; the units whose k blocks are dealt out (those
-    // past the grid's whole waves, with the last whole wave); and the most of them one cluster's run reaches into (its
-    // blocks' workspace slots).
+    // Stream-K: the grid's clusters, among which the runs are dealt out; the units past their whole waves, whose k
+    // blocks are dealt out; and the most of them one cluster's run reaches into (its blocks' workspace slots).
     std::int64_t stream_clusters() const;
     std::int64_t stream_units_left(const Problem& problem) const;
     std::int64_t stream_segments(const Problem& problem) const;
