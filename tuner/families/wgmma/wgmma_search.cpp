@@ -183,8 +183,8 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     // shapes of 32 tiles: the measurements decide. With a whole wave or more it ran 0-9% slower than whole tiles on
     // every shape measured on the H200 (bench/results/2026-12-05-h200-s20.md), and on an H100 4096^3 0.87x cuBLAS
     // against 0.97x, 4097^3 2.9x against 3.2x (bench/results/2026-12-05-h200-s22.md): a winner with it goes back to
-    // whole tiles.
-    if (!stream_k && grid > 0 && tiles(kernel_problem(problem)) < grid) {
+    // whole tiles. Single blocks only: stream-K in cluster pairs (session 40) is measured as fixed rows first.
+    if (!stream_k && grid > 0 && cluster == 1 && tiles(kernel_problem(problem)) < grid) {
         WgmmaConfig dealt = *this;
         dealt.stream_k = true;
         out.push_back(dealt);
