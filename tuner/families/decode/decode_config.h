@@ -47,7 +47,8 @@ struct DecodeConfig {
     // DECODE_LANES_K: where W is stored along k, the lanes of a warp side by side along k (SIMT math: 4, 8, 16 or 32;
     // mma.sync: 4). Each of a warp's loads reads 16 x lanes contiguous bytes of 32 / lanes rows of W.
     int lanes_k = 4;
-    // Whether the search tries W staged (off until the staged ring has run correct and fast on a GPU).
+    // Whether the search tries W staged: off, measured slower than W's loads in registers on every decode row tried
+    // (H100, session 38: 16 x 14336 x 4096 fp32 133.7 us against 115.4; bench/results/2026-12-07-h100-s38.md).
     static constexpr bool kSearchesStagedW = false;
 
     int threads() const { return 32 * warps; }
