@@ -399,6 +399,42 @@ TEST(ConfigValidation, HeuristicSplitsWideTilesWhereEvenSmallOnesLeaveSmsIdle) {
     EXPECT_EQ(family_name(heuristic_config(layer(4096, 128, 4096).with_runtime_dim(2), d)), "mma_sync");
 }
 
+// Large shapes whose whole 256 x 128 tiles leave a last turn at most a quarter full deal that turn's k blocks out among
+// the persistent grid's clusters (stream-K, in pairs where the tiles pair); a last turn fuller than that, or too few k
+// blocks per cluster, keeps whole tiles.
+TEST(ConfigValidation, HeuristicDealsOutASparseLastTurn) {
+    const DeviceInfo d = h200_profile();
+    const auto large = [](std::int64_t m, std::int64_t n, std::int64_t k, Transpose ta, Transpose tb) {
+        Problem p = typed(DType::BF16, DType::BF16);
+        p.m = p.ldc = m;
+        p.n = n;
+        p.k = k;
+        p.trans_a = ta;
+        p.trans_b = tb;
+        p.lda = ta == Transpose::Yes ? k : m;
+        p.ldb = tb == Transpose::Yes ? n : k;
+        return p;
+    };
+    constexpr Transpose N = Transpose::No, T = Transpose::Yes;
+    const bool on = WgmmaConfig::kDealsOutASparseLastTurn;
+    // 6144 x 1528: 144 units of two tiles (op(B) off 128-byte lines) on 66 pairs, 12 left, 96 k blocks each.
+    EXPECT_EQ(to_string(heuristic_config(large(6144, 1528, 6144, T, T), d)),
+              on ? "wgmma_256x128x64_c2_s4_g8_x2_q132_sk_tb" : "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
+    // 7168 x 3072: 672 tiles on 132 blocks, 12 left, 80 k blocks each.
+    EXPECT_EQ(to_string(heuristic_config(large(7168, 3072, 5120, T, N), d)),
+              on ? "wgmma_256x128x64_c2_s4_g8_q132_sk_tb" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    // UntunedDefault.HopperPicksMatchTheReference's cases: 165 tiles (33 left, 16 k blocks), and 81 pairs (15 left).
+    EXPECT_EQ(to_string(heuristic_config(large(3840, 1408, 1024, N, N), d)),
+              on ? "wgmma_256x128x64_c2_s4_g8_q132_sk_tb" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    EXPECT_EQ(to_string(heuristic_config(large(2304, 2296, 1152, T, T), d)),
+              on ? "wgmma_256x128x64_c2_s4_g8_x2_q132_sk_tb" : "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
+    // The same with K 2048: 12 x 32 k blocks are under four a block.
+    EXPECT_EQ(to_string(heuristic_config(large(7168, 3072, 2048, T, N), d)), "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    // 4096^3: 512 tiles, 116 left (a last turn 88% full); 3000 x 5000 (pairs): 240 units, 42 left on 66.
+    EXPECT_EQ(to_string(heuristic_config(large(4096, 4096, 4096, N, N), d)), "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    EXPECT_EQ(to_string(heuristic_config(large(3000, 5000, 2000, T, N), d)), "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
+}
+
 // The fp32 counterpart: 64 tokens through a 4096-wide layer (64 tiles of 64 x 64) split K in four rather than take
 // 32 x 32 tiles (session 29 on the H100: 73.5 us; 32 x 32 tiles, tuned, 178 on the H200 before regblock split K).
 TEST(ConfigValidation, RegBlockHeuristicSplitsWhereEvenSmallTilesLeaveSmsIdle) {

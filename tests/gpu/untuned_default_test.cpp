@@ -1,8 +1,9 @@
 // The untuned default's picks on Hopper, run and checked against the float64 host reference: one shape for each of
 // the wgmma default's rules (the ladder's tiles with C copied out by the threads and pairs over packed operands, the
-// small and mid-size whole tiles, cluster pairs over operands off 128-byte lines, fitted widths for a narrow n), in
-// fp16 and bf16, to their own type and to fp32, with and without beta. The family tests draw random configurations;
-// these are the exact ones users without a tuned entry get (tests/cpu/wgmma_family_test.cpp states the names).
+// small and mid-size whole tiles, cluster pairs over operands off 128-byte lines, fitted widths for a narrow n, a
+// sparse last turn dealt out), in fp16 and bf16, to their own type and to fp32, with and without beta. The family
+// tests draw random configurations; these are the exact ones users without a tuned entry get
+// (tests/cpu/wgmma_family_test.cpp and config_validation_test.cpp state the names).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -43,6 +44,8 @@ TEST(UntunedDefault, HopperPicksMatchTheReference) {
         {512, 512, 2048, N, T, DType::F16, DType::F16, 1.0f},
         {4096, 64, 4096, T, N, DType::BF16, DType::BF16, 0.0f},
         {1000, 1000, 1000, N, N, DType::BF16, DType::BF16, 0.0f},   // small tiles in pairs over operands off lines
+        {3840, 1408, 1024, N, N, DType::F16, DType::F16, 0.0f},     // a sparse last turn dealt out (stream-K)
+        {2304, 2296, 1152, T, T, DType::BF16, DType::F32, -1.5f},   // the same in cluster pairs
         {384, 384, 384, N, N, DType::F16, DType::F32, -1.5f},       // under a GFLOP
     };
     std::vector<GemmShape> shapes;

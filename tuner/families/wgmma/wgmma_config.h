@@ -80,6 +80,12 @@ struct WgmmaConfig {
     // Whether a narrow n whose 128 x 128 tiles nearly make a wave takes whole tiles of an instruction width fitted to
     // a wave along m (heuristic_default says where and what they ran) instead of stream-K.
     static constexpr bool kDefaultsToWaveFittedWidths = true;
+    // Whether the ladder's untuned default deals out the units left after its whole waves (stream-K, _sk, in its
+    // cluster shape) where they would fill at most a quarter of a last turn, with several k blocks per cluster
+    // (heuristic_default says what it ran); and whether the search tries stream-K there too, in single blocks and in
+    // cluster pairs.
+    static constexpr bool kDealsOutASparseLastTurn = true;
+    static constexpr bool kSearchesSparseLastTurns = false;
     // That tile, {bm, bn}: for the turns, the tiles over the device's SMs rounded up (wgmma_search.cpp says why).
     static std::pair<int, int> wave_fitted_tile(const Problem& problem, const DeviceInfo& device);
     // Up to three instruction widths, multiples of 16 up to 256 other than 64's, that cover C's `extent` along them

@@ -34,6 +34,17 @@ bool nearly_a_wave(std::int64_t blocks, const DeviceInfo& device) {
     return 4 * blocks >= 3 * std::int64_t{device.sm_count} && blocks <= device.sm_count;
 }
 
+// Whether `c`'s whole waves of units over its persistent grid leave a last turn at most a quarter full, whose k blocks
+// dealt out among the grid's clusters (stream-K) give each at least four: the turn's SMs mostly idle then, and each
+// cluster's run long enough to pay for its partial sums' meeting.
+bool sparse_last_turn(const WgmmaConfig& c, const Problem& p) {
+    if (c.grid == 0) return false;
+    const std::int64_t clusters = c.stream_clusters();
+    const std::int64_t left = c.units(p) % clusters;
+    const std::int64_t k_blocks = (p.k + c.bk - 1) / c.bk;
+    return c.units(p) > clusters && left > 0 && 4 * left <= clusters && left * k_blocks >= 4 * clusters;
+}
+
 // A stage's k depth of one and two 128-byte rows: 64 and 128 16-bit elements, 32 and 64 fp32 ones.
 int row_depth(const Problem& p) { return 128 / WgmmaConfig::element_bytes(p); }
 
@@ -184,7 +195,9 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     // every shape measured on the H200 (bench/results/2026-12-05-h200-s20.md), and on an H100 4096^3 0.87x cuBLAS
     // against 0.97x, 4097^3 2.9x against 3.2x (bench/results/2026-12-05-h200-s22.md): a winner with it goes back to
     // whole tiles. Single blocks only: stream-K in cluster pairs (session 40) is measured as fixed rows first.
-    if (!stream_k && grid > 0 && cluster == 1 && tiles(kernel_problem(problem)) < grid) {
+    const bool fewer_tiles_than_blocks = cluster == 1 && tiles(kernel_problem(problem)) < grid;
+    const bool sparse = kSearchesSparseLastTurns && sparse_last_turn(*this, kernel_problem(problem));
+    if (!stream_k && grid > 0 && (fewer_tiles_than_blocks || sparse)) {
         WgmmaConfig dealt = *this;
         dealt.stream_k = true;
         out.push_back(dealt);
@@ -565,6 +578,11 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
             c.stages = deepest_ring(c, p, device);
         }
         if (c.cluster != 1 && c.validate(p, device)) c.cluster = 1;  // a pair this problem's launch cannot take
+        if (kDealsOutASparseLastTurn && !batched && sparse_last_turn(c, p)) {
+            WgmmaConfig dealt = c;
+            dealt.stream_k = true;
+            if (!dealt.validate(p, device)) return dealt;
+        }
         // A batch cannot split K: its last step is taken whatever its tile count.
         const bool last = c.bm == ladder.back().bm && c.bn == ladder.back().bn;
         if ((c.tiles(p) >= device.sm_count || (batched && last)) && !c.validate(p, device)) return c;
