@@ -2,8 +2,9 @@
 # The one GPU batch: every GPU test and benchmark, with logs and result files written to $OUT (default ./gpu-out).
 # Runs on the GPU machine over a build made on the build machine (the build folder travels along: the whole folder is
 # ~60 MiB, near the device tool's 64 MiB, so carry what the batch runs — build/CTestTestfile.cmake, build/tests,
-# build/bench, build/jitgemm, build/jitgemm-compile-worker, and build/libjitgemm.a, which the Python package's tests
-# link against, 3 MB — and an old build's jitgemm beside them for compare/fixed).
+# build/bench, build/jitgemm, build/jitgemm-compile-worker, and build/libjitgemm.a and build/generated, which the
+# Python package's tests build against (3 MB; without the generated headers their CMake step fails) — and an old
+# build's jitgemm beside them for compare/fixed).
 #   bench/gpu-run.sh [build-dir] [quick|full|tests|bench|targets] [tune-budget-seconds] [sets]
 #     tests: machine, SASS, GPU tests, compute-sanitizer
 #     quick: tests, then per precision the untuned default and the tuned kernels against cuBLAS on the quick rows

@@ -44,8 +44,8 @@ TEST(UntunedDefault, HopperPicksMatchTheReference) {
         {512, 512, 2048, N, T, DType::F16, DType::F16, 1.0f},
         {4096, 64, 4096, T, N, DType::BF16, DType::BF16, 0.0f},
         {1000, 1000, 1000, N, N, DType::BF16, DType::BF16, 0.0f},   // small tiles in pairs over operands off lines
-        {3840, 1408, 1024, N, N, DType::F16, DType::F16, 0.0f},     // a sparse last turn dealt out (stream-K)
-        {2304, 2296, 1152, T, T, DType::BF16, DType::F32, -1.5f},   // the same in cluster pairs
+        {3584, 1280, 4416, N, N, DType::F16, DType::F16, 0.0f},     // a sparse last turn dealt out (stream-K)
+        {1792, 2552, 4416, T, T, DType::BF16, DType::F32, -1.5f},   // the same in cluster pairs
         {384, 384, 384, N, N, DType::F16, DType::F32, -1.5f},       // under a GFLOP
     };
     std::vector<GemmShape> shapes;

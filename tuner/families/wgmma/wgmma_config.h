@@ -85,7 +85,7 @@ struct WgmmaConfig {
     // (heuristic_default says what it ran); and whether the search tries stream-K there too, in single blocks and in
     // cluster pairs.
     static constexpr bool kDealsOutASparseLastTurn = true;
-    static constexpr bool kSearchesSparseLastTurns = false;
+    static constexpr bool kSearchesSparseLastTurns = true;
     // That tile, {bm, bn}: for the turns, the tiles over the device's SMs rounded up (wgmma_search.cpp says why).
     static std::pair<int, int> wave_fitted_tile(const Problem& problem, const DeviceInfo& device);
     // Up to three instruction widths, multiples of 16 up to 256 other than 64's, that cover C's `extent` along them

@@ -35,14 +35,20 @@ bool nearly_a_wave(std::int64_t blocks, const DeviceInfo& device) {
 }
 
 // Whether `c`'s whole waves of units over its persistent grid leave a last turn at most a quarter full, whose k blocks
-// dealt out among the grid's clusters (stream-K) give each at least four: the turn's SMs mostly idle then, and each
-// cluster's run long enough to pay for its partial sums' meeting.
+// dealt out among the grid's clusters (stream-K) give each at least four, and whose idle part holds at least 64 k
+// blocks' time: what dealing it out saves must outweigh what it costs, which on the H100 (session 41,
+// bench/shapes/wgmma_stream_k_waves.txt) came to 25-40 us a GEMM over the turns' arithmetic — the partial sums' meeting
+// and the SMs it leaves idle at the end (ncu: 88% of the cycles active against 94% for whole tiles on 4096^3). There,
+// with 256 x 128 x 64 tiles, 6144 x 1528 x 6144 in pairs (96 k blocks, 82% of a turn idle) ran 0.202 -> 0.174 ms
+// (0.72 -> 0.84x cuBLAS), 7168 x 3072 x 5120 (80, 91%) 0.317 -> 0.296 (0.93 -> 1.00x), 5120^3 (80, 94%) 0.369 ->
+// 0.356 (0.91 -> 0.94x); 4200 x 6000 x 3504 in pairs (55 k blocks, 82%) 0.280 -> 0.287, which this leaves whole.
 bool sparse_last_turn(const WgmmaConfig& c, const Problem& p) {
     if (c.grid == 0) return false;
     const std::int64_t clusters = c.stream_clusters();
     const std::int64_t left = c.units(p) % clusters;
     const std::int64_t k_blocks = (p.k + c.bk - 1) / c.bk;
-    return c.units(p) > clusters && left > 0 && 4 * left <= clusters && left * k_blocks >= 4 * clusters;
+    return c.units(p) > clusters && left > 0 && 4 * left <= clusters && left * k_blocks >= 4 * clusters &&
+           k_blocks * (clusters - left) >= 64 * clusters;
 }
 
 // A stage's k depth of one and two 128-byte rows: 64 and 128 16-bit elements, 32 and 64 fp32 ones.
