@@ -81,9 +81,9 @@ struct WgmmaConfig {
     // a wave along m (heuristic_default says where and what they ran) instead of stream-K.
     static constexpr bool kDefaultsToWaveFittedWidths = true;
     // Whether the ladder's untuned default deals out the units left after its whole waves (stream-K, _sk, in its
-    // cluster shape) where they would fill at most a quarter of a last turn, with several k blocks per cluster
-    // (heuristic_default says what it ran); and whether the search tries stream-K there too, in single blocks and in
-    // cluster pairs.
+    // cluster shape) where they would fill at most a quarter of a last turn whose idle part is long enough to pay for
+    // it (sparse_last_turn in wgmma_search.cpp says where and what it ran); and whether the search tries stream-K
+    // there too, in single blocks and in cluster pairs.
     static constexpr bool kDealsOutASparseLastTurn = true;
     static constexpr bool kSearchesSparseLastTurns = true;
     // That tile, {bm, bn}: for the turns, the tiles over the device's SMs rounded up (wgmma_search.cpp says why).

@@ -200,7 +200,9 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     // shapes of 32 tiles: the measurements decide. With a whole wave or more it ran 0-9% slower than whole tiles on
     // every shape measured on the H200 (bench/results/2026-12-05-h200-s20.md), and on an H100 4096^3 0.87x cuBLAS
     // against 0.97x, 4097^3 2.9x against 3.2x (bench/results/2026-12-05-h200-s22.md): a winner with it goes back to
-    // whole tiles. Single blocks only: stream-K in cluster pairs (session 40) is measured as fixed rows first.
+    // whole tiles. Also where whole waves leave a sparse last turn (sparse_last_turn says what it ran), alone and in
+    // cluster pairs: on the H100 (session 41) the 10 s searches of 1528 x 6144 x 6144 tt, 3072 x 7168 x 5120 nt and
+    // 5120^3 to fp32 with this twin found 0.90x, 1.03x and 0.93x cuBLAS.
     const bool fewer_tiles_than_blocks = cluster == 1 && tiles(kernel_problem(problem)) < grid;
     const bool sparse = kSearchesSparseLastTurns && sparse_last_turn(*this, kernel_problem(problem));
     if (!stream_k && grid > 0 && (fewer_tiles_than_blocks || sparse)) {
@@ -584,7 +586,7 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
             c.stages = deepest_ring(c, p, device);
         }
         if (c.cluster != 1 && c.validate(p, device)) c.cluster = 1;  // a pair this problem's launch cannot take
-        if (kDealsOutASparseLastTurn && !batched && sparse_last_turn(c, p)) {
+        if (kDealsOutASparseLastTurn && !batched && sparse_last_turn(c, c.kernel_problem(p))) {
             WgmmaConfig dealt = c;
             dealt.stream_k = true;
             if (!dealt.validate(p, device)) return dealt;
