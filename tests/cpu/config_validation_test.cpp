@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "bench/bench_problem.h"
 #include "tuner/families/registry.h"
 #include "support/device_profiles.h"
 #include "runtime/device/occupancy.h"
@@ -405,15 +406,7 @@ TEST(ConfigValidation, HeuristicSplitsWideTilesWhereEvenSmallOnesLeaveSmsIdle) {
 TEST(ConfigValidation, HeuristicDealsOutASparseLastTurn) {
     const DeviceInfo d = h200_profile();
     const auto large = [](std::int64_t m, std::int64_t n, std::int64_t k, Transpose ta, Transpose tb) {
-        Problem p = typed(DType::BF16, DType::BF16);
-        p.m = p.ldc = m;
-        p.n = n;
-        p.k = k;
-        p.trans_a = ta;
-        p.trans_b = tb;
-        p.lda = ta == Transpose::Yes ? k : m;
-        p.ldb = tb == Transpose::Yes ? n : k;
-        return p;
+        return bench_problem(m, n, k, ta, tb, DType::BF16, ComputeType::F32);
     };
     constexpr Transpose N = Transpose::No, T = Transpose::Yes;
     const bool on = WgmmaConfig::kDealsOutASparseLastTurn;
