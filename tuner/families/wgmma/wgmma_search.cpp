@@ -44,8 +44,10 @@ bool nearly_a_wave(std::int64_t blocks, const DeviceInfo& device) {
 // 0.356 (0.91 -> 0.94x); 4200 x 6000 x 3504 in pairs (55 k blocks, 82%) 0.280 -> 0.287, which this leaves whole.
 bool sparse_last_turn(const WgmmaConfig& c, const Problem& p) {
     if (c.grid == 0) return false;
+    WgmmaConfig dealt = c;  // the units it would deal out, counted as the kernel deals them
+    dealt.stream_k = true;
     const std::int64_t clusters = c.stream_clusters();
-    const std::int64_t left = c.units(p) % clusters;
+    const std::int64_t left = dealt.stream_units_left(p);
     const std::int64_t k_blocks = (p.k + c.bk - 1) / c.bk;
     return c.units(p) > clusters && left > 0 && 4 * left <= clusters && left * k_blocks >= 4 * clusters &&
            k_blocks * (clusters - left) >= 64 * clusters;
