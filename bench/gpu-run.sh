@@ -231,11 +231,17 @@ fi
 
 # Fixed configurations against cuBLAS in the same run: rows "m n k dtype transa transb config [batch [compute]]"
 # (column-major), every row $ROUNDS times (default 1).
+# A row's dtype field as the command's options: "f16" for A, B and C, or "f16:f32" for A and B fp16 and C fp32.
+dtype_options() {  # dtype_options DTYPE
+    case "$1" in *:*) echo "--dtype ${1%%:*} --out-dtype ${1#*:}" ;; *) echo "--dtype $1" ;; esac
+}
 bench_fixed_rows() {  # bench_fixed_rows ROWS_FILE
     for round in $(seq "${ROUNDS:-1}"); do
         while read -r m n k dtype ta tb config batch compute; do
             case "$m" in ''|'#'*) continue ;; esac
-            timeout 60 "$BUILD/jitgemm" bench --m "$m" --n "$n" --k "$k" --dtype "$dtype" --transa "$ta" --transb "$tb" \
+            # shellcheck disable=SC2046  # the dtype's options are words
+            timeout 60 "$BUILD/jitgemm" bench --m "$m" --n "$n" --k "$k" $(dtype_options "$dtype") \
+                --transa "$ta" --transb "$tb" \
                 --batch "${batch:-1}" --compute "${compute:-f32}" --order col --config "$config" --iterations 20 \
                 2>&1 | \
                 grep -E "^ *[0-9]+x|rror" | \
@@ -262,7 +268,9 @@ sanitize_rows() {  # sanitize_rows ROW... (only those matching the regex $SANITI
         for row in "${rows[@]}"; do
             [[ -z "${SANITIZE_MATCH:-}" || "$row" =~ $SANITIZE_MATCH ]] || continue
             read -r m n k dtype ta tb config compute <<< "$row"
-            timeout 300 compute-sanitizer --tool "$tool" "$BUILD/jitgemm" run --m "$m" --n "$n" --k "$k" --dtype "$dtype" \
+            # shellcheck disable=SC2046
+            timeout 300 compute-sanitizer --tool "$tool" "$BUILD/jitgemm" run --m "$m" --n "$n" --k "$k" \
+                $(dtype_options "$dtype") \
                 --compute "${compute:-f32}" --transa "$ta" --transb "$tb" --order col --config "$config" 2>&1 | \
                 grep -E "ERROR SUMMARY|RACECHECK SUMMARY|rror" | head -3 | sed "s/^/$tool $row: /" | tee -a "$log"
         done
@@ -286,7 +294,7 @@ ncu_rows() {  # ncu_rows ROWS_FILE
             --launch-count "${NCU_LAUNCHES:-1}" --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
             --section LaunchStats --section WarpStateStats --section SchedulerStats "${report[@]}" \
             --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio" "$BUILD/jitgemm" run \
-            --order col --m "$m" --n "$n" --k "$k" --dtype "$dtype" --compute "${compute:-f32}" --transa "$ta" \
+            --order col --m "$m" --n "$n" --k "$k" $(dtype_options "$dtype") --compute "${compute:-f32}" --transa "$ta" \
             --transb "$tb" --config "$config" --iterations 1 --no-verify > "$RES/ncu_$i.txt" 2>&1
         if [ -f "$RES/ncu_$i.ncu-rep" ]; then
             ncu --import "$RES/ncu_$i.ncu-rep" >> "$RES/ncu_$i.txt" 2>&1
@@ -311,7 +319,7 @@ ncu_cublas() {  # ncu_cublas ROWS_FILE: the kernels cuBLAS runs for each row (na
         # hold cuBLAS's kernels among ours and the checks' (told apart by name).
         timeout 150 ncu --clock-control none --launch-count 10 --section LaunchStats \
             --section SpeedOfLight --section Occupancy "$BUILD/jitgemm" bench --order col --m "$m" --n "$n" \
-            --k "$k" --dtype "$dtype" --compute "${compute:-f32}" --transa "$ta" --transb "$tb" --config "$config" \
+            --k "$k" $(dtype_options "$dtype") --compute "${compute:-f32}" --transa "$ta" --transb "$tb" --config "$config" \
             --iterations 1 > "$RES/ncu_cublas_$i.txt" 2>&1
         echo "--- ncu of cuBLAS $i: $m x $n x $k $dtype $ta$tb" | tee -a "$log"
         grep -E "^  [A-Za-z_].*\(|^ +(Duration|DRAM Throughput|Grid Size|Block Size|Cluster Size|Registers Per Thread|\

@@ -30,6 +30,7 @@ TEST(FixedBenchRows, EveryRowNamesAConfigurationThatComputesItsProblem) {
             SCOPED_TRACE(entry.path().filename().string() + ":" + std::to_string(number) + " " + line);
             // Two forms: "m n k dtype transa transb config [batch [compute]]", column-major (the hopper, decode and
             // newpaths modes), and "m n k dtype compute config", row-major without transposes (the fixed mode).
+            // The dtype may name C's type after a colon ("f16:f32": A and B fp16, C fp32; `--out-dtype`).
             std::istringstream fields(line);
             std::vector<std::string> f;
             for (std::string word; fields >> word;) f.push_back(word);
@@ -40,21 +41,25 @@ TEST(FixedBenchRows, EveryRowNamesAConfigurationThatComputesItsProblem) {
             s.k = std::stoll(f[2]);
             const bool with_transposes = f[4] == "n" || f[4] == "t";
             ASSERT_TRUE(with_transposes ? f.size() >= 7 && f.size() <= 9 : f.size() == 6);
-            const std::string& dtype = f[3];
+            const std::string dtype = f[3].substr(0, f[3].find(':'));
+            const std::string out_dtype = f[3].find(':') == std::string::npos ? dtype : f[3].substr(f[3].find(':') + 1);
             const std::string ta = with_transposes ? f[4] : "n", tb = with_transposes ? f[5] : "n";
             const std::string& config = with_transposes ? f[6] : f[5];
             s.batch = with_transposes && f.size() >= 8 ? std::stoll(f[7]) : 1;
             const std::string compute_name = with_transposes ? (f.size() == 9 ? f[8] : "f32") : f[4];
             const auto type = parse_dtype(dtype);
+            const auto out_type = parse_dtype(out_dtype);
             const auto compute = parse_compute_type(compute_name);
             ASSERT_TRUE(type.has_value()) << dtype;
+            ASSERT_TRUE(out_type.has_value()) << out_dtype;
             ASSERT_TRUE(ta == "n" || ta == "t") << ta;
             ASSERT_TRUE(tb == "n" || tb == "t") << tb;
             ASSERT_TRUE(compute.has_value()) << compute_name;
             s.order = with_transposes ? Order::ColumnMajor : Order::RowMajor;
             s.trans_a = ta == "t" ? Transpose::Yes : Transpose::No;
             s.trans_b = tb == "t" ? Transpose::Yes : Transpose::No;
-            s.a_type = s.b_type = s.c_type = *type;
+            s.a_type = s.b_type = *type;
+            s.c_type = *out_type;
             s.compute = *compute;
             alignas(256) static unsigned char storage[16] = {};
             const Problem problem = make_canonical_call(s.with_minimum_leading_dimensions().call(storage, storage,
