@@ -242,7 +242,7 @@ static_assert(BK * ES == 128 || BK * ES == 256, "BK is one or two 128-byte rows:
 static_assert(CONSUMERS == 1 || CONSUMERS == 2, "one or two consumer warpgroups");
 static_assert(P_ROWS % (64 * STAGE_READERS) == 0 && ATOMS >= 1,
               "BN (BM where the rows run along m) is a multiple of 64 per consumer");
-static_assert(ATOMS * ACC <= 128, "at most 128 accumulators per consumer thread");
+static_assert(ATOMS * ACC <= 192, "at most 192 accumulators per consumer thread");
 static_assert(STAGES >= 2 && STAGES <= 8, "2 to 8 stages");
 static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of one or two blocks");
 static_assert(!A_KMAJOR || BM % (8 * CLUSTER) == 0, "each block's share of a k-major op(A) tile is whole 8-row groups");

@@ -202,9 +202,9 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
             return Rejection{PruneRule::Knobs, "K split across a cluster (_k) leaves the partial sums in the ring: "
                                                "more stages"};
     }
-    if (accumulators(p) > 128)
+    if (accumulators(p) > 192)
         return Rejection{PruneRule::Registers, std::to_string(accumulators(p)) +
-                                                   " accumulators per consumer thread; at most 128 leave room for "
+                                                   " accumulators per consumer thread; at most 192 leave room for "
                                                    "addresses within the 232 registers a consumer gets" +
                                                    (pingpong ? " (in ping-pong a consumer holds a whole tile)" : "")};
     // Compiled for sm_90a (4096^3, every TF32 layout: 2,664 candidates of the search and its refinements): every tile
