@@ -262,6 +262,26 @@ TEST(WgmmaFamily, KnobRules) {
     EXPECT_EQ(rule_of(WgmmaConfig{}, empty), PruneRule::Knobs);
 }
 
+// Instruction widths fitted to whole waves of a persistent grid (as cuBLAS's kernels are: 256 x 160 tiles for 8192 x
+// 2552): the widths whose turns of work are no more than 128's, 192's and 256's, in the search's candidates with up
+// to 192 accumulators a consumer thread (two instruction rows of 144).
+TEST(WgmmaFamily, WaveFittedWidthsTakeNoMoreTurnsOfWorkAndAreSearched) {
+    EXPECT_EQ(WgmmaConfig::wave_fitted_widths(6144, 6, 132), (std::vector<int>{144, 96}));  // 258 tiles: 2 turns
+    EXPECT_EQ(WgmmaConfig::wave_fitted_widths(1536, 12, 132), (std::vector<int>{144, 160}));  // 132 tiles: one turn
+    EXPECT_TRUE(WgmmaConfig::wave_fitted_widths(4096, 16, 132).empty());  // 256's 16 x 16 tiles: 2 turns
+    EXPECT_TRUE(WgmmaConfig::wave_fitted_widths(100, 1, 132).size() <= 2);
+    const Problem tall = half(6144, 1528, 6144);
+    const WgmmaConfig fitted = *WgmmaConfig::parse("wgmma_144x256x64_c2_s3_g8_x2_q132");
+    EXPECT_FALSE(rule_of(fitted, tall)) << fitted.validate(tall, h200_profile())->reason;
+    EXPECT_EQ(fitted.accumulators(fitted.kernel_problem(tall)), 144);
+    const std::vector<WgmmaConfig> all = WgmmaConfig::enumerate(tall, h200_profile());
+    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [](const WgmmaConfig& c) {
+        return c.bm == 144 && c.bn == 256 && c.consumers == 2 && c.grid == 132 && !c.rows_m;
+    }));
+    // Three instruction rows' worth of accumulators (192 wide, 256 rows of one consumer) stay out.
+    EXPECT_EQ(rule_of(*WgmmaConfig::parse("wgmma_192x256x64_c1_s3_g8_q132"), tall), PruneRule::Registers);
+}
+
 // Instruction widths fitted to a narrow side: the multiples of 16 that pad it less than 64's do, and the turned
 // instructions (_m) that run such a width along n. The tiles' shared memory counts an operand stored across k in whole
 // 128-byte boxes.
@@ -579,7 +599,8 @@ TEST(WgmmaFamily, SearchSpaceIsValidForTheDeviceAndPacksMisalignedOperands) {
         grids.insert(c.grid);
     }
     EXPECT_GE(valid, 20);
-    EXPECT_EQ(widths, (std::set<int>{64, 128, 192, 256}));
+    // 112 fitted to whole waves: 37 x 32 tiles of 112 x 128 take 9 turns of 112, 128's 32 x 32 take 8 of 128.
+    EXPECT_EQ(widths, (std::set<int>{64, 112, 128, 192, 256}));
     EXPECT_EQ(grids, (std::set<int>{0, d.sm_count}));
     Problem odd = half(4097, 4097, 4097);
     odd.align_a = odd.align_b = 2;
@@ -789,7 +810,9 @@ TEST(WgmmaFamily, SearchStartsFromTmaStoredCWhereC16BitTakesIt) {
     const Problem p = half(4096, 4096, 4096);
     int valid = 0;
     for (const WgmmaConfig& c : WgmmaConfig::enumerate(p, d)) {
-        EXPECT_TRUE(c.tma_store) << c.to_string();
+        // (Widths fitted to waves, 112 here, that are not whole 128-byte boxes of C, or turned along n, store it from
+        // the registers.)
+        EXPECT_EQ(c.tma_store, c.bm % 64 == 0 && !c.rows_m) << c.to_string();
         if (!c.validate(p, d)) ++valid;
     }
     EXPECT_GE(valid, 20);
@@ -809,8 +832,8 @@ TEST(WgmmaFamily, SearchStartsFromTmaStoredCWhereC16BitTakesIt) {
     Problem fp32_c = half(4096, 4096, 4096);
     fp32_c.c_type = DType::F32;
     for (const WgmmaConfig& c : WgmmaConfig::enumerate(fp32_c, d)) {
-        EXPECT_TRUE(c.tma_store) << c.to_string();
-        EXPECT_EQ(c.store_by_box, c.bm > 64) << c.to_string();
+        EXPECT_EQ(c.tma_store, c.bm % 32 == 0 && !c.rows_m) << c.to_string();
+        EXPECT_EQ(c.store_by_box, c.tma_store && c.bm > 64) << c.to_string();
     }
     for (const WgmmaConfig& c : WgmmaConfig::enumerate(tf32(4096, 4096, 4096, Transpose::No, Transpose::No), d))
         EXPECT_FALSE(c.tma_store) << c.to_string();

@@ -92,6 +92,18 @@ struct WgmmaConfig {
     // with fewer padded rows than any of 64, 128, 192 and 256 does — fewest first, the wider of a tie first, 16 only
     // for a side of 16 or fewer (130: 144, 48, 80; 4096: none).
     static std::vector<int> fitted_widths(std::int64_t extent);
+    // Whether the search also tries instruction widths fitted to whole waves (wave_fitted_widths()), as cuBLAS's
+    // kernels do (session 42's ncu, bench/results/2026-12-07-h100-s42-call1-cublas-kernels.txt: 256 x 160 tiles for
+    // 8192 x 2552, 192 x 208 for 4200 x 6000, 256 x 152 for 3000 x 5000, 192 x 96 for 1536^2).
+    static constexpr bool kSearchesWaveFittedWidths = true;
+    // Up to two instruction widths, multiples of 16 from 80 to 256 other than 64's, whose tiles across C's `extent`
+    // (along the instructions' width) times `other_tiles` (across the other side, and the batch) take the persistent
+    // grid's `blocks` no more turns of work than 128, 192 or 256 do — turns (tiles over blocks, rounded up) times the
+    // width —, least work first, the wider of a tie first. On 132 SMs, 6144 x 1528 in 256-row tiles along n (6 of
+    // them): 144 (43 x 6 tiles, 2 turns: 288 of width) before 96, where 192's take 2 turns of 192 (384); 1536^2 in
+    // 128-row tiles: 144 (11 x 12 tiles, one turn), then 160; 4096^2 in 256-row tiles: none (256's 16 x 16 take 2
+    // turns of 256, as many as any narrower width's).
+    static std::vector<int> wave_fitted_widths(std::int64_t extent, std::int64_t other_tiles, int blocks);
 
     int bm = 256;       // WGMMA_BM: rows of C per tile, the N of every wgmma instruction
     int bn = 128;       // WGMMA_BN: columns of C per tile

@@ -89,6 +89,20 @@ std::vector<int> WgmmaConfig::fitted_widths(std::int64_t extent) {
     return fitted;
 }
 
+std::vector<int> WgmmaConfig::wave_fitted_widths(std::int64_t extent, std::int64_t other_tiles, int blocks) {
+    const auto work = [&](int width) {
+        return cost::ceil_div(cost::ceil_div(extent, width) * other_tiles, std::max(1, blocks)) * width;
+    };
+    const std::int64_t standard = std::min({work(128), work(192), work(256)});
+    std::vector<std::pair<std::int64_t, int>> fitted;  // (work, -width): least work, then the wider, first
+    for (int width = 80; width <= 256; width += 16)
+        if (width % 64 != 0 && work(width) <= standard) fitted.emplace_back(work(width), -width);
+    std::sort(fitted.begin(), fitted.end());
+    std::vector<int> out;
+    for (std::size_t i = 0; i < fitted.size() && i < 2; ++i) out.push_back(-fitted[i].second);
+    return out;
+}
+
 std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const DeviceInfo& device) {
     std::vector<WgmmaConfig> out;
     if (!is_wgmma_problem(problem, device) || problem.k == 0) return out;
@@ -108,8 +122,27 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
     for (const int w : instruction_widths(forced ? kernel_problem.n : kernel_problem.m,
                                           problem.runtime_dim == (forced ? 2 : 1)))
         widths.push_back({forced, false, w});
-    if (kSearchesFittedWidths && !forced && element_bytes(problem) == 2 && problem.runtime_dim != 2)
+    const bool turns = kSearchesFittedWidths && !forced && element_bytes(problem) == 2 && problem.runtime_dim != 2;
+    if (turns)
         for (const int w : fitted_widths(kernel_problem.n)) widths.push_back({true, true, w});
+    // Widths fitted to whole waves of the persistent grid, for the tiles of 128 and 256 rows (two consumers of one or
+    // two instruction rows each), along the width's side as the kernel runs it and, for 16-bit inputs, turned.
+    const auto add_wave_fitted = [&](bool along_m, bool turned) {
+        const std::int64_t extent = along_m ? kernel_problem.n : kernel_problem.m;
+        const std::int64_t other = along_m ? kernel_problem.m : kernel_problem.n;
+        for (const int rows : {128, 256})
+            for (const int w : wave_fitted_widths(extent, cost::ceil_div(other, rows) * problem.batch,
+                                                  device.sm_count)) {
+                const bool known = std::any_of(widths.begin(), widths.end(), [&](const Width& x) {
+                    return x.along_m == along_m && x.turned == turned && x.width == w;
+                });
+                if (!known) widths.push_back({along_m, turned, w});
+            }
+    };
+    if (kSearchesWaveFittedWidths && problem.runtime_dim == 0) {
+        add_wave_fitted(forced, false);
+        if (turns) add_wave_fitted(true, true);
+    }
     for (const auto& [along_m, turned, width] : widths)
         for (const int rows : {64, 128, 192, 256})
             for (const int consumers : {1, 2})
