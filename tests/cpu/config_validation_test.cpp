@@ -423,13 +423,52 @@ TEST(ConfigValidation, HeuristicDealsOutASparseLastTurn) {
               on ? "wgmma_256x128x64_c2_s4_g8_x2_q132_sk_tb" : "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
     // One k block fewer: the idle part of the last turn (124 of 132 blocks) then holds under 64 k blocks' time.
     EXPECT_EQ(to_string(heuristic_config(large(3584, 1280, 4352, N, N), d)), "wgmma_256x128x64_c2_s4_g8_q132_tb");
-    // 4200 x 6000 x 3504 in pairs (12 of 66 left, 55 k blocks): measured slower dealt out (0.287 ms against 0.280).
-    EXPECT_EQ(to_string(heuristic_config(large(4200, 6000, 3504, N, N), d)), "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
+    // 4200 x 6000 x 3504 in pairs (12 of 66 left, 55 k blocks): measured slower dealt out (0.287 ms against 0.280),
+    // and faster still in 192 x 256 tiles (4 turns against 7; below).
+    EXPECT_EQ(to_string(heuristic_config(large(4200, 6000, 3504, N, N), d)),
+              WgmmaConfig::kDefaultsToDeepTiles ? "wgmma_192x256x64_c2_s4_g8_x2_q132"
+                                                : "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
     // The same with K 2048: 12 x 32 k blocks are under four a block.
     EXPECT_EQ(to_string(heuristic_config(large(7168, 3072, 2048, T, N), d)), "wgmma_256x128x64_c2_s4_g8_q132_tb");
     // 4096^3: 512 tiles, 116 left (a last turn 88% full); 3000 x 5000 (pairs): 240 units, 42 left on 66.
     EXPECT_EQ(to_string(heuristic_config(large(4096, 4096, 4096, N, N), d)), "wgmma_256x128x64_c2_s4_g8_q132_tb");
     EXPECT_EQ(to_string(heuristic_config(large(3000, 5000, 2000, T, N), d)), "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
+}
+
+// 192 x 256 tiles (192 accumulators a consumer thread, C from the registers) where they take the persistent grid fewer
+// turns of work than 256 x 128 by more than 5%: 2048 x 3072 in one turn of 132 tiles against two of 192; not where
+// the turns' work is equal (6144^3: 6 of 768 tiles against 9 of 1152) or larger (4096^3), nor over packed operands
+// or a C the TMA cannot write, nor for TF32.
+TEST(ConfigValidation, HeuristicTakesDeepTilesWhereTheyTakeFewerTurnsOfWork) {
+    const DeviceInfo d = h200_profile();
+    const auto large = [](std::int64_t m, std::int64_t n, std::int64_t k, DType type) {
+        Problem p;
+        p.m = m;
+        p.n = n;
+        p.k = k;
+        p.lda = m;
+        p.ldb = k;
+        p.ldc = m;
+        p.alpha_one = true;
+        p.a_type = p.b_type = p.c_type = type;
+        return p;
+    };
+    const bool on = WgmmaConfig::kDefaultsToDeepTiles;
+    EXPECT_EQ(to_string(heuristic_config(large(2048, 3072, 4096, DType::BF16), d)),
+              on ? "wgmma_192x256x64_c2_s4_g8_q132" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    EXPECT_EQ(to_string(heuristic_config(large(6144, 6144, 6144, DType::F16), d)), "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    EXPECT_EQ(to_string(heuristic_config(large(4096, 4096, 4096, DType::BF16), d)),
+              "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    Problem fp32_c = large(2048, 3072, 4096, DType::BF16);
+    fp32_c.c_type = DType::F32;
+    EXPECT_EQ(to_string(heuristic_config(fp32_c, d)),
+              on ? "wgmma_192x256x64_c2_s4_g8_q132" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    Problem c_off_16_bytes = large(2047, 3072, 4096, DType::BF16);
+    c_off_16_bytes.ldc = 2047;
+    EXPECT_EQ(to_string(heuristic_config(c_off_16_bytes, d)).find("192x256"), std::string::npos);
+    Problem tf32 = large(2048, 3072, 4096, DType::F32);
+    tf32.compute = ComputeType::TF32;
+    EXPECT_EQ(to_string(heuristic_config(tf32, d)).find("192x256"), std::string::npos);
 }
 
 // The fp32 counterpart: 64 tokens through a 4096-wide layer (64 tiles of 64 x 64) split K in four rather than take

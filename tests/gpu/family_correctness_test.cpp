@@ -179,7 +179,11 @@ const std::vector<std::string> kWgmmaConfigs = {
     // The instructions turned (_m): their rows along m, their width along n fitted to a narrow n (op(B) stored
     // n-contiguous in whole 64-wide boxes), C stored value by value; K split, a multicast pair, stream-K, ping-pong.
     "wgmma_64x144x64_c1_s7_g8_m_k2", "wgmma_128x80x64_c2_s6_g8_m_q132", "wgmma_64x48x128_c1_s4_g8_m_x2",
-    "wgmma_128x208x64_c2_s4_g4_m_q7_sk", "wgmma_128x112x64_c2_s5_g8_m_q132_pp"};
+    "wgmma_128x208x64_c2_s4_g4_m_q7_sk", "wgmma_128x112x64_c2_s5_g8_m_q132_pp",
+    // Deep tiles: two instruction rows a consumer, up to 192 wide (192 accumulators a thread), from the registers,
+    // persistent and in a pair; widths fitted to waves (144, 160), fp32 C box by box, and turned (C value by value).
+    "wgmma_192x256x64_c2_s4_g8_q132", "wgmma_192x256x64_c2_s3_g8_x2_q132", "wgmma_144x256x64_c2_s3_g8_x2_q7",
+    "wgmma_160x256x64_c2_s3_g8_x2_q132_tb", "wgmma_256x160x64_c2_s4_g8_m_x2"};
 
 // The same for TF32, at the depths of fp32 rows (32 or 64 per stage).
 const std::vector<std::string> kWgmmaTf32Configs = {

@@ -67,6 +67,10 @@ struct WgmmaConfig {
     // (session 38, bench/NOTES.md): 7168 x 3072 8% faster, 6144 x 1528 6%, 5000 x 3000 11% slower, 4200 x 6000 in
     // 128 x 256 8% slower.
     static constexpr bool kDefaultsToWaveFittedTiles = false;
+    // Whether the untuned default takes 192 x 256 tiles (192 accumulators a consumer thread, C from the registers)
+    // where they take fewer turns of work than 256 x 128 by more than they lose a turn (deep_tile_pays in
+    // wgmma_search.cpp says where and what they ran).
+    static constexpr bool kDefaultsToDeepTiles = true;
     // Whether the untuned default's small one-consumer tiles (small_tile_default in wgmma_search.cpp) also serve 16-bit
     // GEMMs under a GFLOP with K of 256 and more, where they fill a wave; and whether whole small tiles over operands
     // off 128-byte lines go in cluster pairs, as the ladder's tiles do.

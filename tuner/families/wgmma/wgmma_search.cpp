@@ -164,11 +164,23 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
                                 c.pack = pack;
                                 c.pingpong = pingpong;
                                 c.start_store(c.kernel_problem(problem));
-                                const int deepest = deepest_ring(c, problem, device);
-                                // The deepest ring and one stage less (whose shared memory may leave L1 room).
-                                for (const int stages : {deepest, deepest - 1}) {
-                                    c.stages = stages;
-                                    if (stages >= 2) out.push_back(c);
+                                // Tiles of more than 128 accumulators a consumer thread also from the registers:
+                                // with a 16-bit C staged, 192 x 256 spilled 176 bytes (session 42), and from the
+                                // registers it ran 4200 x 6000 x 3504 f16 10% faster than the default.
+                                std::vector<WgmmaConfig> stores{c};
+                                if (c.accumulators(c.kernel_problem(problem)) > 128 &&
+                                    (c.tma_store || c.copied_store)) {
+                                    WgmmaConfig registers = c;
+                                    registers.tma_store = registers.store_by_box = registers.copied_store = false;
+                                    stores.push_back(registers);
+                                }
+                                for (WgmmaConfig& store : stores) {
+                                    const int deepest = deepest_ring(store, problem, device);
+                                    // The deepest ring and one stage less (whose shared memory may leave L1 room).
+                                    for (const int stages : {deepest, deepest - 1}) {
+                                        store.stages = stages;
+                                        if (stages >= 2) out.push_back(store);
+                                    }
                                 }
                             }
     return out;
@@ -425,6 +437,21 @@ std::pair<int, int> WgmmaConfig::wave_fitted_tile(const Problem& p, const Device
 
 namespace {
 
+// Whether 192 x 256 tiles (two consumers of two instruction rows 192 wide: 192 accumulators a thread) take the
+// persistent grid fewer turns of work than 256 x 128 do by more than the 5% they lose in each turn — turns (tiles
+// over the SMs, rounded up) times the tile's area. On the H100 (session 42, bench/shapes/wave_fitted_large.txt, two
+// alternated rounds) 4200 x 6000 x 3504 f16 nn in pairs ran 0.252-0.254 ms in 4 turns of 192 x 256 (C from the
+// registers) against 0.281-0.282 in 7 of 256 x 128 (0.85 -> 0.95x cuBLAS): about 4% slower a unit of area. That
+// leaves 4096^3 (4 turns of 256 x 128, 3 of 192 x 256), 6144^3 and 7168 x 3072 (equal work) as they were.
+bool deep_tile_pays(const Problem& p, const DeviceInfo& device) {
+    const std::int64_t sms = std::max(1, device.sm_count);
+    const auto work = [&](std::int64_t bm, std::int64_t bn) {
+        const std::int64_t tiles = cost::ceil_div(p.m, bm) * cost::ceil_div(p.n, bn);
+        return double(cost::ceil_div(tiles, sms)) * double(bm * bn);
+    };
+    return 1.05 * work(192, 256) < work(256, 128);
+}
+
 // The untuned default where the ladder of two-consumer tiles (heuristic_default) gives fewer 128 x 128 tiles than
 // three quarters of the SMs, or where the GEMM is under a GFLOP, in a 16-bit GEMM whose narrow side fills a 64-wide
 // tile: one-consumer tiles small enough to give the SMs a wave without splitting K (128 x 64, then 64 x 64), else
@@ -557,7 +584,7 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
     // on 4096^3 the default tile ran nn at 0.96x cuBLAS so against 0.87x with op(A) copied transposed first, and 8192^3
     // within 3% either way (bench/results/2026-12-05-h200-s20.md).
     // From the widest tile down to the first whose tiles give every SM one.
-    std::array<WgmmaConfig, 2> ladder{};
+    std::vector<WgmmaConfig> ladder(2);
     ladder[0].bm = 256;
     ladder[0].bn = 128;
     if (kDefaultsToWaveFittedTiles && !batched) {
@@ -567,6 +594,15 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
     }
     ladder[1].bm = 128;
     ladder[1].bn = 128;
+    // (Only over operands read in place and a C the TMA can write: packed 4097^3 runs 256 x 128 with C copied out by
+    // the threads, which 192 x 256 cannot hold beside its accumulators.)
+    if (kDefaultsToDeepTiles && !batched && element_bytes(p) == 2 && operands_to_pack(p) == 0 &&
+        !tma_store_rejection(p) && deep_tile_pays(p, device)) {
+        WgmmaConfig deep;
+        deep.bm = 192;
+        deep.bn = 256;
+        ladder.insert(ladder.begin(), deep);
+    }
     for (WgmmaConfig c : ladder) {
         c.consumers = 2;
         c.bk = row_depth(p);
@@ -620,8 +656,16 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
             c.copied_store = false;
             c.stages = deepest_ring(c, p, device);
         }
+        // Tiles of more than 128 accumulators a consumer thread (deep_tile_pays) store C from the registers, as
+        // measured: a 16-bit C staged box by box spilled 176 bytes a thread of 192 x 256 (session 42), and an fp32
+        // C's box buffers leave room for only two stages of it.
+        const bool deep = c.accumulators(c.kernel_problem(p)) > 128;
+        if (deep) {
+            c.tma_store = c.store_by_box = c.copied_store = false;
+            c.stages = deepest_ring(c, p, device);
+        }
         if (c.cluster != 1 && c.validate(p, device)) c.cluster = 1;  // a pair this problem's launch cannot take
-        if (kDealsOutASparseLastTurn && !batched && sparse_last_turn(c, c.kernel_problem(p))) {
+        if (kDealsOutASparseLastTurn && !batched && !deep && sparse_last_turn(c, c.kernel_problem(p))) {
             WgmmaConfig dealt = c;
             dealt.stream_k = true;
             if (!dealt.validate(p, device)) return dealt;
