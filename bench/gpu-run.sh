@@ -36,7 +36,8 @@
 #            GEMMs are), $ROOF_SIZES
 #     rows: (the GPU tests of $ROW_TESTS and compute-sanitizer on the rows of $SANITIZE_ROWS where set) fixed
 #            configurations against cuBLAS — the rows "m n k dtype transa transb config [batch [compute]]"
-#            (column-major) of each file in $ROWS, $ROUNDS rounds (default 2), then the manifests named in $UNTUNED
+#            (column-major; the dtype "f16:f32" names C's type after the colon) of each file in $ROWS, $ROUNDS rounds
+#            (default 2), then the manifests named in $UNTUNED
 #            untuned (bench_<set>_default.csv), then ncu's view of each row of $NCU_ROWS where set (with $NCU_SOURCE
 #            set, instruction by instruction as well: ncu_source_<row>.csv; $NCU_KERNELS, a regex, and $NCU_LAUNCHES
 #            widen it from the GEMM's first launch, e.g. to the operand packs before it), and of the kernels

@@ -442,16 +442,7 @@ TEST(ConfigValidation, HeuristicDealsOutASparseLastTurn) {
 TEST(ConfigValidation, HeuristicTakesDeepTilesWhereTheyTakeFewerTurnsOfWork) {
     const DeviceInfo d = h200_profile();
     const auto large = [](std::int64_t m, std::int64_t n, std::int64_t k, DType type) {
-        Problem p;
-        p.m = m;
-        p.n = n;
-        p.k = k;
-        p.lda = m;
-        p.ldb = k;
-        p.ldc = m;
-        p.alpha_one = true;
-        p.a_type = p.b_type = p.c_type = type;
-        return p;
+        return bench_problem(m, n, k, Transpose::No, Transpose::No, type, ComputeType::F32);
     };
     const bool on = WgmmaConfig::kDefaultsToDeepTiles;
     EXPECT_EQ(to_string(heuristic_config(large(2048, 3072, 4096, DType::BF16), d)),
@@ -463,11 +454,9 @@ TEST(ConfigValidation, HeuristicTakesDeepTilesWhereTheyTakeFewerTurnsOfWork) {
     fp32_c.c_type = DType::F32;
     EXPECT_EQ(to_string(heuristic_config(fp32_c, d)),
               on ? "wgmma_192x256x64_c2_s4_g8_q132" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
-    Problem c_off_16_bytes = large(2047, 3072, 4096, DType::BF16);
-    c_off_16_bytes.ldc = 2047;
-    EXPECT_EQ(to_string(heuristic_config(c_off_16_bytes, d)).find("192x256"), std::string::npos);
-    Problem tf32 = large(2048, 3072, 4096, DType::F32);
-    tf32.compute = ComputeType::TF32;
+    // 2047 rows of bf16: C off 16 bytes, op(A) packed first.
+    EXPECT_EQ(to_string(heuristic_config(large(2047, 3072, 4096, DType::BF16), d)).find("192x256"), std::string::npos);
+    const Problem tf32 = bench_problem(2048, 3072, 4096, Transpose::No, Transpose::No, DType::F32, ComputeType::TF32);
     EXPECT_EQ(to_string(heuristic_config(tf32, d)).find("192x256"), std::string::npos);
 }
 
