@@ -52,8 +52,11 @@ TEST(CliWorkflow, TunePrewarmsResumesAndShipsABundleThatServesWithoutCompiling) 
     JITGEMM_REQUIRE_GPU();
     const TemporaryDirectory dir;
     write_file(dir.file("shapes.csv"), kManifest);
-    const std::string tune = kCli + " tune --manifest " + dir.file("shapes.csv") + " --budget 10 --devices all --cache " +
-                             dir.file("tuned.sqlite") + " --json";
+    // A budget the searches end well within (each stops once its cost model rules the rest out, the three in 2-5 s
+    // alone): run again, a search its budget had stopped would resume rather than count as tuned, which under the GPU
+    // suite's eight parallel jobs befell a 10 s one (session 42).
+    const std::string tune = kCli + " tune --manifest " + dir.file("shapes.csv") +
+                             " --budget 60 --devices all --cache " + dir.file("tuned.sqlite") + " --json";
     auto r = run_process(tune);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_EQ(count_of(r.output, "\"status\": \"tuned\""), 3u) << r.output;  // a and a_again are one problem
