@@ -438,7 +438,7 @@ TEST(ConfigValidation, HeuristicDealsOutASparseLastTurn) {
 // 192 x 256 tiles (192 accumulators a consumer thread, C from the registers) where they take the persistent grid fewer
 // turns of work than 256 x 128 by more than 5%: 2048 x 3072 in one turn of 132 tiles against two of 192; not where
 // the turns' work is equal (6144^3: 6 of 768 tiles against 9 of 1152) or larger (4096^3), nor over packed operands
-// or a C the TMA cannot write, nor for TF32.
+// or a C the TMA cannot write, nor with K under 2048, nor for TF32.
 TEST(ConfigValidation, HeuristicTakesDeepTilesWhereTheyTakeFewerTurnsOfWork) {
     const DeviceInfo d = h200_profile();
     const auto large = [](std::int64_t m, std::int64_t n, std::int64_t k, DType type) {
@@ -456,6 +456,9 @@ TEST(ConfigValidation, HeuristicTakesDeepTilesWhereTheyTakeFewerTurnsOfWork) {
               on ? "wgmma_192x256x64_c2_s4_g8_q132" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
     // 2047 rows of bf16: C off 16 bytes, op(A) packed first.
     EXPECT_EQ(to_string(heuristic_config(large(2047, 3072, 4096, DType::BF16), d)).find("192x256"), std::string::npos);
+    // Nor with K under 2048 (as measured), nor for TF32.
+    EXPECT_EQ(to_string(heuristic_config(large(2048, 3072, 1024, DType::BF16), d)),
+              "wgmma_256x128x64_c2_s4_g8_q132_tb");
     const Problem tf32 = bench_problem(2048, 3072, 4096, Transpose::No, Transpose::No, DType::F32, ComputeType::TF32);
     EXPECT_EQ(to_string(heuristic_config(tf32, d)).find("192x256"), std::string::npos);
 }

@@ -47,8 +47,8 @@ TEST(UntunedDefault, HopperPicksMatchTheReference) {
         {3584, 1280, 4416, N, N, DType::F16, DType::F16, 0.0f},     // a sparse last turn dealt out (stream-K)
         {1792, 2552, 4416, T, T, DType::BF16, DType::F32, -1.5f},   // the same in cluster pairs
         {384, 384, 384, N, N, DType::F16, DType::F32, -1.5f},       // under a GFLOP
-        {2048, 3072, 1024, N, N, DType::BF16, DType::BF16, 0.0f},   // 192 x 256: one turn where 256 x 128 take two
-        {4200, 6000, 512, N, N, DType::F16, DType::F32, -1.5f},     // the same in cluster pairs (op(A) off lines)
+        {2048, 3072, 2048, N, N, DType::BF16, DType::BF16, 0.0f},   // 192 x 256: one turn where 256 x 128 take two
+        {4200, 6000, 2048, N, N, DType::F16, DType::F32, -1.5f},    // the same in cluster pairs (op(A) off lines)
     };
     std::vector<GemmShape> shapes;
     std::vector<std::string> configs;

@@ -595,10 +595,11 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
     ladder[1].bm = 128;
     ladder[1].bn = 128;
     // (Only over operands read in place and a C the TMA can write: packed 4097^3 runs 256 x 128 with C copied out by
-    // the threads, which 192 x 256 cannot hold beside its accumulators. Exact problems only: the run-time-shape
-    // variants of these tiles have not run on a GPU.)
-    if (kDefaultsToDeepTiles && !batched && p.runtime_dim == 0 && element_bytes(p) == 2 && operands_to_pack(p) == 0 &&
-        !tma_store_rejection(p) && deep_tile_pays(p, device)) {
+    // the threads, which 192 x 256 cannot hold beside its accumulators. Exact problems with K of 2048 and more, as
+    // measured: the run-time-shape variants of these tiles have not run on a GPU, and with short K their store from
+    // the registers would weigh where C's traffic bounds the GEMM.)
+    if (kDefaultsToDeepTiles && !batched && p.runtime_dim == 0 && p.k >= 2048 && element_bytes(p) == 2 &&
+        operands_to_pack(p) == 0 && !tma_store_rejection(p) && deep_tile_pays(p, device)) {
         WgmmaConfig deep;
         deep.bm = 192;
         deep.bn = 256;
