@@ -41,8 +41,9 @@ TEST(FixedBenchRows, EveryRowNamesAConfigurationThatComputesItsProblem) {
             s.k = std::stoll(f[2]);
             const bool with_transposes = f[4] == "n" || f[4] == "t";
             ASSERT_TRUE(with_transposes ? f.size() >= 7 && f.size() <= 9 : f.size() == 6);
-            const std::string dtype = f[3].substr(0, f[3].find(':'));
-            const std::string out_dtype = f[3].find(':') == std::string::npos ? dtype : f[3].substr(f[3].find(':') + 1);
+            const std::size_t colon = f[3].find(':');
+            const std::string dtype = f[3].substr(0, colon);
+            const std::string out_dtype = colon == std::string::npos ? dtype : f[3].substr(colon + 1);
             const std::string ta = with_transposes ? f[4] : "n", tb = with_transposes ? f[5] : "n";
             const std::string& config = with_transposes ? f[6] : f[5];
             s.batch = with_transposes && f.size() >= 8 ? std::stoll(f[7]) : 1;

@@ -28,6 +28,18 @@ int deepest_ring(WgmmaConfig c, const Problem& p, const DeviceInfo& device) {
 // 0.94x, and the tuned 4097^3 winner, 3.78x). The tuner's measurements decide between them.
 constexpr bool kSearchPingPong = true;
 
+// A persistent grid's work in bm x bn tiles of C: its turns (the tiles over the device's SMs, rounded up) times the
+// tile's area.
+double turns_of_work(const Problem& p, const DeviceInfo& device, int bm, int bn) {
+    const std::int64_t tiles = cost::ceil_div(p.m, bm) * cost::ceil_div(p.n, bn);
+    return double(cost::ceil_div(tiles, std::max(1, device.sm_count))) * bm * bn;
+}
+
+// The most accumulators a consumer thread holds beside C staged in shared memory: a tile of more (two instruction
+// rows wider than 128) stores C from the registers — staged box by box, a 16-bit C's 192 x 256 spilled 176 bytes a
+// thread (session 42).
+constexpr int kMostAccumulatorsStaged = 128;
+
 // Whether `blocks` give at least three quarters of the device's SMs one each, and no SM two (the small tiles of the
 // untuned default).
 bool nearly_a_wave(std::int64_t blocks, const DeviceInfo& device) {
@@ -164,11 +176,10 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
                                 c.pack = pack;
                                 c.pingpong = pingpong;
                                 c.start_store(c.kernel_problem(problem));
-                                // Tiles of more than 128 accumulators a consumer thread also from the registers:
-                                // with a 16-bit C staged, 192 x 256 spilled 176 bytes (session 42), and from the
-                                // registers it ran 4200 x 6000 x 3504 f16 10% faster than the default.
+                                // Tiles of more accumulators than kMostAccumulatorsStaged also from the registers:
+                                // so 192 x 256 ran 4200 x 6000 x 3504 f16 10% faster than the default.
                                 std::vector<WgmmaConfig> stores{c};
-                                if (c.accumulators(c.kernel_problem(problem)) > 128 &&
+                                if (c.accumulators(c.kernel_problem(problem)) > kMostAccumulatorsStaged &&
                                     (c.tma_store || c.copied_store)) {
                                     WgmmaConfig registers = c;
                                     registers.tma_store = registers.store_by_box = registers.copied_store = false;
@@ -420,13 +431,11 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
 // 192 x 128, 4.5 in its area); where the last turn of 256 x 128 is mostly empty, a narrower tile fills it: 6144 x
 // 1528 makes 288 tiles of 256 x 128 (3 turns, the last 18% full) and 384 of 192 x 128 (3 turns of 3/4 the work).
 std::pair<int, int> WgmmaConfig::wave_fitted_tile(const Problem& p, const DeviceInfo& device) {
-    const std::int64_t sms = std::max(1, device.sm_count);
     std::pair<int, int> best{256, 128};
     double best_work = 0.0;
     for (const auto& [bm, bn, cost] : {std::tuple{256, 128, 1.0}, std::tuple{128, 256, 1.05},
                                         std::tuple{192, 128, 1.05}}) {
-        const std::int64_t tiles = cost::ceil_div(p.m, bm) * cost::ceil_div(p.n, bn);
-        const double work = double(cost::ceil_div(tiles, sms)) * bm * bn * cost;
+        const double work = turns_of_work(p, device, bm, bn) * cost;
         if (best_work == 0.0 || work < best_work) {
             best_work = work;
             best = {bm, bn};
@@ -444,12 +453,7 @@ namespace {
 // registers) against 0.281-0.282 in 7 of 256 x 128 (0.85 -> 0.95x cuBLAS): about 4% slower a unit of area. That
 // leaves 4096^3 (4 turns of 256 x 128, 3 of 192 x 256), 6144^3 and 7168 x 3072 (equal work) as they were.
 bool deep_tile_pays(const Problem& p, const DeviceInfo& device) {
-    const std::int64_t sms = std::max(1, device.sm_count);
-    const auto work = [&](std::int64_t bm, std::int64_t bn) {
-        const std::int64_t tiles = cost::ceil_div(p.m, bm) * cost::ceil_div(p.n, bn);
-        return double(cost::ceil_div(tiles, sms)) * double(bm * bn);
-    };
-    return 1.05 * work(192, 256) < work(256, 128);
+    return 1.05 * turns_of_work(p, device, 192, 256) < turns_of_work(p, device, 256, 128);
 }
 
 // The untuned default where the ladder of two-consumer tiles (heuristic_default) gives fewer 128 x 128 tiles than
@@ -658,10 +662,9 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
             c.copied_store = false;
             c.stages = deepest_ring(c, p, device);
         }
-        // Tiles of more than 128 accumulators a consumer thread (deep_tile_pays) store C from the registers, as
-        // measured: a 16-bit C staged box by box spilled 176 bytes a thread of 192 x 256 (session 42), and an fp32
-        // C's box buffers leave room for only two stages of it.
-        const bool deep = c.accumulators(c.kernel_problem(p)) > 128;
+        // Tiles of more accumulators than kMostAccumulatorsStaged (deep_tile_pays) store C from the registers, as
+        // measured (an fp32 C's box buffers, which would not spill, leave room for only two stages of 192 x 256).
+        const bool deep = c.accumulators(c.kernel_problem(p)) > kMostAccumulatorsStaged;
         if (deep) {
             c.tma_store = c.store_by_box = c.copied_store = false;
             c.stages = deepest_ring(c, p, device);
