@@ -1,7 +1,8 @@
 // Prints the cost model's estimate for named configurations of one problem on an H200 or A100 profile (with the
 // ceilings estimated from the profile, as a first tune has before `jitgemm info` measured them), without a GPU: to
 // set the model's guesses beside measured rows (bench/shapes/*_fixed.txt) and see where it ranks them wrongly.
-//   cost_table h200|a100 M N K TRANSA TRANSB DTYPE COMPUTE BATCH CONFIG...
+//   cost_table h200|a100 M N K TRANSA TRANSB DTYPE[:C] COMPUTE BATCH CONFIG...
+// (DTYPE the inputs' type, and C's unless named after a colon: bf16:f32)
 //   e.g. cost_table h200 4096 4096 4096 t n bf16 f32 1 wgmma_256x128x64_c2_s4_g8_q132 wgmma_256x64x64_c2_s5_g8_q132_pp
 // CONFIG "all": the search's own candidates after pruning, in the model's order, with the pruning report first;
 // "default": the heuristic default, what an untuned call runs.
@@ -45,16 +46,20 @@ int main(int argc, char** argv) {
     using namespace jitgemm;
     if (argc == 3 && std::string(argv[1]) == "score") return score(argv[2]);
     if (argc < 11) {
-        std::fprintf(stderr, "usage: cost_table h200|a100 M N K TRANSA TRANSB DTYPE COMPUTE BATCH CONFIG...\n"
+        std::fprintf(stderr, "usage: cost_table h200|a100 M N K TRANSA TRANSB DTYPE[:C] COMPUTE BATCH CONFIG...\n"
                              "       cost_table score MEASURED_ROWS_FILE\n");
         return 2;
     }
     const std::string gpu = argv[1];
-    const auto dtype = parse_dtype(argv[7]);
+    const std::string types = argv[7];
+    const std::size_t colon = types.find(':');
+    const auto dtype = parse_dtype(types.substr(0, colon));
+    const auto c_type = colon == std::string::npos ? dtype : parse_dtype(types.substr(colon + 1));
     const auto compute = parse_compute_type(argv[8]);
     const long long batch = std::atoll(argv[9]);
-    if ((gpu != "h200" && gpu != "a100") || !dtype || !compute || batch < 1) {
-        std::fprintf(stderr, "the GPU is h200 or a100, DTYPE f32, f16 or bf16, COMPUTE f32 or tf32, BATCH >= 1\n");
+    if ((gpu != "h200" && gpu != "a100") || !dtype || !c_type || !compute || batch < 1) {
+        std::fprintf(stderr, "the GPU is h200 or a100, DTYPE f32, f16 or bf16 (C's after a colon), COMPUTE f32 or "
+                             "tf32, BATCH >= 1\n");
         return 2;
     }
     const DeviceInfo device = gpu == "h200" ? testing::h200_profile() : testing::a100_profile();
@@ -62,6 +67,8 @@ int main(int argc, char** argv) {
     Problem p = bench_problem(std::atoll(argv[2]), std::atoll(argv[3]), std::atoll(argv[4]),
                               argv[5][0] == 't' ? Transpose::Yes : Transpose::No,
                               argv[6][0] == 't' ? Transpose::Yes : Transpose::No, *dtype, *compute);
+    p.c_type = *c_type;
+    p.align_c = alignment_class(nullptr, p.ldc, size_of(p.c_type));
     p.batch = batch;  // the strides are run-time arguments: the problem holds only their alignment
     std::printf("%-44s %10s %10s %10s %6s\n", "configuration", "us", "compute", "traffic", "waves");
     const auto print_estimate = [](const AnyConfig& config, const CostEstimate& e) {

@@ -113,7 +113,7 @@
 #define WGMMA_STAGES 4    // shared-memory stages of the ring (2 to 8)
 #endif
 #ifndef WGMMA_CONSUMERS
-#define WGMMA_CONSUMERS 2 // consumer warpgroups (1 or 2)
+#define WGMMA_CONSUMERS 2 // consumer warpgroups (1 to 3)
 #endif
 #ifndef WGMMA_CLUSTER
 #define WGMMA_CLUSTER 1   // blocks per cluster (1 or 2): a pair takes neighbouring tiles along n and shares op(A)
@@ -239,10 +239,11 @@ static_assert(KSTEP_BYTES == 32 && KSTEPS_PER_ROW == 4, "a k step is 32 bytes of
 static_assert(is_instruction_width<WIDTH>,
               "BM (BN where the rows run along m) is an instruction width: a multiple of 16 up to 256");
 static_assert(BK * ES == 128 || BK * ES == 256, "BK is one or two 128-byte rows: 64 or 128 (32 or 64 for TF32)");
-static_assert(CONSUMERS == 1 || CONSUMERS == 2, "one or two consumer warpgroups");
+static_assert(CONSUMERS >= 1 && CONSUMERS <= 3, "one to three consumer warpgroups");
 static_assert(P_ROWS % (64 * STAGE_READERS) == 0 && ATOMS >= 1,
               "BN (BM where the rows run along m) is a multiple of 64 per consumer");
-static_assert(ATOMS * ACC <= 192, "at most 192 accumulators per consumer thread");
+static_assert(ATOMS * ACC <= (CONSUMERS == 3 ? 96 : 192),
+              "at most 192 accumulators per consumer thread (96 of three consumers' 152 registers)");
 static_assert(STAGES >= 2 && STAGES <= 8, "2 to 8 stages");
 static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of one or two blocks");
 static_assert(!A_KMAJOR || BM % (8 * CLUSTER) == 0, "each block's share of a k-major op(A) tile is whole 8-row groups");
@@ -274,9 +275,11 @@ __host__ __device__ constexpr int split_of_chunk(int chunk) {
     return s;
 }
 
-// Registers after setmaxnreg: the producer keeps few, the consumers share the rest (65536 per SM, one block per SM).
+// Registers after setmaxnreg: the producer keeps few, the consumers share the rest (65536 per SM, one block per SM;
+// counts are multiples of 8). Three consumers (a 192-wide tile's three 64-row blocks: cuBLAS's 192 x 192 tiles) get
+// 152 each: 40 x 128 + 152 x 384 = 63488.
 constexpr int PRODUCER_REGISTERS = 40;
-constexpr int CONSUMER_REGISTERS = CONSUMERS == 2 ? 232 : 240;
+constexpr int CONSUMER_REGISTERS = CONSUMERS == 3 ? 152 : CONSUMERS == 2 ? 232 : 240;
 
 // The shared-memory matrix descriptor of a tile with 128-byte swizzle: start address, the leading and stride byte
 // offsets (both >> 4), and the swizzle mode 1 (128 bytes) in bits 62-63. The tile's 1024-byte swizzle pattern must

@@ -410,17 +410,27 @@ TEST(ConfigValidation, HeuristicDealsOutASparseLastTurn) {
     };
     constexpr Transpose N = Transpose::No, T = Transpose::Yes;
     const bool on = WgmmaConfig::kDealsOutASparseLastTurn;
+    // Where three consumers' 192 x 192 tiles take fewer turns of work, they come first (the test below).
+    const bool three = WgmmaConfig::kDefaultsToThreeConsumers;
     // 6144 x 1528: 144 units of two tiles (op(B) off 128-byte lines) on 66 pairs, 12 left, 96 k blocks each.
     EXPECT_EQ(to_string(heuristic_config(large(6144, 1528, 6144, T, T), d)),
-              on ? "wgmma_256x128x64_c2_s4_g8_x2_q132_sk_tb" : "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
+              three ? "wgmma_192x192x64_c3_s3_g8_x2_q132_tb"
+              : on  ? "wgmma_256x128x64_c2_s4_g8_x2_q132_sk_tb"
+                    : "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
     // 7168 x 3072: 672 tiles on 132 blocks, 12 left, 80 k blocks each.
     EXPECT_EQ(to_string(heuristic_config(large(7168, 3072, 5120, T, N), d)),
-              on ? "wgmma_256x128x64_c2_s4_g8_q132_sk_tb" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
+              three ? "wgmma_192x192x64_c3_s3_g8_q132_tb"
+              : on  ? "wgmma_256x128x64_c2_s4_g8_q132_sk_tb"
+                    : "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    // 3584 x 1280 x 4416 (K 4352 below): 133 tiles of 192 x 192, two turns as 256 x 128's 140.
     // UntunedDefault.HopperPicksMatchTheReference's cases: 140 tiles (8 left, 69 k blocks), and 70 pairs (4 left).
     EXPECT_EQ(to_string(heuristic_config(large(3584, 1280, 4416, N, N), d)),
               on ? "wgmma_256x128x64_c2_s4_g8_q132_sk_tb" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    // 1792 x 2552: 100 tiles of 192 x 256 (one turn, three quarters of the SMs and more) against two of 256 x 128.
     EXPECT_EQ(to_string(heuristic_config(large(1792, 2552, 4416, T, T), d)),
-              on ? "wgmma_256x128x64_c2_s4_g8_x2_q132_sk_tb" : "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
+              WgmmaConfig::kDefaultsToDeepTiles ? "wgmma_192x256x64_c2_s4_g8_x2_q132"
+              : on                              ? "wgmma_256x128x64_c2_s4_g8_x2_q132_sk_tb"
+                                                : "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
     // One k block fewer: the idle part of the last turn (124 of 132 blocks) then holds under 64 k blocks' time.
     EXPECT_EQ(to_string(heuristic_config(large(3584, 1280, 4352, N, N), d)), "wgmma_256x128x64_c2_s4_g8_q132_tb");
     // 4200 x 6000 x 3504 in pairs (12 of 66 left, 55 k blocks): measured slower dealt out (0.287 ms against 0.280),
@@ -429,7 +439,8 @@ TEST(ConfigValidation, HeuristicDealsOutASparseLastTurn) {
               WgmmaConfig::kDefaultsToDeepTiles ? "wgmma_192x256x64_c2_s4_g8_x2_q132"
                                                 : "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
     // The same with K 2048: 12 x 32 k blocks are under four a block.
-    EXPECT_EQ(to_string(heuristic_config(large(7168, 3072, 2048, T, N), d)), "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    EXPECT_EQ(to_string(heuristic_config(large(7168, 3072, 2048, T, N), d)),
+              three ? "wgmma_192x192x64_c3_s3_g8_q132_tb" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
     // 4096^3: 512 tiles, 116 left (a last turn 88% full); 3000 x 5000 (pairs): 240 units, 42 left on 66.
     EXPECT_EQ(to_string(heuristic_config(large(4096, 4096, 4096, N, N), d)), "wgmma_256x128x64_c2_s4_g8_q132_tb");
     EXPECT_EQ(to_string(heuristic_config(large(3000, 5000, 2000, T, N), d)), "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
@@ -461,6 +472,37 @@ TEST(ConfigValidation, HeuristicTakesDeepTilesWhereTheyTakeFewerTurnsOfWork) {
               "wgmma_256x128x64_c2_s4_g8_q132_tb");
     const Problem tf32 = bench_problem(2048, 3072, 4096, Transpose::No, Transpose::No, DType::F32, ComputeType::TF32);
     EXPECT_EQ(to_string(heuristic_config(tf32, d)).find("192x256"), std::string::npos);
+}
+
+// 192 x 192 tiles of three consumers (one instruction row each) where they take the persistent grid fewer turns of
+// work than 256 x 128, by more than they lose a turn, and than 192 x 256: 6144 x 1528 (2 turns against 3), 3072^2
+// (2 against 3), 3072 x 1536 (128 tiles: one turn against two; 192 x 256's 96 tiles are under three quarters of the
+// SMs); not 4096^3 (4 turns of each), nor 2048 x 3072 (192 x 256: one turn of 132 tiles), nor with K under 2048, nor
+// for TF32 or a batch. A 16-bit C goes box by box (_tb: three boxes a consumer), as 256 x 128's; an fp32 C too.
+TEST(ConfigValidation, HeuristicTakesThreeConsumersWhereTheirTilesTakeFewerTurnsOfWork) {
+    const DeviceInfo d = h200_profile();
+    const auto large = [](std::int64_t m, std::int64_t n, std::int64_t k, DType type) {
+        return bench_problem(m, n, k, Transpose::No, Transpose::No, type, ComputeType::F32);
+    };
+    const bool on = WgmmaConfig::kDefaultsToThreeConsumers;
+    const std::string three = "wgmma_192x192x64_c3_s3_g8_q132_tb";
+    EXPECT_EQ(to_string(heuristic_config(large(3072, 3072, 4096, DType::BF16), d)),
+              on ? three : "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    EXPECT_EQ(to_string(heuristic_config(large(3072, 1536, 4096, DType::F16), d)),
+              on ? three : "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    Problem fp32_c = large(3072, 3072, 4096, DType::BF16);
+    fp32_c.c_type = DType::F32;
+    EXPECT_EQ(to_string(heuristic_config(fp32_c, d)), on ? three : "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    EXPECT_EQ(to_string(heuristic_config(large(4096, 4096, 4096, DType::BF16), d)),
+              "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    EXPECT_EQ(to_string(heuristic_config(large(2048, 3072, 4096, DType::BF16), d)),
+              WgmmaConfig::kDefaultsToDeepTiles ? "wgmma_192x256x64_c2_s4_g8_q132" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    EXPECT_EQ(to_string(heuristic_config(large(3072, 3072, 1024, DType::BF16), d)).find("_c3_"), std::string::npos);
+    const Problem tf32 = bench_problem(3072, 3072, 4096, Transpose::No, Transpose::No, DType::F32, ComputeType::TF32);
+    EXPECT_EQ(to_string(heuristic_config(tf32, d)).find("_c3_"), std::string::npos);
+    Problem batch = large(3072, 3072, 4096, DType::BF16);
+    batch.batch = 2;
+    EXPECT_EQ(to_string(heuristic_config(batch, d)).find("_c3_"), std::string::npos);
 }
 
 // The fp32 counterpart: 64 tokens through a 4096-wide layer (64 tiles of 64 x 64) split K in four rather than take

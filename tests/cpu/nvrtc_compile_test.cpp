@@ -614,6 +614,43 @@ TEST(NvrtcTargets, SupportsTheArchitecturesJitgemmTargets) {
     EXPECT_THROW(require_supported_arch("sm_11"), Error);
 }
 
+// Three consumer warpgroups (c3) in the wgmma family, one 64-row instruction block each of a 192-row tile, with the
+// 152 registers setmaxnreg gives each: 16-bit every transpose, C from the registers and box by box through the TMA, a
+// cluster pair, stream-K, K split across a cluster, turned (_m), a batch, TF32 through registers and a fitted width:
+// no serialized wgmma, nothing spilled (a whole staged tile, _ts, spilled and is rejected).
+TEST(NvrtcCompileWgmma, ThreeConsumersCompileWithoutSerializationOrSpills) {
+    struct Case {
+        const char* config;
+        DType ab, c;
+        std::int64_t m, n, k, batch;
+        Transpose trans_a, trans_b;
+    };
+    const Case cases[] = {
+        {"wgmma_192x192x64_c3_s4_g8_q132", DType::BF16, DType::BF16, 6144, 1528, 6144, 1, Transpose::Yes,
+         Transpose::Yes},
+        {"wgmma_192x192x64_c3_s4_g8_x2_q132", DType::F16, DType::F32, 6144, 1528, 6144, 1, Transpose::No,
+         Transpose::No},
+        {"wgmma_192x192x64_c3_s3_g8_q132_tb", DType::BF16, DType::F32, 3000, 2000, 1000, 1, Transpose::Yes,
+         Transpose::No},
+        {"wgmma_192x192x64_c3_s3_g8_x2_q132_tb", DType::F16, DType::F16, 3000, 2000, 1000, 1, Transpose::No,
+         Transpose::Yes},
+        {"wgmma_192x192x64_c3_s4_g8_q132_sk", DType::BF16, DType::BF16, 2000, 3000, 2048, 1, Transpose::No,
+         Transpose::No},
+        {"wgmma_192x192x64_c3_s4_g8_k2", DType::BF16, DType::BF16, 1000, 800, 4096, 1, Transpose::Yes, Transpose::No},
+        {"wgmma_192x176x64_c3_s4_g8_m_q132", DType::F16, DType::BF16, 2000, 3000, 2048, 1, Transpose::No,
+         Transpose::Yes},
+        {"wgmma_176x192x64_c3_s4_g8_q132", DType::BF16, DType::BF16, 704, 904, 1024, 4, Transpose::No, Transpose::No},
+        {"wgmma_192x192x32_c3_s4_g8_q132", DType::F32, DType::F32, 2000, 3000, 1024, 1, Transpose::No, Transpose::No},
+        {"wgmma_192x192x32_c3_s3_g8_q132_tb", DType::F32, DType::F32, 2000, 3000, 1024, 1, Transpose::Yes,
+         Transpose::Yes},
+    };
+    std::vector<KernelProgram> programs;
+    for (const Case& k : cases)
+        programs.push_back(reported_wgmma_program(
+            k.config, column_major_with_beta(k.m, k.n, k.k, k.batch, k.ab, k.c, k.trans_a, k.trans_b)));
+    expect_unspilled_hopper_cubins(programs);
+}
+
 // Ping-pong in the wgmma family (two consumers taking whole tiles in turn): 16-bit every transpose and TF32 (with
 // op(A) through registers, the rows along m), C from the registers and through the TMA (two staging areas), a
 // cluster, a batch and a run-time m: no serialized wgmma and nothing spilled — C through the TMA with the 256-wide

@@ -185,6 +185,14 @@ const std::vector<std::string> kWgmmaConfigs = {
     "wgmma_192x256x64_c2_s4_g8_q132", "wgmma_192x256x64_c2_s3_g8_x2_q132", "wgmma_144x256x64_c2_s3_g8_x2_q7",
     "wgmma_160x256x64_c2_s3_g8_x2_q132_tb", "wgmma_256x160x64_c2_s4_g8_m_x2"};
 
+// Three consumers (c3), one 64-row instruction block each of a 192-row tile: every case of their own (below), so that
+// each layout meets all of them — persistent and not, a pair, stream-K, K split in three, C box by box, turned, a
+// fitted width.
+const std::vector<std::string> kWgmmaThreeConsumerConfigs = {
+    "wgmma_192x192x64_c3_s4_g8_q132",    "wgmma_192x192x64_c3_s4_g8_x2_q132", "wgmma_192x192x64_c3_s4_g4",
+    "wgmma_192x192x64_c3_s3_g8_q132_tb", "wgmma_192x192x64_c3_s4_g8_q7_sk",   "wgmma_128x192x64_c3_s5_g8_k3",
+    "wgmma_192x176x64_c3_s4_g8_m_q132",  "wgmma_176x192x128_c3_s2_g8_x2_q6"};
+
 // The same for TF32, at the depths of fp32 rows (32 or 64 per stage).
 const std::vector<std::string> kWgmmaTf32Configs = {
     "wgmma_256x128x32_c2_s4_g8",      "wgmma_128x128x32_c2_s6_g8_q132", "wgmma_128x256x32_c2_s4_g1_q3",
@@ -194,7 +202,8 @@ const std::vector<std::string> kWgmmaTf32Configs = {
     "wgmma_192x128x32_c2_s4_g1_x2", "wgmma_128x128x32_c2_s4_g8_q132_ts", "wgmma_128x128x32_c2_s4_g8_q7_sk",
     "wgmma_256x128x32_c2_s4_g8_q5_sk", "wgmma_128x128x32_c2_s4_g8_x2_q6_sk", "wgmma_128x128x32_c2_s4_g8_q132_pp", "wgmma_128x128x32_c2_s4_g8_x2_q7_pp",
     "wgmma_128x64x64_c2_s4_g8_q5_pp_ts", "wgmma_128x128x32_c2_s6_g8_k4", "wgmma_80x128x32_c2_s4_g8",
-    "wgmma_48x64x64_c1_s6_g8_q5", "wgmma_144x64x32_c1_s6_g8_k2", "wgmma_128x128x32_c2_s4_g8_q132_tc"};
+    "wgmma_48x64x64_c1_s6_g8_q5", "wgmma_144x64x32_c1_s6_g8_k2", "wgmma_128x128x32_c2_s4_g8_q132_tc",
+    "wgmma_192x192x32_c3_s4_g8_q132", "wgmma_192x192x32_c3_s3_g8_x2_q132_tb"};
 
 std::vector<FamilyCase> wgmma_cases() {
     std::vector<FamilyCase> out;
@@ -212,6 +221,15 @@ std::vector<FamilyCase> wgmma_cases() {
                 c.cc_major = 9;
                 out.push_back(c);
             }
+    for (const DType ab : {DType::BF16, DType::F16})
+        for (const auto ta : {Transpose::No, Transpose::Yes}) {
+            FamilyCase c = out[ab == DType::BF16 ? 0 : 4];
+            c.name = std::string("wgmma_three_consumers_") + (ab == DType::BF16 ? "bf16_" : "f16_") +
+                     (ta == Transpose::Yes ? "tn" : "nt");
+            c.configs = kWgmmaThreeConsumerConfigs;
+            c.transposes = std::pair{ta, ta == Transpose::Yes ? Transpose::No : Transpose::Yes};
+            out.push_back(c);
+        }
     // TF32: the tolerance of the mma.sync family's TF32 case; operands stored across k are copied k-contiguous first.
     for (const auto ta : {Transpose::No, Transpose::Yes})
         for (const auto tb : {Transpose::No, Transpose::Yes}) {

@@ -45,10 +45,13 @@ TEST(UntunedDefault, HopperPicksMatchTheReference) {
         {4096, 64, 4096, T, N, DType::BF16, DType::BF16, 0.0f},
         {1000, 1000, 1000, N, N, DType::BF16, DType::BF16, 0.0f},   // small tiles in pairs over operands off lines
         {3584, 1280, 4416, N, N, DType::F16, DType::F16, 0.0f},     // a sparse last turn dealt out (stream-K)
-        {1792, 2552, 4416, T, T, DType::BF16, DType::F32, -1.5f},   // the same in cluster pairs
+        {1792, 2552, 4416, T, T, DType::BF16, DType::F32, -1.5f},   // 192 x 256 in pairs: 100 tiles, one turn
         {384, 384, 384, N, N, DType::F16, DType::F32, -1.5f},       // under a GFLOP
         {2048, 3072, 2048, N, N, DType::BF16, DType::BF16, 0.0f},   // 192 x 256: one turn where 256 x 128 take two
         {4200, 6000, 2048, N, N, DType::F16, DType::F32, -1.5f},    // the same in cluster pairs (op(A) off lines)
+        {3072, 1536, 2048, T, N, DType::F16, DType::F16, 1.0f},     // three consumers' 192 x 192: one turn for two
+        {3072, 3072, 2048, N, T, DType::BF16, DType::F32, -1.5f},   // the same, an fp32 C box by box
+        {6144, 1528, 2048, T, T, DType::BF16, DType::BF16, 0.0f},   // the same in cluster pairs (op(B) off lines)
     };
     std::vector<GemmShape> shapes;
     std::vector<std::string> configs;

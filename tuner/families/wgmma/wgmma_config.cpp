@@ -126,7 +126,7 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
     if (bk * element_bytes(problem) != 128 && bk * element_bytes(problem) != 256)
         return Rejection{PruneRule::Knobs, is_tf32(problem) ? "bk must be 32 or 64 for TF32 (rows of 128 or 256 bytes)"
                                                             : "bk must be 64 or 128 (rows of 128 or 256 bytes)"};
-    if (consumers != 1 && consumers != 2) return Rejection{PruneRule::Knobs, "consumers must be 1 or 2"};
+    if (consumers < 1 || consumers > 3) return Rejection{PruneRule::Knobs, "consumers must be 1, 2 or 3"};
     if (pingpong && (consumers != 2 || stream_k || grid == 0))
         return Rejection{PruneRule::Knobs, "ping-pong (_pp) takes two consumers (c2) that take whole tiles of a "
                                            "persistent grid (_q<grid>) in turn, no stream-K (_sk)"};
@@ -207,6 +207,15 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
                                                    " accumulators per consumer thread; at most 192 leave room for "
                                                    "addresses within the 232 registers a consumer gets" +
                                                    (pingpong ? " (in ping-pong a consumer holds a whole tile)" : "")};
+    // (A whole tile of C staged beside them spilled: 32 bytes of 192 x 192 bf16 on sm_90a.)
+    if (consumers == 3 && tma_store && !store_by_box)
+        return Rejection{PruneRule::Registers, "three consumers (c3) store C from the registers or box by box (_tb): "
+                                               "with the whole tile staged (_ts) their 152 registers spill"};
+    if (consumers == 3 && accumulators(p) > kMostAccumulatorsOfThree)
+        return Rejection{PruneRule::Registers, std::to_string(accumulators(p)) +
+                                                   " accumulators per consumer thread of three (c3); at most " +
+                                                   std::to_string(kMostAccumulatorsOfThree) +
+                                                   " fit the 152 registers each of three consumers gets"};
     // Compiled for sm_90a (4096^3, every TF32 layout: 2,664 candidates of the search and its refinements): every tile
     // whose consumers held at most 192 of these registers kept its wgmma pipeline, and every one that held 256 or more
     // had it serialized by ptxas (warning C7511) — a compile the search spent for nothing. With C through the TMA and

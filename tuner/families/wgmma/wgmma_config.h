@@ -34,7 +34,8 @@ struct WgmmaConfig {
         "(up to 256); m: the other way round for 16-bit inputs, the instructions' rows along m and their width\n"
         "along n (BN the width, BM 64 per instruction row block: a narrow n fits, 144 for 130 columns);\n"
         "BK: k depth of a stage (64, 128; 32, 64 for TF32);\n"
-        "CONSUMERS: consumer warpgroups (1, 2), each BN / CONSUMERS columns; S: shared-memory stages (2..8);\n"
+        "CONSUMERS: consumer warpgroups (1, 2, 3), each BN / CONSUMERS columns (3: of a 192-row tile, each at\n"
+        "most 96 accumulators); S: shared-memory stages (2..8);\n"
         "G: tile rows per rasterization group; CLUSTER: blocks per cluster (2: neighbouring tiles along n share\n"
         "their tile of A, each block loading half of it for both through TMA multicast); KSPLIT: blocks of a\n"
         "cluster that share each tile, each over 1 / KSPLIT of its k, their partial sums met in distributed shared\n"
@@ -68,9 +69,14 @@ struct WgmmaConfig {
     // 128 x 256 8% slower.
     static constexpr bool kDefaultsToWaveFittedTiles = false;
     // Whether the untuned default takes 192 x 256 tiles (192 accumulators a consumer thread, C from the registers)
-    // where they take fewer turns of work than 256 x 128 by more than they lose a turn (deep_tile_pays in
+    // where they take fewer turns of work than 256 x 128 by more than they lose a turn (paying_tiles in
     // wgmma_search.cpp says where and what they ran).
     static constexpr bool kDefaultsToDeepTiles = true;
+    // Whether it takes 192 x 192 tiles of three consumers (c3, C from the registers or, fp32, box by box) where they
+    // take fewer turns of work than 256 x 128 by more than they lose a turn, at the rate a unit of area of
+    // kThreeConsumersAreaCost against 256 x 128's (paying_tiles in wgmma_search.cpp says where and what they ran).
+    static constexpr bool kDefaultsToThreeConsumers = true;
+    static constexpr double kThreeConsumersAreaCost = 1.05;
     // Whether the untuned default's small one-consumer tiles (small_tile_default in wgmma_search.cpp) also serve 16-bit
     // GEMMs under a GFLOP with K of 256 and more, where they fill a wave; and whether whole small tiles over operands
     // off 128-byte lines go in cluster pairs, as the ladder's tiles do.
@@ -108,6 +114,12 @@ struct WgmmaConfig {
     // 128-row tiles: 144 (11 x 12 tiles, one turn), then 160; 4096^2 in 256-row tiles: none (256's 16 x 16 take 2
     // turns of 256, as many as any narrower width's).
     static std::vector<int> wave_fitted_widths(std::int64_t extent, std::int64_t other_tiles, int blocks);
+    // Three consumer warpgroups (c3), one 64-row instruction block each of a 192-row tile: the shape of cuBLAS's
+    // 192 x 192 tiles (6144 x 1528, session 42's ncu: 256 tiles, 2 turns where 256 x 128 takes 3). Each of the three
+    // gets 152 registers (setmaxnreg), room for at most kMostAccumulatorsOfThree accumulators beside its addresses.
+    // Whether the search tries them (192-row tiles).
+    static constexpr int kMostAccumulatorsOfThree = 96;
+    static constexpr bool kSearchesThreeConsumers = true;
 
     int bm = 256;       // WGMMA_BM: rows of C per tile, the N of every wgmma instruction
     int bn = 128;       // WGMMA_BN: columns of C per tile

@@ -157,7 +157,7 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
     }
     for (const auto& [along_m, turned, width] : widths)
         for (const int rows : {64, 128, 192, 256})
-            for (const int consumers : {1, 2})
+            for (const int consumers : {1, 2, 3})
                 for (const int bk : {depth, 2 * depth})
                     for (const int cluster : {1, 2})
                         for (const int grid : {0, device.sm_count / cluster * cluster})
@@ -165,6 +165,8 @@ std::vector<WgmmaConfig> WgmmaConfig::enumerate(const Problem& problem, const De
                                 // Ping-pong: two consumers, a persistent grid (validate() drops the tiles whose
                                 // accumulators one consumer cannot hold).
                                 if (pingpong && (!kSearchPingPong || consumers != 2 || grid == 0)) continue;
+                                // Three consumers: one instruction row each of a 192-row tile.
+                                if (consumers == 3 && (!kSearchesThreeConsumers || rows != 192)) continue;
                                 WgmmaConfig c;
                                 c.bm = along_m ? rows : width;
                                 c.bn = along_m ? width : rows;
@@ -446,14 +448,34 @@ std::pair<int, int> WgmmaConfig::wave_fitted_tile(const Problem& p, const Device
 
 namespace {
 
-// Whether 192 x 256 tiles (two consumers of two instruction rows 192 wide: 192 accumulators a thread) take the
-// persistent grid fewer turns of work than 256 x 128 do by more than the 5% they lose in each turn — turns (tiles
-// over the SMs, rounded up) times the tile's area. On the H100 (session 42, bench/shapes/wave_fitted_large.txt, two
-// alternated rounds) 4200 x 6000 x 3504 f16 nn in pairs ran 0.252-0.254 ms in 4 turns of 192 x 256 (C from the
-// registers) against 0.281-0.282 in 7 of 256 x 128 (0.85 -> 0.95x cuBLAS): about 4% slower a unit of area. That
-// leaves 4096^3 (4 turns of 256 x 128, 3 of 192 x 256), 6144^3 and 7168 x 3072 (equal work) as they were.
-bool deep_tile_pays(const Problem& p, const DeviceInfo& device) {
-    return 1.05 * turns_of_work(p, device, 192, 256) < turns_of_work(p, device, 256, 128);
+// The tiles past 256 x 128's reach that the untuned default takes where they take the persistent grid fewer turns of
+// work than 256 x 128 do — turns (tiles over the SMs, rounded up) times the tile's area — by more than they lose in
+// each turn, least work first (none: an empty list). Deep tiles, 192 x 256 (two consumers of two instruction rows 192
+// wide: 192 accumulators a thread), where `deep` allows them: on the H100 (session 42,
+// bench/shapes/wave_fitted_large.txt, two alternated rounds) 4200 x 6000 x 3504 f16 nn in pairs ran 0.252-0.254 ms in
+// 4 turns of 192 x 256 (C from the registers) against 0.281-0.282 in 7 of 256 x 128 (0.85 -> 0.95x cuBLAS): about
+// 4% slower a unit of area, so they must save more than 5%. That leaves 4096^3 (4 turns of 256 x 128, 3 of
+// 192 x 256), 6144^3 and 7168 x 3072 (equal work) as they were. Three consumers of a 192 x 192 tile (one instruction
+// row each), where `three` allows them: the tile cuBLAS runs 6144 x 1528 in (2 turns against 3 of 256 x 128), at the
+// rate a unit of area of WgmmaConfig::kThreeConsumersAreaCost.
+std::vector<WgmmaConfig> paying_tiles(const Problem& p, const DeviceInfo& device, bool deep, bool three) {
+    const double standard = turns_of_work(p, device, 256, 128);
+    std::vector<std::pair<double, WgmmaConfig>> paying;
+    const auto consider = [&](int bm, int bn, int consumers, double area_cost) {
+        const double work = area_cost * turns_of_work(p, device, bm, bn);
+        if (work >= standard) return;
+        WgmmaConfig c;
+        c.bm = bm;
+        c.bn = bn;
+        c.consumers = consumers;
+        paying.emplace_back(work, c);
+    };
+    if (deep) consider(192, 256, 2, 1.05);
+    if (three) consider(192, 192, 3, WgmmaConfig::kThreeConsumersAreaCost);
+    std::stable_sort(paying.begin(), paying.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<WgmmaConfig> out;
+    for (const auto& [work, c] : paying) out.push_back(c);
+    return out;
 }
 
 // The untuned default where the ladder of two-consumer tiles (heuristic_default) gives fewer 128 x 128 tiles than
@@ -598,19 +620,20 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
     }
     ladder[1].bm = 128;
     ladder[1].bn = 128;
-    // (Only over operands read in place and a C the TMA can write: packed 4097^3 runs 256 x 128 with C copied out by
-    // the threads, which 192 x 256 cannot hold beside its accumulators. Exact problems with K of 2048 and more, as
-    // measured: the run-time-shape variants of these tiles have not run on a GPU, and with short K their store from
-    // the registers would weigh where C's traffic bounds the GEMM.)
-    if (kDefaultsToDeepTiles && !batched && p.runtime_dim == 0 && p.k >= 2048 && element_bytes(p) == 2 &&
-        operands_to_pack(p) == 0 && !tma_store_rejection(p) && deep_tile_pays(p, device)) {
-        WgmmaConfig deep;
-        deep.bm = 192;
-        deep.bn = 256;
-        ladder.insert(ladder.begin(), deep);
-    }
-    for (WgmmaConfig c : ladder) {
-        c.consumers = 2;
+    // Before them the larger tiles that pay (paying_tiles), taken where their blocks give at least three quarters of
+    // the SMs one: 3072 x 1536 in 128 tiles of 192 x 192 (one turn) against 144 of 256 x 128 (two). (Only over
+    // operands read in place and a C the TMA can write: packed 4097^3 runs 256 x 128 with C copied out by the threads,
+    // which 192 x 256 cannot hold beside its accumulators. Exact problems with K of 2048 and more, as measured: the
+    // run-time-shape variants of these tiles have not run on a GPU, and with short K their store from the registers
+    // would weigh where C's traffic bounds the GEMM.)
+    const bool larger = !batched && p.runtime_dim == 0 && p.k >= 2048 && element_bytes(p) == 2 &&
+                        operands_to_pack(p) == 0 && !tma_store_rejection(p);
+    const std::vector<WgmmaConfig> paying =
+        paying_tiles(p, device, larger && kDefaultsToDeepTiles, larger && kDefaultsToThreeConsumers);
+    ladder.insert(ladder.begin(), paying.begin(), paying.end());
+    for (std::size_t rung = 0; rung < ladder.size(); ++rung) {
+        WgmmaConfig c = ladder[rung];
+        const bool pays = rung < paying.size();
         c.bk = row_depth(p);
         c.grid = device.sm_count;
         c.pack = operands_to_pack(p);
@@ -662,7 +685,7 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
             c.copied_store = false;
             c.stages = deepest_ring(c, p, device);
         }
-        // Tiles of more accumulators than kMostAccumulatorsStaged (deep_tile_pays) store C from the registers, as
+        // Tiles of more accumulators than kMostAccumulatorsStaged (paying_tiles) store C from the registers, as
         // measured (an fp32 C's box buffers, which would not spill, leave room for only two stages of 192 x 256).
         const bool deep = c.accumulators(c.kernel_problem(p)) > kMostAccumulatorsStaged;
         if (deep) {
@@ -677,7 +700,8 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         }
         // A batch cannot split K: its last step is taken whatever its tile count.
         const bool last = c.bm == ladder.back().bm && c.bn == ladder.back().bn;
-        if ((c.tiles(p) >= device.sm_count || (batched && last)) && !c.validate(p, device)) return c;
+        const bool enough_tiles = c.tiles(p) >= device.sm_count || (pays && 4 * c.tiles(p) >= 3 * device.sm_count);
+        if ((enough_tiles || (batched && last)) && !c.validate(p, device)) return c;
         // Nearly a wave of the last step's tiles (at least three quarters of the SMs): stream-K deals their k blocks
         // out among all of the grid's blocks. On the H100 (session 33, bench/shapes/wgmma_skinny_fixed.txt) the 128
         // tiles of 128 x 16384 x 16384 bf16 so ran in 200-203 us (0.89-0.91x cuBLAS, 93-95% of the roof) against 300
