@@ -417,11 +417,10 @@ TEST(ConfigValidation, HeuristicDealsOutASparseLastTurn) {
               three ? "wgmma_192x192x64_c3_s3_g8_x2_q132_tb"
               : on  ? "wgmma_256x128x64_c2_s4_g8_x2_q132_sk_tb"
                     : "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
-    // 7168 x 3072: 672 tiles on 132 blocks, 12 left, 80 k blocks each.
+    // 7168 x 3072: 672 tiles on 132 blocks, 12 left, 80 k blocks each (ahead of 5 turns of 192 x 192: 11 parts a
+    // dealt unit, each worth ~221 k of its instructions, come to half a turn: 5.57 turns of work against 5.63).
     EXPECT_EQ(to_string(heuristic_config(large(7168, 3072, 5120, T, N), d)),
-              three ? "wgmma_192x192x64_c3_s3_g8_q132_tb"
-              : on  ? "wgmma_256x128x64_c2_s4_g8_q132_sk_tb"
-                    : "wgmma_256x128x64_c2_s4_g8_q132_tb");
+              on ? "wgmma_256x128x64_c2_s4_g8_q132_sk_tb" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
     // 3584 x 1280 x 4416 (K 4352 below): 133 tiles of 192 x 192, two turns as 256 x 128's 140.
     // UntunedDefault.HopperPicksMatchTheReference's cases: 140 tiles (8 left, 69 k blocks), and 70 pairs (4 left).
     EXPECT_EQ(to_string(heuristic_config(large(3584, 1280, 4416, N, N), d)),
@@ -477,8 +476,8 @@ TEST(ConfigValidation, HeuristicTakesDeepTilesWhereTheyTakeFewerTurnsOfWork) {
 // 192 x 192 tiles of three consumers (one instruction row each) where they take the persistent grid fewer turns of
 // work than 256 x 128, by more than they lose a turn, and than 192 x 256: 6144 x 1528 (2 turns against 3), 3072^2
 // (2 against 3), 3072 x 1536 (128 tiles: one turn against two; 192 x 256's 96 tiles are under three quarters of the
-// SMs); not 4096^3 (4 turns of each), nor 2048 x 3072 (192 x 256: one turn of 132 tiles), nor with K under 2048, nor
-// for TF32 or a batch. A 16-bit C goes box by box (_tb: three boxes a consumer), as 256 x 128's; an fp32 C too.
+// SMs), and 96 x 192 for 1536^2; not 4096^3 (4 turns of each), nor 2048 x 3072 (192 x 256: one turn of 132 tiles), nor
+// with K under 1024, nor for TF32 or a batch. A 16-bit C goes box by box (_tb: three boxes a consumer), as 256 x 128's; an fp32 C too.
 TEST(ConfigValidation, HeuristicTakesThreeConsumersWhereTheirTilesTakeFewerTurnsOfWork) {
     const DeviceInfo d = h200_profile();
     const auto large = [](std::int64_t m, std::int64_t n, std::int64_t k, DType type) {
@@ -497,7 +496,10 @@ TEST(ConfigValidation, HeuristicTakesThreeConsumersWhereTheirTilesTakeFewerTurns
               "wgmma_256x128x64_c2_s4_g8_q132_tb");
     EXPECT_EQ(to_string(heuristic_config(large(2048, 3072, 4096, DType::BF16), d)),
               WgmmaConfig::kDefaultsToDeepTiles ? "wgmma_192x256x64_c2_s4_g8_q132" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
-    EXPECT_EQ(to_string(heuristic_config(large(3072, 3072, 1024, DType::BF16), d)).find("_c3_"), std::string::npos);
+    // 1536^2 x 1024: one turn of 128 tiles of 96 x 192 (at 1.2 times the rate a unit of area) against two of 128 x 128.
+    EXPECT_EQ(to_string(heuristic_config(large(1536, 1536, 1024, DType::BF16), d)),
+              on ? "wgmma_96x192x64_c3_s5_g8_q132" : "wgmma_128x128x64_c2_s6_g8_q132_ts");
+    EXPECT_EQ(to_string(heuristic_config(large(3072, 3072, 512, DType::BF16), d)).find("_c3_"), std::string::npos);
     const Problem tf32 = bench_problem(3072, 3072, 4096, Transpose::No, Transpose::No, DType::F32, ComputeType::TF32);
     EXPECT_EQ(to_string(heuristic_config(tf32, d)).find("_c3_"), std::string::npos);
     Problem batch = large(3072, 3072, 4096, DType::BF16);

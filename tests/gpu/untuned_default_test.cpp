@@ -52,6 +52,7 @@ TEST(UntunedDefault, HopperPicksMatchTheReference) {
         {3072, 1536, 2048, T, N, DType::F16, DType::F16, 1.0f},     // three consumers' 192 x 192: one turn for two
         {3072, 3072, 2048, N, T, DType::BF16, DType::F32, -1.5f},   // the same, an fp32 C box by box
         {6144, 1528, 2048, T, T, DType::BF16, DType::BF16, 0.0f},   // the same in cluster pairs (op(B) off lines)
+        {1536, 1536, 1024, N, T, DType::BF16, DType::F16, -1.5f},   // three consumers' 96 x 192
     };
     std::vector<GemmShape> shapes;
     std::vector<std::string> configs;

@@ -76,7 +76,7 @@ struct WgmmaConfig {
     // take fewer turns of work than 256 x 128 by more than they lose a turn, at the rate a unit of area of
     // kThreeConsumersAreaCost against 256 x 128's (paying_tiles in wgmma_search.cpp says where and what they ran).
     static constexpr bool kDefaultsToThreeConsumers = true;
-    static constexpr double kThreeConsumersAreaCost = 1.05;
+    static constexpr double kThreeConsumersAreaCost = 1.0;  // 4096^3 (4 turns of each): 1.004 (session 43)
     // Whether the untuned default's small one-consumer tiles (small_tile_default in wgmma_search.cpp) also serve 16-bit
     // GEMMs under a GFLOP with K of 256 and more, where they fill a wave; and whether whole small tiles over operands
     // off 128-byte lines go in cluster pairs, as the ladder's tiles do.

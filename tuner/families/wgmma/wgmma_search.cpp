@@ -448,18 +448,52 @@ std::pair<int, int> WgmmaConfig::wave_fitted_tile(const Problem& p, const Device
 
 namespace {
 
-// The tiles past 256 x 128's reach that the untuned default takes where they take the persistent grid fewer turns of
-// work than 256 x 128 do — turns (tiles over the SMs, rounded up) times the tile's area — by more than they lose in
-// each turn, least work first (none: an empty list). Deep tiles, 192 x 256 (two consumers of two instruction rows 192
-// wide: 192 accumulators a thread), where `deep` allows them: on the H100 (session 42,
-// bench/shapes/wave_fitted_large.txt, two alternated rounds) 4200 x 6000 x 3504 f16 nn in pairs ran 0.252-0.254 ms in
-// 4 turns of 192 x 256 (C from the registers) against 0.281-0.282 in 7 of 256 x 128 (0.85 -> 0.95x cuBLAS): about
-// 4% slower a unit of area, so they must save more than 5%. That leaves 4096^3 (4 turns of 256 x 128, 3 of
-// 192 x 256), 6144^3 and 7168 x 3072 (equal work) as they were. Three consumers of a 192 x 192 tile (one instruction
-// row each), where `three` allows them: the tile cuBLAS runs 6144 x 1528 in (2 turns against 3 of 256 x 128), at the
-// rate a unit of area of WgmmaConfig::kThreeConsumersAreaCost.
+// Each part of a unit that stream-K shares costs the block that meets them about the time of this many k of the
+// unit's instructions (reading a 256 x 128 tile of fp32 back from L2 at ~28 bytes a clock, against the 16-bit
+// instructions at ~3/4 of their peak; the clock cancels). Fitted on three dealt-out last turns of session 43
+// (bench/shapes/three_consumers.txt, H100): 6144 x 1528 x 6144 in pairs (5.5 parts a unit) 12.5 us over its arithmetic,
+// 7168 x 3072 x 5120 (11 parts) 21.7, 1792 x 2552 x 4416 in pairs (16.5 parts) 43.7: 49-66 GB/s a block.
+constexpr double kMeetingPartK = 221.0;
+
+// The work of the tile the ladder takes without the paying tiles (paying_tiles): 256 x 128 where its tiles give every
+// SM one, else 128 x 128 — its turns times its area, or, where it deals out a sparse last turn (sparse_last_turn), its
+// whole turns, the dealt turn's share of the clusters and the meeting of each unit's parts (kMeetingPartK).
+double ladder_work(const Problem& p, const DeviceInfo& device) {
+    WgmmaConfig c;
+    c.bm = 256;
+    c.bn = 128;
+    if (c.tiles(p) < device.sm_count) c.bm = 128;
+    c.bk = row_depth(p);
+    if (WgmmaConfig::operands_off_lines(c.kernel_problem(p)) != 0) c.cluster = 2;
+    c.grid = device.sm_count / c.cluster * c.cluster;
+    if (!WgmmaConfig::kDealsOutASparseLastTurn || !sparse_last_turn(c, p))
+        return turns_of_work(p, device, c.bm, c.bn);
+    WgmmaConfig dealt = c;
+    dealt.stream_k = true;
+    const double clusters = double(c.stream_clusters()), left = double(dealt.stream_units_left(p));
+    const double whole = (double(c.units(p)) - left) / clusters;
+    return (whole + left / clusters + clusters / left * kMeetingPartK / double(p.k)) * c.bm * c.bn;
+}
+
+// The tiles past 256 x 128's reach that the untuned default takes where they take the persistent grid less work than
+// the ladder's tile (ladder_work) — turns (tiles over the SMs, rounded up) times the tile's area, times what a unit of
+// area costs them more — least work first (none: an empty list):
+// - where `deep` allows: 192 x 256 (two consumers of two instruction rows 192 wide: 192 accumulators a thread), 5%
+//   slower a unit of area. On the H100 (session 42, bench/shapes/wave_fitted_large.txt, two alternated rounds)
+//   4200 x 6000 x 3504 f16 nn in pairs ran 0.252-0.254 ms in 4 turns of 192 x 256 (C from the registers) against
+//   0.281-0.282 in 7 of 256 x 128 (0.85 -> 0.95x cuBLAS); 1792 x 2552 x 4416 tt in pairs (100 tiles, one turn:
+//   session 43) 0.070 against 0.094 for 256 x 128 with the last turn dealt out (0.59 -> 0.79x).
+// - where `three` allows: three consumers of one instruction row each (c3), 192 x 192 at the rate a unit of area of
+//   256 x 128 (kThreeConsumersAreaCost), and 96 x 192 at 1.2 times it (narrow instructions read more shared memory a
+//   FLOP; measured only where it saved 44%). On the H100 (session 43, bench/shapes/three_consumers.txt, two
+//   alternated rounds): 3072 x 1536 x 4096 f16 nt 0.0864 -> 0.0534 ms (0.61 -> 1.00x cuBLAS), 3072^2 x 4096
+//   0.78 -> 0.99x, 5120 x 2560 x 4096 tn 0.86 -> 0.99x, 6144 x 1528 x 6144 tt in pairs 0.174 (dealt out) -> 0.167
+//   (0.85 -> 0.88x), bf16 -> fp32 3072 x 7168 x 2048 0.96 -> 1.00x (box by box; 0.95x from the registers);
+//   1536^2 x 1024 in 96 x 192 15.3 -> 12.1-12.3 us (0.76 -> 0.97-0.98x; in pairs 0.78-0.81x); 4096^3 (4 turns of
+//   each) 0.198 against 0.175 ms, as their areas; 7168 x 3072 x 5120, whose dealt-out last turn 256 x 128 finishes
+//   in 0.2995 ms, 0.307 in 5 turns of 192 x 192 (which ladder_work leaves to stream-K).
 std::vector<WgmmaConfig> paying_tiles(const Problem& p, const DeviceInfo& device, bool deep, bool three) {
-    const double standard = turns_of_work(p, device, 256, 128);
+    const double standard = ladder_work(p, device);
     std::vector<std::pair<double, WgmmaConfig>> paying;
     const auto consider = [&](int bm, int bn, int consumers, double area_cost) {
         const double work = area_cost * turns_of_work(p, device, bm, bn);
@@ -471,7 +505,10 @@ std::vector<WgmmaConfig> paying_tiles(const Problem& p, const DeviceInfo& device
         paying.emplace_back(work, c);
     };
     if (deep) consider(192, 256, 2, 1.05);
-    if (three) consider(192, 192, 3, WgmmaConfig::kThreeConsumersAreaCost);
+    if (three) {
+        consider(192, 192, 3, WgmmaConfig::kThreeConsumersAreaCost);
+        consider(96, 192, 3, 1.2 * WgmmaConfig::kThreeConsumersAreaCost);
+    }
     std::stable_sort(paying.begin(), paying.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     std::vector<WgmmaConfig> out;
     for (const auto& [work, c] : paying) out.push_back(c);
@@ -620,16 +657,17 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
     }
     ladder[1].bm = 128;
     ladder[1].bn = 128;
-    // Before them the larger tiles that pay (paying_tiles), taken where their blocks give at least three quarters of
-    // the SMs one: 3072 x 1536 in 128 tiles of 192 x 192 (one turn) against 144 of 256 x 128 (two). (Only over
-    // operands read in place and a C the TMA can write: packed 4097^3 runs 256 x 128 with C copied out by the threads,
-    // which 192 x 256 cannot hold beside its accumulators. Exact problems with K of 2048 and more, as measured: the
-    // run-time-shape variants of these tiles have not run on a GPU, and with short K their store from the registers
-    // would weigh where C's traffic bounds the GEMM.)
-    const bool larger = !batched && p.runtime_dim == 0 && p.k >= 2048 && element_bytes(p) == 2 &&
-                        operands_to_pack(p) == 0 && !tma_store_rejection(p);
+    // Before them the tiles that pay (paying_tiles), taken where their blocks give at least three quarters of the SMs
+    // one: 3072 x 1536 in 128 tiles of 192 x 192 (one turn) against 144 of 256 x 128 (two). (Only over operands read
+    // in place and a C the TMA can write: packed 4097^3 runs 256 x 128 with C copied out by the threads, which
+    // 192 x 256 cannot hold beside its accumulators. Exact problems, with K as measured: 2048 and more for 192 x 256,
+    // whose store from the registers would weigh with short K, where C's traffic bounds the GEMM, and 1024 and more
+    // for three consumers; the run-time-shape variants of these tiles have not run on a GPU.)
+    const bool larger = !batched && p.runtime_dim == 0 && element_bytes(p) == 2 && operands_to_pack(p) == 0 &&
+                        !tma_store_rejection(p);
     const std::vector<WgmmaConfig> paying =
-        paying_tiles(p, device, larger && kDefaultsToDeepTiles, larger && kDefaultsToThreeConsumers);
+        paying_tiles(p, device, larger && kDefaultsToDeepTiles && p.k >= 2048,
+                     larger && kDefaultsToThreeConsumers && p.k >= 1024);
     ladder.insert(ladder.begin(), paying.begin(), paying.end());
     for (std::size_t rung = 0; rung < ladder.size(); ++rung) {
         WgmmaConfig c = ladder[rung];
