@@ -363,18 +363,30 @@ TEST(NvrtcCompileWgmma, KSplitAcrossAClusterCompilesForSm90aWithoutSerialization
     expect_unspilled_hopper_cubins(programs);
 }
 
+// A wgmma configuration and the column-major problem, with alpha and beta, that it must compile for.
+struct WgmmaCase {
+    const char* config;
+    DType ab, c;
+    std::int64_t m, n, k, batch;
+    Transpose trans_a, trans_b;
+};
+
+// Each case's program, compiled for sm_90a: no serialized wgmma, nothing spilled.
+template <std::size_t N>
+void expect_unspilled_wgmma_cases(const WgmmaCase (&cases)[N]) {
+    std::vector<KernelProgram> programs;
+    for (const WgmmaCase& k : cases)
+        programs.push_back(reported_wgmma_program(
+            k.config, column_major_with_beta(k.m, k.n, k.k, k.batch, k.ab, k.c, k.trans_a, k.trans_b)));
+    expect_unspilled_hopper_cubins(programs);
+}
+
 // Instruction widths fitted to a narrow m (multiples of 16 between 64's, 16 to 240) in the wgmma family: op(A) stored
 // m-contiguous (part of its last 64-wide box read) and k-major, K split across a cluster with uneven slices, a
 // multicast pair, stream-K, TF32 and fp32 C through the TMA; and turned to fit a narrow n (_m), with K split,
 // stream-K and ping-pong: no serialized wgmma, nothing spilled.
 TEST(NvrtcCompileWgmma, FittedInstructionWidthsCompileForSm90aWithoutSerialization) {
-    struct Case {
-        const char* config;
-        DType ab, c;
-        std::int64_t m, n, k, batch;
-        Transpose trans_a, trans_b;
-    };
-    const Case cases[] = {
+    const WgmmaCase cases[] = {
         {"wgmma_144x64x64_c1_s6_g8_k2", DType::BF16, DType::BF16, 136, 4096, 4096, 1, Transpose::No, Transpose::No},
         {"wgmma_144x64x64_c1_s6_g8_k2", DType::F16, DType::F16, 130, 4096, 4096, 1, Transpose::Yes, Transpose::Yes},
         {"wgmma_80x64x64_c1_s8_g8", DType::BF16, DType::F32, 136, 4096, 4096, 1, Transpose::No, Transpose::Yes},
@@ -403,11 +415,7 @@ TEST(NvrtcCompileWgmma, FittedInstructionWidthsCompileForSm90aWithoutSerializati
         {"wgmma_256x64x64_c2_s4_g8_q5_pp_tc", DType::BF16, DType::F16, 1001, 520, 1024, 2, Transpose::Yes,
          Transpose::Yes},
     };
-    std::vector<KernelProgram> programs;
-    for (const Case& k : cases)
-        programs.push_back(reported_wgmma_program(
-            k.config, column_major_with_beta(k.m, k.n, k.k, k.batch, k.ab, k.c, k.trans_a, k.trans_b)));
-    expect_unspilled_hopper_cubins(programs);
+    expect_unspilled_wgmma_cases(cases);
 }
 
 // TF32 in the wgmma family, every transpose, each operand stored across k either copied transposed first or read
@@ -619,13 +627,7 @@ TEST(NvrtcTargets, SupportsTheArchitecturesJitgemmTargets) {
 // cluster pair, stream-K, K split across a cluster, turned (_m), a batch, TF32 through registers and a fitted width:
 // no serialized wgmma, nothing spilled (a whole staged tile, _ts, spilled and is rejected).
 TEST(NvrtcCompileWgmma, ThreeConsumersCompileWithoutSerializationOrSpills) {
-    struct Case {
-        const char* config;
-        DType ab, c;
-        std::int64_t m, n, k, batch;
-        Transpose trans_a, trans_b;
-    };
-    const Case cases[] = {
+    const WgmmaCase cases[] = {
         {"wgmma_192x192x64_c3_s4_g8_q132", DType::BF16, DType::BF16, 6144, 1528, 6144, 1, Transpose::Yes,
          Transpose::Yes},
         {"wgmma_192x192x64_c3_s4_g8_x2_q132", DType::F16, DType::F32, 6144, 1528, 6144, 1, Transpose::No,
@@ -644,11 +646,7 @@ TEST(NvrtcCompileWgmma, ThreeConsumersCompileWithoutSerializationOrSpills) {
         {"wgmma_192x192x32_c3_s3_g8_q132_tb", DType::F32, DType::F32, 2000, 3000, 1024, 1, Transpose::Yes,
          Transpose::Yes},
     };
-    std::vector<KernelProgram> programs;
-    for (const Case& k : cases)
-        programs.push_back(reported_wgmma_program(
-            k.config, column_major_with_beta(k.m, k.n, k.k, k.batch, k.ab, k.c, k.trans_a, k.trans_b)));
-    expect_unspilled_hopper_cubins(programs);
+    expect_unspilled_wgmma_cases(cases);
 }
 
 // Ping-pong in the wgmma family (two consumers taking whole tiles in turn): 16-bit every transpose and TF32 (with
