@@ -49,7 +49,10 @@
 //
 // Clusters (WGMMA_CLUSTER = 2): the two blocks of a cluster take neighbouring tiles along n, which read the same
 // op(A) tile; each loads half of it and the TMA writes that half into both blocks (multicast), so op(A) crosses from
-// L2 once per pair. A 256 x 128 tile's stage is then 32 KB from L2 per block instead of 48.
+// L2 once per pair. A 256 x 128 tile's stage is then 32 KB from L2 per block instead of 48. With WGMMA_CLUSTER_M the
+// pair takes neighbouring tiles along m instead and shares their op(B)^T tile the same way: the operand whose boxes
+// cost more to load (columns off 128-byte lines) is then the one loaded once, as cuBLAS pairs 6144 x 1528 tt (its
+// op(B) n-contiguous with 1528 columns) along m.
 //
 // Storing C (WGMMA_STORE): 0 from the accumulators straight to global memory (store_tile); 1 through shared memory
 // and the TMA (store_tile_through_tma): each consumer writes its columns of the tile, converted, into a staging area
@@ -118,6 +121,9 @@
 #ifndef WGMMA_CLUSTER
 #define WGMMA_CLUSTER 1   // blocks per cluster (1 or 2): a pair takes neighbouring tiles along n and shares op(A)
 #endif
+#ifndef WGMMA_CLUSTER_M
+#define WGMMA_CLUSTER_M 0 // 1: a cluster's blocks take neighbouring tiles along m and share op(B)^T (below)
+#endif
 #ifndef WGMMA_GROUP
 #define WGMMA_GROUP 8     // tile rows per rasterization group (tile_of_block)
 #endif
@@ -146,6 +152,8 @@ constexpr bool TF32 = JG_A_TYPE == JG_DTYPE_F32;  // fp32 inputs, multiplied in 
 constexpr int ES = (int)sizeof(a_t);              // element bytes: 2, or 4 for TF32
 constexpr int BM = WGMMA_BM, BN = WGMMA_BN, BK = WGMMA_BK, STAGES = WGMMA_STAGES, CONSUMERS = WGMMA_CONSUMERS;
 constexpr int CLUSTER = WGMMA_CLUSTER;
+constexpr bool PAIRS_ALONG_M = WGMMA_CLUSTER_M != 0;
+constexpr int CLUSTER_M = PAIRS_ALONG_M ? CLUSTER : 1, CLUSTER_N = PAIRS_ALONG_M ? 1 : CLUSTER;  // tiles of a unit
 constexpr int KSPLIT = WGMMA_KSPLIT;
 constexpr bool PINGPONG = WGMMA_PINGPONG != 0;
 // The consumers that read one stage: both (they split its tile), or in ping-pong the one whose tile it holds.
@@ -210,7 +218,7 @@ constexpr long long STREAM_BLOCKS = WGMMA_STREAMK;
 constexpr bool STREAM_K = STREAM_BLOCKS > 0;
 constexpr long long STREAM_CLUSTERS = STREAM_BLOCKS / CLUSTER;
 constexpr long long ALL_UNITS =
-    ceil_div(JG_M, BM) * ceil_div(ceil_div(JG_N, BN), CLUSTER) * (long long)JG_BATCH;
+    ceil_div(ceil_div(JG_M, BM), CLUSTER_M) * ceil_div(ceil_div(JG_N, BN), CLUSTER_N) * (long long)JG_BATCH;
 constexpr long long STREAM_UNITS_LEFT = STREAM_K ? ALL_UNITS % STREAM_CLUSTERS : 0;
 constexpr long long WAVE_UNITS = ALL_UNITS - STREAM_UNITS_LEFT;
 constexpr int SUM_COLS = ATOMS * ACC / 4 % 8 == 0 ? 8 : 2;  // float4 loaded at once (widths of 16 n: pairs)
@@ -221,13 +229,14 @@ typedef shared_k_tiles<STREAM_UNITS_LEFT, K_BLOCKS, 1, STREAM_CLUSTERS, SUM_ROWS
     k_shares;
 
 // The units of work: a unit is one tile per block of a cluster, CLUSTER neighbouring tiles along n with the same
-// rows of C. Constants where m and n are; a run-time-shape variant counts them from the launch's sizes.
+// rows of C (along m with the same columns, PAIRS_ALONG_M). Constants where m and n are; a run-time-shape variant
+// counts them from the launch's sizes.
 struct unit_grid {
-    index_t tiles_m, units_n;
+    index_t tiles_m, units_n;  // along m: units (of CLUSTER_M tiles); along n: units (of CLUSTER_N tiles)
     index_t gemm_units;  // of one GEMM of a batch
     index_t all;         // of the whole batch: the host keeps this within int32
     __device__ __forceinline__ explicit unit_grid(const dims& d)
-        : tiles_m(ceil_div(d.m(), BM)), units_n(ceil_div(ceil_div(d.n(), BN), CLUSTER)),
+        : tiles_m(ceil_div(ceil_div(d.m(), BM), CLUSTER_M)), units_n(ceil_div(ceil_div(d.n(), BN), CLUSTER_N)),
           gemm_units(tiles_m * units_n), all(gemm_units * (index_t)BATCH) {}
 };
 
@@ -246,7 +255,9 @@ static_assert(ATOMS * ACC <= (CONSUMERS == 3 ? 96 : 192),
               "at most 192 accumulators per consumer thread (96 of three consumers' 152 registers)");
 static_assert(STAGES >= 2 && STAGES <= 8, "2 to 8 stages");
 static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of one or two blocks");
-static_assert(!A_KMAJOR || BM % (8 * CLUSTER) == 0, "each block's share of a k-major op(A) tile is whole 8-row groups");
+static_assert(!A_KMAJOR || BM % (8 * CLUSTER_N) == 0, "each block's share of a k-major op(A) tile: whole 8-row groups");
+static_assert(!B_KMAJOR || BN % (8 * CLUSTER_M) == 0, "each block's share of a k-major op(B) tile: whole 8-row groups");
+static_assert(!PAIRS_ALONG_M || CLUSTER == 2, "pairs along m are clusters of two");
 static_assert(K >= 1, "the family computes k >= 1 (k = 0 is the reference family's scaling kernel)");
 static_assert(!STREAM_K || (STREAM_BLOCKS % CLUSTER == 0 && !RUNTIME_SHAPE && STREAM_UNITS_LEFT > 0),
               "stream-K: whole clusters, an exact problem, and units left over after the whole waves");
@@ -350,15 +361,16 @@ struct ring_position {
 };
 
 // The tile of C of this block (its rank in the cluster) in unit `unit`, and its GEMM z of a batch. The last unit of a
-// row may reach past N: its block still loads its share of op(A) for the other and stores nothing.
+// row may reach past N (past M along m): its block still loads its share of the shared operand for the other and
+// stores nothing.
 __device__ __forceinline__ void tile_origin(const unit_grid& units, index_t unit, int rank, index_t& m0, index_t& n0,
                                             int& z) {
     index_t tile_m, unit_n;
     z = BATCH == 1 ? 0 : (int)(unit / units.gemm_units);
     if (BATCH > 1) unit -= (index_t)z * units.gemm_units;
     tile_of_block<WGMMA_GROUP>(unit, units.tiles_m, units.units_n, tile_m, unit_n);
-    m0 = tile_m * BM;
-    n0 = (unit_n * CLUSTER + rank) * BN;
+    m0 = (tile_m * CLUSTER_M + (PAIRS_ALONG_M ? rank : 0)) * BM;
+    n0 = (unit_n * CLUSTER_N + (PAIRS_ALONG_M ? 0 : rank)) * BN;
 }
 
 // Copies a box of GEMM z of a batch (a 3-D map), or of the one GEMM (2-D); CLUSTER > 1: into both blocks of a cluster.
@@ -403,12 +415,15 @@ __device__ __forceinline__ void for_each_piece(const unit_grid& units, F&& f) {
 }
 
 // The producer's thread: every stage of every tile of this block, in order.
-// In a cluster of two, each block loads half of the op(A) tile (alternate 64-wide boxes, or half the rows of each
-// k-major box) into the same place of both blocks' stages (multicast), counted in at both blocks' full barriers; a
-// stage is therefore free only once the consumers of both blocks have released it (the empty barriers count both).
+// In a cluster of two, each block loads half of the shared tile — op(A)'s, or op(B)^T's with PAIRS_ALONG_M — (alternate
+// 64-wide boxes, or half the rows of each k-major box) into the same place of both blocks' stages (multicast), counted
+// in at both blocks' full barriers; a stage is therefore free only once the consumers of both blocks have released it
+// (the empty barriers count both).
 __device__ __forceinline__ void produce(const ring& r, const tma::tensor_map* map_a, const tma::tensor_map* map_b,
                                         int rank, const jg_args& args) {
     const unit_grid units(dims{args});
+    // This block's share of each operand: its rank where the pair shares the operand, else all of it.
+    const int a_rank = PAIRS_ALONG_M ? 0 : rank, b_rank = PAIRS_ALONG_M ? rank : 0;
     ring_position at;
     for_each_piece(units, [&](index_t unit, int kb_begin, int kb_end, const k_shares::parts&) {
         index_t m0, n0;
@@ -424,25 +439,28 @@ __device__ __forceinline__ void produce(const ring& r, const tma::tensor_map* ma
             const int k0 = kb * BK;
             const unsigned a = r.a_tile(at.stage), b = r.b_tile(at.stage);
             if constexpr (A_KMAJOR) {
-                constexpr int SHARE = BM / CLUSTER;  // rows of each box this block loads
+                constexpr int SHARE = BM / CLUSTER_N;  // rows of each box this block loads
 #pragma unroll
                 for (int box = 0; box < BK / ROW_ELEMS; ++box)
-                    load_box<CLUSTER>(a + box * BM * ROW_BYTES + rank * SHARE * ROW_BYTES, map_a,
-                                      k0 + ROW_ELEMS * box, (int)m0 + rank * SHARE, za, full);
+                    load_box<CLUSTER_N>(a + box * BM * ROW_BYTES + a_rank * SHARE * ROW_BYTES, map_a,
+                                        k0 + ROW_ELEMS * box, (int)m0 + a_rank * SHARE, za, full);
             } else {
 #pragma unroll
                 for (int box = 0; box < A_MN_BOXES; ++box)
-                    if (box % CLUSTER == rank)
-                        load_box<CLUSTER>(a + box * BK * ROW_BYTES, map_a, (int)m0 + ROW_ELEMS * box, k0, za, full);
+                    if (box % CLUSTER_N == a_rank)
+                        load_box<CLUSTER_N>(a + box * BK * ROW_BYTES, map_a, (int)m0 + ROW_ELEMS * box, k0, za, full);
             }
             if constexpr (B_KMAJOR) {
+                constexpr int SHARE = BN / CLUSTER_M;
 #pragma unroll
                 for (int box = 0; box < BK / ROW_ELEMS; ++box)
-                    load_box<1>(b + box * BN * ROW_BYTES, map_b, k0 + ROW_ELEMS * box, (int)n0, zb, full);
+                    load_box<CLUSTER_M>(b + box * BN * ROW_BYTES + b_rank * SHARE * ROW_BYTES, map_b,
+                                        k0 + ROW_ELEMS * box, (int)n0 + b_rank * SHARE, zb, full);
             } else {
 #pragma unroll
                 for (int box = 0; box < B_MN_BOXES; ++box)
-                    load_box<1>(b + box * BK * ROW_BYTES, map_b, (int)n0 + ROW_ELEMS * box, k0, zb, full);
+                    if (box % CLUSTER_M == b_rank)
+                        load_box<CLUSTER_M>(b + box * BK * ROW_BYTES, map_b, (int)n0 + ROW_ELEMS * box, k0, zb, full);
             }
             at.advance();
         }

@@ -414,7 +414,8 @@ TEST(ConfigValidation, HeuristicDealsOutASparseLastTurn) {
     const bool three = WgmmaConfig::kDefaultsToThreeConsumers;
     // 6144 x 1528: 144 units of two tiles (op(B) off 128-byte lines) on 66 pairs, 12 left, 96 k blocks each.
     EXPECT_EQ(to_string(heuristic_config(large(6144, 1528, 6144, T, T), d)),
-              three ? "wgmma_192x192x64_c3_s3_g8_x2_q132_tb"
+              three ? (WgmmaConfig::kPairsAlongMOverOffLinesB ? "wgmma_192x192x64_c3_s3_g8_y2_q132_tb"
+                                                              : "wgmma_192x192x64_c3_s3_g8_x2_q132_tb")
               : on  ? "wgmma_256x128x64_c2_s4_g8_x2_q132_sk_tb"
                     : "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
     // 7168 x 3072: 672 tiles on 132 blocks, 12 left, 80 k blocks each (ahead of 5 turns of 192 x 192: 11 parts a
@@ -425,9 +426,12 @@ TEST(ConfigValidation, HeuristicDealsOutASparseLastTurn) {
     // UntunedDefault.HopperPicksMatchTheReference's cases: 140 tiles (8 left, 69 k blocks), and 70 pairs (4 left).
     EXPECT_EQ(to_string(heuristic_config(large(3584, 1280, 4416, N, N), d)),
               on ? "wgmma_256x128x64_c2_s4_g8_q132_sk_tb" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
-    // 1792 x 2552: 100 tiles of 192 x 256 (one turn, three quarters of the SMs and more) against two of 256 x 128.
+    // 1792 x 2552: 100 tiles of 192 x 256 (one turn, three quarters of the SMs and more) against two of 256 x 128; its
+    // pairs along m, sharing op(B), which alone is off 128-byte lines (ldb 2552).
     EXPECT_EQ(to_string(heuristic_config(large(1792, 2552, 4416, T, T), d)),
-              WgmmaConfig::kDefaultsToDeepTiles ? "wgmma_192x256x64_c2_s4_g8_x2_q132"
+              WgmmaConfig::kDefaultsToDeepTiles ? (WgmmaConfig::kPairsAlongMOverOffLinesB
+                                                       ? "wgmma_192x256x64_c2_s4_g8_y2_q132"
+                                                       : "wgmma_192x256x64_c2_s4_g8_x2_q132")
               : on                              ? "wgmma_256x128x64_c2_s4_g8_x2_q132_sk_tb"
                                                 : "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
     // One k block fewer: the idle part of the last turn (124 of 132 blocks) then holds under 64 k blocks' time.
@@ -477,7 +481,8 @@ TEST(ConfigValidation, HeuristicTakesDeepTilesWhereTheyTakeFewerTurnsOfWork) {
 // work than 256 x 128, by more than they lose a turn, and than 192 x 256: 6144 x 1528 (2 turns against 3), 3072^2
 // (2 against 3), 3072 x 1536 (128 tiles: one turn against two; 192 x 256's 96 tiles are under three quarters of the
 // SMs), and 96 x 192 for 1536^2; not 4096^3 (4 turns of each), nor 2048 x 3072 (192 x 256: one turn of 132 tiles), nor
-// with K under 1024, nor for TF32 or a batch. A 16-bit C goes box by box (_tb: three boxes a consumer), as 256 x 128's; an fp32 C too.
+// with K under 1024, nor for TF32 or a batch. A 16-bit C goes box by box (_tb: three boxes a consumer), as 256 x
+// 128's; an fp32 C too.
 TEST(ConfigValidation, HeuristicTakesThreeConsumersWhereTheirTilesTakeFewerTurnsOfWork) {
     const DeviceInfo d = h200_profile();
     const auto large = [](std::int64_t m, std::int64_t n, std::int64_t k, DType type) {
@@ -495,7 +500,8 @@ TEST(ConfigValidation, HeuristicTakesThreeConsumersWhereTheirTilesTakeFewerTurns
     EXPECT_EQ(to_string(heuristic_config(large(4096, 4096, 4096, DType::BF16), d)),
               "wgmma_256x128x64_c2_s4_g8_q132_tb");
     EXPECT_EQ(to_string(heuristic_config(large(2048, 3072, 4096, DType::BF16), d)),
-              WgmmaConfig::kDefaultsToDeepTiles ? "wgmma_192x256x64_c2_s4_g8_q132" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
+              WgmmaConfig::kDefaultsToDeepTiles ? "wgmma_192x256x64_c2_s4_g8_q132"
+                                                : "wgmma_256x128x64_c2_s4_g8_q132_tb");
     // 1536^2 x 1024: one turn of 128 tiles of 96 x 192 (at 1.2 times the rate a unit of area) against two of 128 x 128.
     EXPECT_EQ(to_string(heuristic_config(large(1536, 1536, 1024, DType::BF16), d)),
               on ? "wgmma_96x192x64_c3_s5_g8_q132" : "wgmma_128x128x64_c2_s6_g8_q132_ts");

@@ -1129,6 +1129,38 @@ TEST(WgmmaFamily, StreamKNeedsAPersistentGridOfWholeClustersAndTilesLeftOver) {
 // Ping-pong (_pp): the two consumers take a persistent block's tiles in turn, each holding a whole tile's accumulators,
 // so a tile has half the rows of P that two consumers splitting it would (256 x 64 against 256 x 128: 128
 // accumulators per consumer thread either way), and with C through the TMA each consumer has a staging area of its own.
+// Cluster pairs along m (_y2): the pair's tiles neighbour along m and share op(B)^T, so a unit is two tiles of m by one
+// of n; the name round-trips, only pairs take it, and the kernel hears of it.
+TEST(WgmmaFamily, PairsAlongMShareOpBAcrossNeighbouringTilesOfM) {
+    Problem p = half(6144, 1528, 6144);
+    p.trans_a = p.trans_b = Transpose::Yes;
+    p.lda = 6144;
+    p.ldb = 1528;
+    const auto c = WgmmaConfig::parse("wgmma_192x192x64_c3_s3_g8_y2_q132_tb");
+    ASSERT_TRUE(c.has_value());
+    EXPECT_TRUE(c->pairs_m);
+    EXPECT_EQ(c->cluster, 2);
+    EXPECT_EQ(c->to_string(), "wgmma_192x192x64_c3_s3_g8_y2_q132_tb");
+    EXPECT_FALSE(rule_of(*c, p));
+    EXPECT_EQ(c->units(p), 16 * 8);  // 32 tiles of m in pairs, 8 of n
+    WgmmaConfig along_n = *c;
+    along_n.pairs_m = false;
+    EXPECT_EQ(along_n.units(p), 32 * 4);
+    EXPECT_FALSE(along_n == *c);
+    const KnobDefines defines = c->defines();
+    EXPECT_TRUE(std::find(defines.begin(), defines.end(), std::pair<std::string, long long>{"WGMMA_CLUSTER_M", 1}) !=
+                defines.end());
+    EXPECT_FALSE(WgmmaConfig::parse("wgmma_192x192x64_c3_s3_g8_y1_q132"));
+    WgmmaConfig alone = *c;
+    alone.cluster = 1;
+    EXPECT_EQ(rule_of(alone, p), PruneRule::Knobs);
+    // The refinements of a pair try the other pairing.
+    const auto refined = c->refinements(p, h200_profile());
+    EXPECT_TRUE(std::any_of(refined.begin(), refined.end(), [](const WgmmaConfig& r) {
+        return r.cluster == 2 && !r.pairs_m;
+    }));
+}
+
 TEST(WgmmaFamily, PingPongConsumersTakeWholeTilesInTurn) {
     const DeviceInfo d = h200_profile();
     const Problem p = half(4096, 4096, 4096);

@@ -183,15 +183,20 @@ const std::vector<std::string> kWgmmaConfigs = {
     // Deep tiles: two instruction rows a consumer, up to 192 wide (192 accumulators a thread), from the registers,
     // persistent and in a pair; widths fitted to waves (144, 160), fp32 C box by box, and turned (C value by value).
     "wgmma_192x256x64_c2_s4_g8_q132", "wgmma_192x256x64_c2_s3_g8_x2_q132", "wgmma_144x256x64_c2_s3_g8_x2_q7",
-    "wgmma_160x256x64_c2_s3_g8_x2_q132_tb", "wgmma_256x160x64_c2_s4_g8_m_x2"};
+    "wgmma_160x256x64_c2_s3_g8_x2_q132_tb", "wgmma_256x160x64_c2_s4_g8_m_x2",
+    // Pairs along m (_y2): neighbouring tiles of m sharing op(B)^T (half its boxes or rows each), persistent and not,
+    // stream-K, turned, C through the TMA.
+    "wgmma_256x128x64_c2_s4_g8_y2_q132_tb", "wgmma_128x128x64_c2_s6_g4_y2", "wgmma_128x128x64_c2_s4_g8_y2_q6_sk",
+    "wgmma_128x144x64_c2_s5_g8_m_y2_q132", "wgmma_192x256x64_c2_s4_g8_y2_q132"};
 
 // Three consumers (c3), one 64-row instruction block each of a 192-row tile: every case of their own (below), so that
 // each layout meets all of them — persistent and not, a pair, stream-K, K split in three, C box by box, turned, a
-// fitted width.
+// fitted width; and in pairs along m (_y2, sharing op(B)).
 const std::vector<std::string> kWgmmaThreeConsumerConfigs = {
     "wgmma_192x192x64_c3_s4_g8_q132",    "wgmma_192x192x64_c3_s4_g8_x2_q132", "wgmma_192x192x64_c3_s4_g4",
     "wgmma_192x192x64_c3_s3_g8_q132_tb", "wgmma_192x192x64_c3_s4_g8_q7_sk",   "wgmma_128x192x64_c3_s5_g8_k3",
-    "wgmma_192x176x64_c3_s4_g8_m_q132",  "wgmma_176x192x128_c3_s2_g8_x2_q6"};
+    "wgmma_192x176x64_c3_s4_g8_m_q132",  "wgmma_176x192x128_c3_s2_g8_x2_q6",  "wgmma_192x192x64_c3_s3_g8_y2_q132_tb",
+    "wgmma_192x192x64_c3_s4_g8_y2_q6_sk"};
 
 // The same for TF32, at the depths of fp32 rows (32 or 64 per stage).
 const std::vector<std::string> kWgmmaTf32Configs = {
@@ -203,7 +208,7 @@ const std::vector<std::string> kWgmmaTf32Configs = {
     "wgmma_256x128x32_c2_s4_g8_q5_sk", "wgmma_128x128x32_c2_s4_g8_x2_q6_sk", "wgmma_128x128x32_c2_s4_g8_q132_pp", "wgmma_128x128x32_c2_s4_g8_x2_q7_pp",
     "wgmma_128x64x64_c2_s4_g8_q5_pp_ts", "wgmma_128x128x32_c2_s6_g8_k4", "wgmma_80x128x32_c2_s4_g8",
     "wgmma_48x64x64_c1_s6_g8_q5", "wgmma_144x64x32_c1_s6_g8_k2", "wgmma_128x128x32_c2_s4_g8_q132_tc",
-    "wgmma_192x192x32_c3_s4_g8_q132", "wgmma_192x192x32_c3_s3_g8_x2_q132_tb"};
+    "wgmma_192x192x32_c3_s4_g8_q132", "wgmma_192x192x32_c3_s3_g8_x2_q132_tb", "wgmma_128x128x32_c2_s4_g8_y2_q132"};
 
 std::vector<FamilyCase> wgmma_cases() {
     std::vector<FamilyCase> out;

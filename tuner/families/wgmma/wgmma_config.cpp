@@ -63,7 +63,9 @@ std::int64_t WgmmaConfig::tiles(const Problem& p) const {
 }
 
 std::int64_t WgmmaConfig::units(const Problem& p) const {
-    return tiles_of_c(p, bm, std::int64_t{bn} * cluster) * p.batch;  // a cluster's blocks share one unit
+    // A cluster's blocks share one unit: neighbouring tiles along n, or along m.
+    return (pairs_m ? tiles_of_c(p, std::int64_t{bm} * cluster, bn) : tiles_of_c(p, bm, std::int64_t{bn} * cluster)) *
+           p.batch;
 }
 
 std::int64_t WgmmaConfig::stream_clusters() const { return std::max(grid / cluster, 1); }
@@ -133,6 +135,8 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
     if (stages < 2 || stages > 8) return Rejection{PruneRule::Knobs, "stages must be 2 to 8"};
     if (group < 1 || group > 64) return Rejection{PruneRule::Knobs, "group must be 1..64"};
     if (cluster != 1 && cluster != 2) return Rejection{PruneRule::Knobs, "cluster must be 1 or 2"};
+    if (pairs_m && cluster != 2)
+        return Rejection{PruneRule::Knobs, "pairs along m (_y) are clusters of two (_y2)"};
     if (grid < 0 || grid % cluster != 0)
         return Rejection{PruneRule::Knobs, "grid must be 0 (one block per tile) or a block count, a multiple of the "
                                            "cluster"};
@@ -266,7 +270,8 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
 KnobDefines WgmmaConfig::defines() const {
     return {{"WGMMA_BM", bm},         {"WGMMA_BN", bn},         {"WGMMA_BK", bk},
             {"WGMMA_CONSUMERS", consumers}, {"WGMMA_STAGES", stages}, {"WGMMA_GROUP", group},
-            {"WGMMA_CLUSTER", cluster}, {"WGMMA_STORE", tma_store ? (store_by_box ? 2 : 1) : copied_store ? 3 : 0},
+            {"WGMMA_CLUSTER", cluster}, {"WGMMA_CLUSTER_M", pairs_m ? 1 : 0},
+            {"WGMMA_STORE", tma_store ? (store_by_box ? 2 : 1) : copied_store ? 3 : 0},
             {"WGMMA_STREAMK", stream_k ? grid : 0}, {"WGMMA_PINGPONG", pingpong ? 1 : 0},
             {"WGMMA_KSPLIT", ksplit}, {"WGMMA_ROWS_M", rows_m ? 1 : 0}};
 }
@@ -294,7 +299,9 @@ LaunchDescription WgmmaConfig::launch(const Problem& problem) const {
     // C's boxes, where it goes through the TMA: one 128-byte row of m by a consumer's columns.
     const int c_rows = tma_store ? bn / stage_readers() : 0;
     g.preparation =
-        std::make_shared<WgmmaTensorMaps>(kernel_problem(problem), TensorMapBoxes{bm / cluster, bn, bk, c_rows});
+        std::make_shared<WgmmaTensorMaps>(kernel_problem(problem), TensorMapBoxes{pairs_m ? bm : bm / cluster,
+                                                                                  pairs_m ? bn / cluster : bn, bk,
+                                                                                  c_rows});
     if (stream_k) {
         // As kernel_sources/wgmma/wgmma.cuh lays it out (common/jg_split_k.cuh): a zeroed arrival counter per tile
         // of the units dealt out, then a BM x BN tile of fp32 partial sums per block and unit its cluster's run
@@ -310,7 +317,7 @@ std::string WgmmaConfig::to_string() const {
     using config_text::format_numbers;
     return "wgmma_" + format_numbers("", {bm, bn, bk}) + "_" + format_numbers("c", {consumers}) + "_" +
            format_numbers("s", {stages}) + "_" + format_numbers("g", {group}) + (rows_m ? "_m" : "") +
-           (cluster != 1 ? "_" + format_numbers("x", {cluster}) : "") +
+           (cluster != 1 ? "_" + format_numbers(pairs_m ? "y" : "x", {cluster}) : "") +
            (ksplit != 1 ? "_" + format_numbers("k", {ksplit}) : "") +
            (grid != 0 ? "_" + format_numbers("q", {grid}) : "") + (stream_k ? "_sk" : "") + (pingpong ? "_pp" : "") +
            (pack != 0 ? "_" + format_numbers("p", {pack}) : "") +
@@ -335,7 +342,8 @@ std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
     c.stages = (*stages)[0];
     c.group = (*group)[0];
     // Optional fields, in this order and only where they differ from the default (a default spelled out would give
-    // one kernel two names): "_m" (rows along m), "_x<cluster>" (not 1), "_k<ksplit>" (not 1), "_q<grid>" (not 0),
+    // one kernel two names): "_m" (rows along m), "_x<cluster>" or "_y<cluster>" (not 1; pairs along n or m),
+    // "_k<ksplit>" (not 1), "_q<grid>" (not 0),
     // "_sk" (stream-K), "_pp" (ping-pong), "_p<mask>" (not 0), "_ts" or "_tb" (C through the TMA, the tile at once or
     // box by box) or "_tc" (C staged box by box and copied out by the threads).
     std::size_t next = 4;
@@ -343,8 +351,9 @@ std::optional<WgmmaConfig> WgmmaConfig::parse(std::string_view name) {
         c.rows_m = true;
         ++next;
     }
-    if (next < fields.size() && !fields[next].empty() && fields[next][0] == 'x') {
-        const auto cluster = parse_numbers(fields[next++], "x", 1);
+    if (next < fields.size() && !fields[next].empty() && (fields[next][0] == 'x' || fields[next][0] == 'y')) {
+        c.pairs_m = fields[next][0] == 'y';
+        const auto cluster = parse_numbers(fields[next++], c.pairs_m ? "y" : "x", 1);
         if (!cluster || (*cluster)[0] == 1) return std::nullopt;
         c.cluster = (*cluster)[0];
     }

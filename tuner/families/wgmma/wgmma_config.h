@@ -24,8 +24,8 @@ struct WgmmaConfig {
     static constexpr std::string_view kSourceHeader = "wgmma/wgmma.cuh";
     static constexpr std::string_view kKernelSymbol = "jg_wgmma";
     static constexpr std::string_view kNameFormat =
-        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_m][_x<CLUSTER>][_k<KSPLIT>][_q<GRID>][_sk|_pp][_p<PACK>]"
-        "[_ts|_tb|_tc]";
+        "wgmma_<BM>x<BN>x<BK>_c<CONSUMERS>_s<S>_g<G>[_m][_x<CLUSTER>|_y<CLUSTER>][_k<KSPLIT>][_q<GRID>][_sk|_pp]"
+        "[_p<PACK>][_ts|_tb|_tc]";
     static constexpr std::string_view kDescription =
         "Hopper Tensor Cores (wgmma.mma_async) fed by TMA, warp-specialized, for fp16 and bf16 inputs and fp32\n"
         "inputs with --compute tf32 (sm_90a).\n"
@@ -36,8 +36,9 @@ struct WgmmaConfig {
         "BK: k depth of a stage (64, 128; 32, 64 for TF32);\n"
         "CONSUMERS: consumer warpgroups (1, 2, 3), each BN / CONSUMERS columns (3: of a 192-row tile, each at\n"
         "most 96 accumulators); S: shared-memory stages (2..8);\n"
-        "G: tile rows per rasterization group; CLUSTER: blocks per cluster (2: neighbouring tiles along n share\n"
-        "their tile of A, each block loading half of it for both through TMA multicast); KSPLIT: blocks of a\n"
+        "G: tile rows per rasterization group; CLUSTER: blocks per cluster (x2: neighbouring tiles along n share\n"
+        "their tile of A, each block loading half of it for both through TMA multicast; y2: neighbouring tiles\n"
+        "along m share their tile of B the same way); KSPLIT: blocks of a\n"
         "cluster that share each tile, each over 1 / KSPLIT of its k, their partial sums met in distributed shared\n"
         "memory (2-8; one cluster per tile, C from the registers); GRID: a persistent grid\n"
         "of that many blocks, each looping over tiles (default: one block per tile); sk: stream-K over the\n"
@@ -87,6 +88,9 @@ struct WgmmaConfig {
     // tiles go in cluster pairs over packed operands, as over operands off 128-byte lines.
     static constexpr bool kCopiesUnalignedC = true;
     static constexpr bool kPairsPackedOperands = true;
+    // Whether its cluster pairs run along m, sharing op(B), where op(B) alone is off 128-byte lines (pair_as_default in
+    // wgmma_search.cpp), as cuBLAS pairs 6144 x 1528 tt (session 42's ncu: 192 x 192 tiles, clusters 2 x 1).
+    static constexpr bool kPairsAlongMOverOffLinesB = true;
     // Whether a narrow n whose 128 x 128 tiles nearly make a wave takes whole tiles of an instruction width fitted to
     // a wave along m (heuristic_default says where and what they ran) instead of stream-K.
     static constexpr bool kDefaultsToWaveFittedWidths = true;
@@ -128,6 +132,7 @@ struct WgmmaConfig {
     int stages = 4;     // WGMMA_STAGES: shared-memory stages of the ring
     int group = 8;      // WGMMA_GROUP: tile rows per rasterization group
     int cluster = 1;    // WGMMA_CLUSTER: blocks per cluster, sharing op(A) through multicast
+    bool pairs_m = false;  // WGMMA_CLUSTER_M (_y): the cluster's tiles neighbour along m and share op(B) instead
     int ksplit = 1;     // WGMMA_KSPLIT: blocks of a cluster that split each tile's K (1: none)
     int grid = 0;       // blocks of a persistent grid (0: one block per tile); the host's choice, not a macro
     int pack = 0;       // operands copied to an aligned workspace first (common/jg_pack*.cuh): bit 0 A, bit 1 B
@@ -252,7 +257,8 @@ struct WgmmaConfig {
 
     friend bool operator==(const WgmmaConfig& x, const WgmmaConfig& y) {
         return x.bm == y.bm && x.bn == y.bn && x.bk == y.bk && x.consumers == y.consumers && x.stages == y.stages &&
-               x.group == y.group && x.cluster == y.cluster && x.ksplit == y.ksplit && x.grid == y.grid &&
+               x.group == y.group && x.cluster == y.cluster && x.pairs_m == y.pairs_m && x.ksplit == y.ksplit &&
+               x.grid == y.grid &&
                x.pack == y.pack &&
                x.tma_store == y.tma_store && x.store_by_box == y.store_by_box &&
                x.copied_store == y.copied_store && x.stream_k == y.stream_k &&

@@ -40,6 +40,15 @@ double turns_of_work(const Problem& p, const DeviceInfo& device, int bm, int bn)
 // thread (session 42).
 constexpr int kMostAccumulatorsStaged = 128;
 
+// A cluster pair for `c` where the untuned default takes one (heuristic_default says where and what it ran): along n,
+// sharing op(A); along m, sharing op(B), where op(B) alone starts its columns off 128-byte lines
+// (kPairsAlongMOverOffLinesB) — the operand whose boxes cost more to load is then the one each pair loads once.
+void pair_as_default(WgmmaConfig& c, const Problem& p) {
+    c.cluster = 2;
+    c.pairs_m = WgmmaConfig::kPairsAlongMOverOffLinesB && c.pack == 0 &&
+                WgmmaConfig::operands_off_lines(c.kernel_problem(p)) == 2;
+}
+
 // Whether `blocks` give at least three quarters of the device's SMs one each, and no SM two (the small tiles of the
 // untuned default).
 bool nearly_a_wave(std::int64_t blocks, const DeviceInfo& device) {
@@ -217,8 +226,14 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     out.push_back(other_grid);
     WgmmaConfig other_cluster = *this;  // the pair sharing op(A), or each block alone
     other_cluster.cluster = cluster == 1 ? 2 : 1;
+    other_cluster.pairs_m = false;
     other_cluster.grid = grid == 0 ? 0 : device.sm_count / other_cluster.cluster * other_cluster.cluster;
     out.push_back(other_cluster);
+    if (cluster == 2) {  // the pair along the other side, sharing the other operand
+        WgmmaConfig other_pairing = *this;
+        other_pairing.pairs_m = !pairs_m;
+        out.push_back(other_pairing);
+    }
     // C through the TMA: its staging area takes shared memory from the ring, so as many stages as then fit; or back
     // from the registers, with the stages that frees.
     WgmmaConfig other_store = *this;
@@ -391,12 +406,13 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     const double flops_per_shared_byte = 2.0 * 64.0 * width / ((64.0 * p_reads + width) * element_bytes);
     const double feed = flops_per_shared_byte * ceilings.shared_bytes_per_s / device.sm_count;
     // And what L2 can deliver: a block's stage reads (BM / cluster + BN) x BK elements from L2 (a cluster of two loads
-    // op(A) once for both) for 2 BM BN BK FLOPs. A 16-bit operand read in place whose columns start off 32-byte
-    // sectors costs more: measured on 4096^3 f16 on the H100 (session 33's LD_SWEEP), +48% with op(A) so, +15-22% with
-    // op(B).
+    // op(A) once for both; along m, op(B): BM + BN / cluster) for 2 BM BN BK FLOPs. A 16-bit operand read in place
+    // whose columns start off 32-byte sectors costs more: measured on 4096^3 f16 on the H100 (session 33's LD_SWEEP),
+    // +48% with op(A) so, +15-22% with op(B).
     const auto off_sectors = [&](std::int64_t ld) { return element_bytes == 2 && ld * 2 % 32 != 0; };
     const double a_cost = off_sectors(p.lda) ? 1.5 : 1.0, b_cost = off_sectors(p.ldb) ? 1.2 : 1.0;
-    const double l2_feed = 2.0 * bm * bn / ((double(bm) / cluster * a_cost + bn * b_cost) * element_bytes) * l2_share;
+    const double a_rows = pairs_m ? bm : double(bm) / cluster, b_rows = pairs_m ? double(bn) / cluster : bn;
+    const double l2_feed = 2.0 * bm * bn / ((a_rows * a_cost + b_rows * b_cost) * element_bytes) * l2_share;
     // Clusters of two are ranked by the L2 term alone. (They first ran 25-33% slower than single blocks, while each
     // consumer warp freed the other block's stage with a release at cluster scope; with one relaxed arrival per
     // warpgroup they run level on 4096^3 and ahead on 8192^3: bench/results/2026-12-04-h200-s15-wgmma.md.)
@@ -418,9 +434,10 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     e.compute_seconds = tiles_on_busiest_sm *
                         (tile_flops / per_sm_flops * pipeline + epilogue_seconds * epilogue_share + fill_seconds);
     // A cluster of two reads its op(A) tile from L2 once for both blocks (multicast): op(A) crosses once per pair of
-    // tiles along n. (Counted once per tile, the traffic bound ranked ping-pong's 256 x 64 tiles of 4096^3 in clusters
-    // 65% slower than the split 256 x 128 ones, with the measured ceilings.)
-    e.traffic_seconds = cost::traffic_seconds(p, tiles_m, ceil_div(tiles_n, cluster), ceilings);
+    // tiles along n (op(B) once per pair along m). (Counted once per tile, the traffic bound ranked ping-pong's 256 x
+    // 64 tiles of 4096^3 in clusters 65% slower than the split 256 x 128 ones, with the measured ceilings.)
+    e.traffic_seconds = pairs_m ? cost::traffic_seconds(p, ceil_div(tiles_m, cluster), tiles_n, ceilings)
+                                : cost::traffic_seconds(p, tiles_m, ceil_div(tiles_n, cluster), ceilings);
     e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + meeting_seconds + cost::kLaunchSeconds + pack_seconds;
     return e;
 }
@@ -464,7 +481,7 @@ double ladder_work(const Problem& p, const DeviceInfo& device) {
     c.bn = 128;
     if (c.tiles(p) < device.sm_count) c.bm = 128;
     c.bk = row_depth(p);
-    if (WgmmaConfig::operands_off_lines(c.kernel_problem(p)) != 0) c.cluster = 2;
+    if (WgmmaConfig::operands_off_lines(c.kernel_problem(p)) != 0) pair_as_default(c, p);
     c.grid = device.sm_count / c.cluster * c.cluster;
     if (!WgmmaConfig::kDealsOutASparseLastTurn || !sparse_last_turn(c, p))
         return turns_of_work(p, device, c.bm, c.bn);
@@ -687,7 +704,8 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         // Packed operands too (kPairsPackedOperands), measured on 4097^3 bf16 (H100, session 39, two alternated
         // rounds): 256 x 128 tiles 0.337 ms in pairs against 0.361 alone, and with C copied out by the threads
         // (below) 0.273 against 0.304-0.306 (3.72x cuBLAS against 3.35x).
-        if (operands_off_lines(c.kernel_problem(p)) != 0 || (kPairsPackedOperands && c.pack != 0)) c.cluster = 2;
+        if (operands_off_lines(c.kernel_problem(p)) != 0 || (kPairsPackedOperands && c.pack != 0))
+            pair_as_default(c, p);
         // C through the TMA where its layout takes it. A 16-bit C: on the H200 the 10 s searches of
         // bench/shapes/wgmma_targets.csv picked it for 14 of the 15 16-bit rows it can store, 0.98-1.03x cuBLAS
         // where this default without it ran 0.95-1.01x, and batched 512 x 512 x 64 x 64 ran 0.99x against 0.79x

@@ -33,7 +33,7 @@ TensorMapShape tensor_map_shape(const Problem& p, TensorMapBoxes boxes, int oper
     // its k depth (m/n-major).
     s.box[0] = static_cast<std::uint32_t>(128 / element_bytes);
     s.box[1] = static_cast<std::uint32_t>(is_c                      ? boxes.c_rows
-                                          : k_contiguous(p, operand) ? (operand == 0 ? boxes.a_rows : boxes.bn)
+                                          : k_contiguous(p, operand) ? (operand == 0 ? boxes.a_rows : boxes.b_rows)
                                                                      : boxes.bk);
     if (p.batch > 1) {
         s.rank = 3;

@@ -6,10 +6,10 @@
 //
 // Each map describes its operand as kernel_sources/wgmma/wgmma.cuh reads it: a 2-D tensor of 16-bit or fp32 elements
 // whose first dimension is the contiguous one, with boxes of one 128-byte swizzle row of contiguous elements (64
-// 16-bit ones, 32 fp32 ones) by the tile's other extent — BM (A; half of it in a cluster of two) or BN (B) rows where
-// the operand is k-contiguous, BK where it is m- or n-contiguous — and 128-byte swizzle; the parts of a box past the
-// tensor read as zeros. C's map: m contiguous, boxes of one 128-byte row of m by a consumer's columns, 128-byte swizzle;
-// the parts of a box past the tensor are not written.
+// 16-bit ones, 32 fp32 ones) by the tile's other extent — BM (A; half of it in a pair along n) or BN (B; half of it
+// in a pair along m) rows where the operand is k-contiguous, BK where it is m- or n-contiguous — and 128-byte swizzle;
+// the parts of a box past the tensor read as zeros. C's map: m contiguous, boxes of one 128-byte row of m by a
+// consumer's columns, 128-byte swizzle; the parts of a box past the tensor are not written.
 #pragma once
 
 #include <array>
@@ -22,8 +22,9 @@
 namespace jitgemm {
 
 struct TensorMapBoxes {
-    int a_rows = 0;  // rows of a k-major op(A) box: the tile's BM, or each block's half of it in a cluster of two
-    int bn = 0, bk = 0;
+    int a_rows = 0;  // rows of a k-major op(A) box: the tile's BM, or each block's half of it in a pair along n
+    int b_rows = 0;  // rows of a k-major op(B)^T box: the tile's BN, or each block's half of it in a pair along m
+    int bk = 0;
     int c_rows = 0;  // columns of C per box where the kernel stores C through the TMA (a consumer's); 0: no C map
 };
 
