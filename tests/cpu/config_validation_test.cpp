@@ -621,6 +621,7 @@ TEST(HeuristicConfig, LargeProblemsGetTheLargestTile) {
     // A tile of two boxes (128 rows) stages C whole: box by box would free nothing.
     p.m = 2048;  // 72 tiles of 256 x 128, 144 of 128 x 128
     p.n = 1152;
+    p.k = 512;  // (from K 1024 one turn of 96 x 192 of three consumers takes over: the test above)
     const AnyConfig narrow = heuristic_config(p, h200_profile());
     ASSERT_TRUE(std::holds_alternative<WgmmaConfig>(narrow)) << to_string(narrow);
     EXPECT_EQ(std::get<WgmmaConfig>(narrow).bm, 128) << to_string(narrow);
