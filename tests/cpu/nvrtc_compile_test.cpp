@@ -649,6 +649,26 @@ TEST(NvrtcCompileWgmma, ThreeConsumersCompileWithoutSerializationOrSpills) {
     expect_unspilled_wgmma_cases(cases);
 }
 
+// Cluster pairs along m (_y2) in the wgmma family, neighbouring tiles of m sharing op(B)^T: op(B) k-major (half the
+// rows of each box a block) and n-contiguous (alternate boxes), three consumers and two, stream-K, C through the TMA,
+// turned, TF32, a batch: no serialized wgmma, nothing spilled.
+TEST(NvrtcCompileWgmma, PairsAlongMCompileWithoutSerializationOrSpills) {
+    const WgmmaCase cases[] = {
+        {"wgmma_192x192x64_c3_s3_g8_y2_q132_tb", DType::BF16, DType::BF16, 6144, 1528, 6144, 1, Transpose::Yes,
+         Transpose::Yes},
+        {"wgmma_192x256x64_c2_s4_g8_y2_q132", DType::BF16, DType::F32, 1792, 2552, 4416, 1, Transpose::Yes,
+         Transpose::Yes},
+        {"wgmma_256x128x64_c2_s4_g8_y2_q132_sk_tb", DType::F16, DType::F16, 6144, 1528, 6144, 1, Transpose::No,
+         Transpose::No},
+        {"wgmma_128x144x64_c2_s5_g8_m_y2_q132", DType::BF16, DType::BF16, 2048, 136, 1024, 1, Transpose::No,
+         Transpose::Yes},
+        {"wgmma_128x128x32_c2_s4_g8_y2_q132", DType::F32, DType::F32, 2000, 3000, 1024, 1, Transpose::Yes,
+         Transpose::No},
+        {"wgmma_128x128x64_c2_s6_g4_y2", DType::F16, DType::BF16, 704, 904, 1024, 4, Transpose::No, Transpose::No},
+    };
+    expect_unspilled_wgmma_cases(cases);
+}
+
 // Ping-pong in the wgmma family (two consumers taking whole tiles in turn): 16-bit every transpose and TF32 (with
 // op(A) through registers, the rows along m), C from the registers and through the TMA (two staging areas), a
 // cluster, a batch and a run-time m: no serialized wgmma and nothing spilled — C through the TMA with the 256-wide

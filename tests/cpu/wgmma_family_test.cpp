@@ -1154,11 +1154,12 @@ TEST(WgmmaFamily, PairsAlongMShareOpBAcrossNeighbouringTilesOfM) {
     WgmmaConfig alone = *c;
     alone.cluster = 1;
     EXPECT_EQ(rule_of(alone, p), PruneRule::Knobs);
-    // The refinements of a pair try the other pairing.
+    // The refinements of a pair try the other pairing, where the search tries pairs along m.
     const auto refined = c->refinements(p, h200_profile());
-    EXPECT_TRUE(std::any_of(refined.begin(), refined.end(), [](const WgmmaConfig& r) {
-        return r.cluster == 2 && !r.pairs_m;
-    }));
+    EXPECT_EQ(std::any_of(refined.begin(), refined.end(), [](const WgmmaConfig& r) {
+                  return r.cluster == 2 && !r.pairs_m;
+              }),
+              WgmmaConfig::kSearchesPairsAlongM);
 }
 
 TEST(WgmmaFamily, PingPongConsumersTakeWholeTilesInTurn) {

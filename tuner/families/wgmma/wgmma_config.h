@@ -89,8 +89,12 @@ struct WgmmaConfig {
     static constexpr bool kCopiesUnalignedC = true;
     static constexpr bool kPairsPackedOperands = true;
     // Whether its cluster pairs run along m, sharing op(B), where op(B) alone is off 128-byte lines (pair_as_default in
-    // wgmma_search.cpp), as cuBLAS pairs 6144 x 1528 tt (session 42's ncu: 192 x 192 tiles, clusters 2 x 1).
-    static constexpr bool kPairsAlongMOverOffLinesB = true;
+    // wgmma_search.cpp), as cuBLAS pairs 6144 x 1528 tt (session 42's ncu: 192 x 192 tiles, clusters 2 x 1); and
+    // whether the search tries the pair along the other side as a refinement of every pair. Off until their first GPU
+    // run: written in session 43, whose device calls after the first found no machine (bench/shapes/pairs_along_m.txt
+    // and the y2 rows of bench/shapes/sanitize_three_consumers.txt wait for it; the GPU tests draw y2 configurations).
+    static constexpr bool kPairsAlongMOverOffLinesB = false;
+    static constexpr bool kSearchesPairsAlongM = false;
     // Whether a narrow n whose 128 x 128 tiles nearly make a wave takes whole tiles of an instruction width fitted to
     // a wave along m (heuristic_default says where and what they ran) instead of stream-K.
     static constexpr bool kDefaultsToWaveFittedWidths = true;

@@ -229,7 +229,7 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     other_cluster.pairs_m = false;
     other_cluster.grid = grid == 0 ? 0 : device.sm_count / other_cluster.cluster * other_cluster.cluster;
     out.push_back(other_cluster);
-    if (cluster == 2) {  // the pair along the other side, sharing the other operand
+    if (kSearchesPairsAlongM && cluster == 2) {  // the pair along the other side, sharing the other operand
         WgmmaConfig other_pairing = *this;
         other_pairing.pairs_m = !pairs_m;
         out.push_back(other_pairing);
