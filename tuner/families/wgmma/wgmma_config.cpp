@@ -64,8 +64,7 @@ std::int64_t WgmmaConfig::tiles(const Problem& p) const {
 
 std::int64_t WgmmaConfig::units(const Problem& p) const {
     // A cluster's blocks share one unit: neighbouring tiles along n, or along m.
-    return (pairs_m ? tiles_of_c(p, std::int64_t{bm} * cluster, bn) : tiles_of_c(p, bm, std::int64_t{bn} * cluster)) *
-           p.batch;
+    return tiles_of_c(p, std::int64_t{bm} * cluster_m(), std::int64_t{bn} * cluster_n()) * p.batch;
 }
 
 std::int64_t WgmmaConfig::stream_clusters() const { return std::max(grid / cluster, 1); }
@@ -299,9 +298,8 @@ LaunchDescription WgmmaConfig::launch(const Problem& problem) const {
     // C's boxes, where it goes through the TMA: one 128-byte row of m by a consumer's columns.
     const int c_rows = tma_store ? bn / stage_readers() : 0;
     g.preparation =
-        std::make_shared<WgmmaTensorMaps>(kernel_problem(problem), TensorMapBoxes{pairs_m ? bm : bm / cluster,
-                                                                                  pairs_m ? bn / cluster : bn, bk,
-                                                                                  c_rows});
+        std::make_shared<WgmmaTensorMaps>(kernel_problem(problem),
+                                          TensorMapBoxes{bm / cluster_n(), bn / cluster_m(), bk, c_rows});
     if (stream_k) {
         // As kernel_sources/wgmma/wgmma.cuh lays it out (common/jg_split_k.cuh): a zeroed arrival counter per tile
         // of the units dealt out, then a BM x BN tile of fp32 partial sums per block and unit its cluster's run

@@ -88,7 +88,7 @@ struct WgmmaConfig {
     // tiles go in cluster pairs over packed operands, as over operands off 128-byte lines.
     static constexpr bool kCopiesUnalignedC = true;
     static constexpr bool kPairsPackedOperands = true;
-    // Whether its cluster pairs run along m, sharing op(B), where op(B) alone is off 128-byte lines (pair_as_default in
+    // Whether its cluster pairs run along m, sharing op(B), where op(B) alone is off 128-byte lines (ladder_rung in
     // wgmma_search.cpp), as cuBLAS pairs 6144 x 1528 tt (session 42's ncu: 192 x 192 tiles, clusters 2 x 1); and
     // whether the search tries the pair along the other side as a refinement of every pair. Off until their first GPU
     // run: written in session 43, whose device calls after the first found no machine (bench/shapes/pairs_along_m.txt
@@ -150,6 +150,11 @@ struct WgmmaConfig {
     bool rows_m = false;     // WGMMA_ROWS_M: 16-bit inputs with the instructions' rows along m, their width along n
 
     int threads() const { return 128 * (consumers + 1); }
+    // The tiles of a cluster's unit along m and along n (the kernel's CLUSTER_M and CLUSTER_N): a pair's two tiles
+    // neighbour along n, or along m with pairs_m; each block loads 1 / cluster_n() of op(A) and 1 / cluster_m() of
+    // op(B).
+    int cluster_m() const { return pairs_m ? cluster : 1; }
+    int cluster_n() const { return pairs_m ? 1 : cluster; }
     // The consumers that read one stage and split its tile: all of them, or in ping-pong the one whose tile it is.
     int stage_readers() const { return pingpong ? 1 : consumers; }
     // Whether the kernel's instructions run their rows along C's m rather than along n: by choice (rows_m, 16-bit

@@ -40,15 +40,6 @@ double turns_of_work(const Problem& p, const DeviceInfo& device, int bm, int bn)
 // thread (session 42).
 constexpr int kMostAccumulatorsStaged = 128;
 
-// A cluster pair for `c` where the untuned default takes one (heuristic_default says where and what it ran): along n,
-// sharing op(A); along m, sharing op(B), where op(B) alone starts its columns off 128-byte lines
-// (kPairsAlongMOverOffLinesB) — the operand whose boxes cost more to load is then the one each pair loads once.
-void pair_as_default(WgmmaConfig& c, const Problem& p) {
-    c.cluster = 2;
-    c.pairs_m = WgmmaConfig::kPairsAlongMOverOffLinesB && c.pack == 0 &&
-                WgmmaConfig::operands_off_lines(c.kernel_problem(p)) == 2;
-}
-
 // Whether `blocks` give at least three quarters of the device's SMs one each, and no SM two (the small tiles of the
 // untuned default).
 bool nearly_a_wave(std::int64_t blocks, const DeviceInfo& device) {
@@ -411,7 +402,7 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     // +48% with op(A) so, +15-22% with op(B).
     const auto off_sectors = [&](std::int64_t ld) { return element_bytes == 2 && ld * 2 % 32 != 0; };
     const double a_cost = off_sectors(p.lda) ? 1.5 : 1.0, b_cost = off_sectors(p.ldb) ? 1.2 : 1.0;
-    const double a_rows = pairs_m ? bm : double(bm) / cluster, b_rows = pairs_m ? double(bn) / cluster : bn;
+    const double a_rows = double(bm) / cluster_n(), b_rows = double(bn) / cluster_m();
     const double l2_feed = 2.0 * bm * bn / ((a_rows * a_cost + b_rows * b_cost) * element_bytes) * l2_share;
     // Clusters of two are ranked by the L2 term alone. (They first ran 25-33% slower than single blocks, while each
     // consumer warp freed the other block's stage with a release at cluster scope; with one relaxed arrival per
@@ -436,8 +427,8 @@ CostEstimate WgmmaConfig::estimate_cost(const Problem& problem, const DeviceInfo
     // A cluster of two reads its op(A) tile from L2 once for both blocks (multicast): op(A) crosses once per pair of
     // tiles along n (op(B) once per pair along m). (Counted once per tile, the traffic bound ranked ping-pong's 256 x
     // 64 tiles of 4096^3 in clusters 65% slower than the split 256 x 128 ones, with the measured ceilings.)
-    e.traffic_seconds = pairs_m ? cost::traffic_seconds(p, ceil_div(tiles_m, cluster), tiles_n, ceilings)
-                                : cost::traffic_seconds(p, tiles_m, ceil_div(tiles_n, cluster), ceilings);
+    e.traffic_seconds =
+        cost::traffic_seconds(p, ceil_div(tiles_m, cluster_m()), ceil_div(tiles_n, cluster_n()), ceilings);
     e.seconds = std::max(e.compute_seconds, e.traffic_seconds) + meeting_seconds + cost::kLaunchSeconds + pack_seconds;
     return e;
 }
@@ -472,17 +463,42 @@ namespace {
 // 7168 x 3072 x 5120 (11 parts) 21.7, 1792 x 2552 x 4416 in pairs (16.5 parts) 43.7: 49-66 GB/s a block.
 constexpr double kMeetingPartK = 221.0;
 
+// A rung of the untuned default's ladder as it starts: `c`'s tile at 128-byte k rows, a persistent grid of one block
+// per SM, the operands that need it packed first, and a cluster pair — which loads op(A) once for both blocks, where a
+// 16-bit operand the kernel reads in place starts its columns off 128-byte lines: the TMA's loads of such boxes, not
+// the Tensor Cores, then set the pace. On the H100 (session 33, bench/results/2026-12-06-h100-s33.md), 4096^3 f16 with
+// one leading dimension 8 elements past 4096 (off 32-byte sectors): op(A) 0.267 ms against 0.181, op(B) 0.208-0.220;
+// with the pair 0.184-0.188. 16 elements past (on sectors, off lines): 0.182-0.193, with the pair 0.182-0.183. Large
+// shapes: 4200 x 6000 x 3504 f16 nn (lda 4200) 0.401 -> 0.282 ms (0.60 -> 0.85x cuBLAS), 5000 x 3000 x 2000 bf16 nt
+// (both) 0.155 -> 0.111 (0.66 -> 0.92x), 6144 x 1528 x 6144 bf16 tt (ldb 1528) 0.233 -> 0.204, where copies aligned
+// first ran 0.318, 0.123 and 0.204. With aligned operands the pair ran 4096^3 level (0.1814 against 0.1810 ms), so it
+// stays where they are off lines.
+// Packed operands too (kPairsPackedOperands), measured on 4097^3 bf16 (H100, session 39, two alternated rounds): 256 x
+// 128 tiles 0.337 ms in pairs against 0.361 alone, and with C copied out by the threads (heuristic_default) 0.273
+// against 0.304-0.306 (3.72x cuBLAS against 3.35x).
+// The pair runs along n, sharing op(A), or along m, sharing op(B), where op(B) alone starts its columns off 128-byte
+// lines (kPairsAlongMOverOffLinesB): the operand whose boxes cost more to load is then the one each pair loads once.
+WgmmaConfig ladder_rung(WgmmaConfig c, const Problem& p, const DeviceInfo& device) {
+    c.bk = row_depth(p);
+    c.grid = device.sm_count;
+    c.pack = WgmmaConfig::operands_to_pack(p);
+    const int off_lines = WgmmaConfig::operands_off_lines(c.kernel_problem(p));
+    if (off_lines != 0 || (WgmmaConfig::kPairsPackedOperands && c.pack != 0)) {
+        c.cluster = 2;
+        c.pairs_m = WgmmaConfig::kPairsAlongMOverOffLinesB && c.pack == 0 && off_lines == 2;
+    }
+    return c;
+}
+
 // The work of the tile the ladder takes without the paying tiles (paying_tiles): 256 x 128 where its tiles give every
 // SM one, else 128 x 128 — its turns times its area, or, where it deals out a sparse last turn (sparse_last_turn), its
 // whole turns, the dealt turn's share of the clusters and the meeting of each unit's parts (kMeetingPartK).
 double ladder_work(const Problem& p, const DeviceInfo& device) {
-    WgmmaConfig c;
-    c.bm = 256;
-    c.bn = 128;
-    if (c.tiles(p) < device.sm_count) c.bm = 128;
-    c.bk = row_depth(p);
-    if (WgmmaConfig::operands_off_lines(c.kernel_problem(p)) != 0) pair_as_default(c, p);
-    c.grid = device.sm_count / c.cluster * c.cluster;
+    WgmmaConfig standard;
+    standard.bm = 256;
+    standard.bn = 128;
+    if (standard.tiles(p) < device.sm_count) standard.bm = 128;
+    const WgmmaConfig c = ladder_rung(standard, p, device);
     if (!WgmmaConfig::kDealsOutASparseLastTurn || !sparse_last_turn(c, p))
         return turns_of_work(p, device, c.bm, c.bn);
     WgmmaConfig dealt = c;
@@ -510,6 +526,7 @@ double ladder_work(const Problem& p, const DeviceInfo& device) {
 //   each) 0.198 against 0.175 ms, as their areas; 7168 x 3072 x 5120, whose dealt-out last turn 256 x 128 finishes
 //   in 0.2995 ms, 0.307 in 5 turns of 192 x 192 (which ladder_work leaves to stream-K).
 std::vector<WgmmaConfig> paying_tiles(const Problem& p, const DeviceInfo& device, bool deep, bool three) {
+    if (!deep && !three) return {};
     const double standard = ladder_work(p, device);
     std::vector<std::pair<double, WgmmaConfig>> paying;
     const auto consider = [&](int bm, int bn, int consumers, double area_cost) {
@@ -687,25 +704,8 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
                      larger && kDefaultsToThreeConsumers && p.k >= 1024);
     ladder.insert(ladder.begin(), paying.begin(), paying.end());
     for (std::size_t rung = 0; rung < ladder.size(); ++rung) {
-        WgmmaConfig c = ladder[rung];
+        WgmmaConfig c = ladder_rung(ladder[rung], p, device);
         const bool pays = rung < paying.size();
-        c.bk = row_depth(p);
-        c.grid = device.sm_count;
-        c.pack = operands_to_pack(p);
-        // A cluster pair, which loads op(A) once for both blocks, where a 16-bit operand the kernel reads in place
-        // starts its columns off 128-byte lines: the TMA's loads of such boxes, not the Tensor Cores, then set the
-        // pace. On the H100 (session 33, bench/results/2026-12-06-h100-s33.md), 4096^3 f16 with one leading dimension
-        // 8 elements past 4096 (off 32-byte sectors): op(A) 0.267 ms against 0.181, op(B) 0.208-0.220; with the pair
-        // 0.184-0.188. 16 elements past (on sectors, off lines): 0.182-0.193, with the pair 0.182-0.183. Large shapes:
-        // 4200 x 6000 x 3504 f16 nn (lda 4200) 0.401 -> 0.282 ms (0.60 -> 0.85x cuBLAS), 5000 x 3000 x 2000 bf16 nt
-        // (both) 0.155 -> 0.111 (0.66 -> 0.92x), 6144 x 1528 x 6144 bf16 tt (ldb 1528) 0.233 -> 0.204, where copies
-        // aligned first ran 0.318, 0.123 and 0.204. With aligned operands the pair ran 4096^3 level (0.1814 against
-        // 0.1810 ms), so it stays where they are off lines.
-        // Packed operands too (kPairsPackedOperands), measured on 4097^3 bf16 (H100, session 39, two alternated
-        // rounds): 256 x 128 tiles 0.337 ms in pairs against 0.361 alone, and with C copied out by the threads
-        // (below) 0.273 against 0.304-0.306 (3.72x cuBLAS against 3.35x).
-        if (operands_off_lines(c.kernel_problem(p)) != 0 || (kPairsPackedOperands && c.pack != 0))
-            pair_as_default(c, p);
         // C through the TMA where its layout takes it. A 16-bit C: on the H200 the 10 s searches of
         // bench/shapes/wgmma_targets.csv picked it for 14 of the 15 16-bit rows it can store, 0.98-1.03x cuBLAS
         // where this default without it ran 0.95-1.01x, and batched 512 x 512 x 64 x 64 ran 0.99x against 0.79x
