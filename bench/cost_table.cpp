@@ -51,13 +51,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::string gpu = argv[1];
-    const std::string types = argv[7];
-    const std::size_t colon = types.find(':');
-    const auto dtype = parse_dtype(types.substr(0, colon));
-    const auto c_type = colon == std::string::npos ? dtype : parse_dtype(types.substr(colon + 1));
+    const auto types = parse_types(argv[7]);
     const auto compute = parse_compute_type(argv[8]);
     const long long batch = std::atoll(argv[9]);
-    if ((gpu != "h200" && gpu != "a100") || !dtype || !c_type || !compute || batch < 1) {
+    if ((gpu != "h200" && gpu != "a100") || !types || !compute || batch < 1) {
         std::fprintf(stderr, "the GPU is h200 or a100, DTYPE f32, f16 or bf16 (C's after a colon), COMPUTE f32 or "
                              "tf32, BATCH >= 1\n");
         return 2;
@@ -66,9 +63,7 @@ int main(int argc, char** argv) {
     const DeviceCeilings ceilings = estimate_ceilings(device);
     Problem p = bench_problem(std::atoll(argv[2]), std::atoll(argv[3]), std::atoll(argv[4]),
                               argv[5][0] == 't' ? Transpose::Yes : Transpose::No,
-                              argv[6][0] == 't' ? Transpose::Yes : Transpose::No, *dtype, *compute);
-    p.c_type = *c_type;
-    p.align_c = alignment_class(nullptr, p.ldc, size_of(p.c_type));
+                              argv[6][0] == 't' ? Transpose::Yes : Transpose::No, *types, *compute);
     p.batch = batch;  // the strides are run-time arguments: the problem holds only their alignment
     std::printf("%-44s %10s %10s %10s %6s\n", "configuration", "us", "compute", "traffic", "waves");
     const auto print_estimate = [](const AnyConfig& config, const CostEstimate& e) {

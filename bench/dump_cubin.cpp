@@ -4,7 +4,7 @@
 //   dump_cubin OUT.cubin ARCH --key PROBLEM_KEY CONFIG   (a Problem::key() as a log or a failed test names it)
 //   e.g. dump_cubin rb.cubin sm_90a 4096 4096 4096 n n regblock_128x128x8_t8x8_v4_s2_g8
 //        dump_cubin mma.cubin sm_90a 4097 4097 4097 n n mma_sync_128x128x32_w2x4_s3_g8 bf16
-// DTYPE (f32, f16, bf16; default f32) is the type of A, B and C; COMPUTE is f32 or tf32; RUNTIME (m or n) builds the
+// DTYPE (f32, f16, bf16; default f32) is the type of A, B and C (C's after a colon: bf16:f32); COMPUTE is f32 or tf32; RUNTIME (m or n) builds the
 // run-time-shape variant whose m or n is an argument. Leading dimensions are the minimum, so odd sizes give 16-bit
 // operands 2-byte alignment.
 #include <cstdio>
@@ -60,15 +60,15 @@ int main(int argc, char** argv) {
                      "       dump_cubin OUT.cubin ARCH --key PROBLEM_KEY CONFIG\n");
         return 2;
     }
-    const auto dtype = parse_dtype(argc > 9 ? argv[9] : "f32");
+    const auto types = parse_types(argc > 9 ? argv[9] : "f32");
     const auto compute = parse_compute_type(argc > 10 ? argv[10] : "f32");
-    if (!dtype || !compute) {
-        std::fprintf(stderr, "DTYPE is f32, f16 or bf16 and COMPUTE f32 or tf32\n");
+    if (!types || !compute) {
+        std::fprintf(stderr, "DTYPE is f32, f16 or bf16 (C's after a colon: bf16:f32) and COMPUTE f32 or tf32\n");
         return 2;
     }
     Problem p = bench_problem(std::atoll(argv[3]), std::atoll(argv[4]), std::atoll(argv[5]),
                               argv[6][0] == 't' ? Transpose::Yes : Transpose::No,
-                              argv[7][0] == 't' ? Transpose::Yes : Transpose::No, *dtype, *compute);
+                              argv[7][0] == 't' ? Transpose::Yes : Transpose::No, *types, *compute);
     if (argc > 11) {
         const std::string runtime = argv[11];
         if (runtime != "m" && runtime != "n") {

@@ -202,12 +202,17 @@ constexpr bool THREADS_COPY_C = WGMMA_STORE == 3;
 constexpr int C_BYTES = (int)sizeof(c_t);
 constexpr int C_BOX_ELEMS = 128 / C_BYTES;
 constexpr int C_BOXES = BM / C_BOX_ELEMS;
-constexpr int C_BOX_BYTES = CONSUMER_COLS * 128;
+// Where the rows run along m (turned tiles) a consumer holds CONSUMER_ROWS m of the tile by all of its WIDTH n, and C
+// goes out in rounds of C_ROUND_COLS columns n: boxes of C_BOX_ELEMS m by C_ROUND_COLS n, CONSUMER_ROWS / C_BOX_ELEMS
+// of them a round (32 bytes of each column: 4 KB a round of 128 rows), through two round buffers per consumer, so that
+// the staging of a 256 x 160 turned tile takes 16 KB where boxes of all its 160 columns would take 80 KB.
+constexpr int C_ROUND_COLS = 32 / C_BYTES;
+constexpr int C_BOX_BYTES = (ROWS_ALONG_M ? C_ROUND_COLS : CONSUMER_COLS) * 128;
 // Boxes handed to the TMA at once (a round), and box buffers per consumer: the tile in one round, or box by box through
-// two buffers that alternate (WGMMA_STORE 2 and 3).
+// two buffers that alternate (WGMMA_STORE 2 and 3); turned, a round of columns at once through two buffers.
 constexpr bool STORE_BY_BOX = WGMMA_STORE >= 2;
-constexpr int STORE_ROUND_BOXES = STORE_BY_BOX ? 1 : C_BOXES;
-constexpr int STORE_BUFFERS = STORE_BY_BOX ? 2 : C_BOXES;
+constexpr int STORE_ROUND_BOXES = ROWS_ALONG_M ? CONSUMER_ROWS / C_BOX_ELEMS : STORE_BY_BOX ? 1 : C_BOXES;
+constexpr int STORE_BUFFERS = ROWS_ALONG_M ? 2 * STORE_ROUND_BOXES : STORE_BY_BOX ? 2 : C_BOXES;
 constexpr int STAGING_BYTES = STAGED_C ? CONSUMERS * STORE_BUFFERS * C_BOX_BYTES : 0;
 
 // Stream-K: the units of the exact problem, the whole waves of them, and the units left over, whose k blocks are dealt
@@ -262,7 +267,10 @@ static_assert(K >= 1, "the family computes k >= 1 (k = 0 is the reference family
 static_assert(!STREAM_K || (STREAM_BLOCKS % CLUSTER == 0 && !RUNTIME_SHAPE && STREAM_UNITS_LEFT > 0),
               "stream-K: whole clusters, an exact problem, and units left over after the whole waves");
 static_assert(ATOMS * ACC % (4 * SUM_COLS) == 0, "a thread's accumulators are whole rows of partial sums");
-static_assert(!STAGED_C || !ROWS_ALONG_M, "C is staged only where the rows run along n");
+static_assert(!STAGED_C || !ROWS_ALONG_M || (WGMMA_STORE == 2 && !P_IN_REGISTERS && CONSUMER_ROWS % C_BOX_ELEMS == 0 &&
+                                             WIDTH % C_ROUND_COLS == 0),
+              "where the rows run along m, C goes through the TMA round by round (WGMMA_STORE 2), from 16-bit inputs, "
+              "each consumer's rows whole 128-byte boxes of m");
 static_assert(!STAGED_C || BM % C_BOX_ELEMS == 0, "C is staged in whole 128-byte boxes of m");
 static_assert(WGMMA_STORE >= 0 && WGMMA_STORE <= 3,
               "C from registers (0), through the TMA whole (1) or by box (2), or copied out by box (3)");
@@ -732,6 +740,65 @@ __device__ __forceinline__ void store_tile_through_tma(const dims& d, const floa
     }
 }
 
+// As store_tile_through_tma where the rows run along m (turned tiles): a thread's values are consecutive in n, so each
+// goes to its box alone, at its m in the row of its n. The consumer's rows of the tile go out in rounds of C_ROUND_COLS
+// columns (one box per C_BOX_ELEMS of its m), through two round buffers: a round waits until the TMA has read the round
+// before last. A warp's writes of one value each (8 consecutive m in 4 rows n of the same parity) fall on different
+// banks: the rows' swizzle XORs their 16-byte chunks with 4 different even or odd values.
+__device__ __forceinline__ void store_turned_tile_through_tma(const dims& d, const float (&acc)[ATOMS][ACC], c_t* C,
+                                                              const tma::tensor_map* map_c, unsigned char* staging,
+                                                              unsigned staging_address, index_t m0, index_t n0, int z,
+                                                              int consumer, int first_row, float alpha, float beta,
+                                                              unsigned& rounds) {
+    const int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
+    const bool issues = threadIdx.x % 128 == 0;
+    const index_t m_end = d.m(), n_end = d.n();
+    constexpr int ROUND_J = C_ROUND_COLS / 8;  // 8-column groups of accumulators a round
+#pragma unroll
+    for (int round = 0; round < WIDTH / C_ROUND_COLS; ++round) {
+        const int buffer = (int)(rounds++ % 2);
+        if (issues) tma::store_wait_read<1>();
+        consumer_sync(consumer);
+        unsigned char* const area = staging + buffer * STORE_ROUND_BOXES * C_BOX_BYTES;
+#pragma unroll
+        for (int t = 0; t < ATOMS; ++t) {
+#pragma unroll
+            for (int half = 0; half < 2; ++half) {
+                const int row_m = 64 * t + 16 * warp + lane / 4 + 8 * half;  // m within this consumer's rows
+                const index_t m = m0 + first_row + row_m;
+                const int box_byte = (row_m / C_BOX_ELEMS) * C_BOX_BYTES;
+                const int byte = (row_m % C_BOX_ELEMS) * C_BYTES;
+#pragma unroll
+                for (int j = round * ROUND_J; j < (round + 1) * ROUND_J; ++j) {
+#pragma unroll
+                    for (int e = 0; e < 2; ++e) {
+                        const int column = 8 * (j - round * ROUND_J) + 2 * (lane % 4) + e;  // within the round
+                        const index_t n = n0 + round * C_ROUND_COLS + column;
+                        float value[1] = {acc[t][4 * j + 2 * half + e]};
+                        // Outside C the TMA writes nothing: the bounds serve C's reads for beta alone.
+                        if (BETA_MODE == 0 || (n < n_end && m < m_end))
+                            epilogue_values<1>(C, d.c_offset(m, n), value, 1, alpha, beta, value);
+                        store_typed_run<1>(reinterpret_cast<c_t*>(area + box_byte + swizzled_byte(column, byte)), 1,
+                                           value);
+                    }
+                }
+            }
+        }
+        tma::fence_shared_to_async();  // this thread's writes, visible to the TMA's reads
+        consumer_sync(consumer);
+        if (issues) {
+#pragma unroll
+            for (int b = 0; b < STORE_ROUND_BOXES; ++b) {
+                const unsigned src = staging_address + (buffer * STORE_ROUND_BOXES + b) * C_BOX_BYTES;
+                const int x = (int)m0 + first_row + b * C_BOX_ELEMS, y = (int)n0 + round * C_ROUND_COLS;
+                if constexpr (BATCH == 1) tma::store_2d(map_c, src, x, y);
+                else tma::store_3d(map_c, src, x, y, z);
+            }
+            tma::store_commit();
+        }
+    }
+}
+
 // All consumer threads of the block meet (named barrier 1 + CONSUMERS, past consumer_sync's).
 __device__ __forceinline__ void consumers_sync() {
     asm volatile("bar.sync %0, %1;" ::"r"(1 + CONSUMERS), "r"(128 * CONSUMERS) : "memory");
@@ -928,7 +995,10 @@ __device__ __forceinline__ void consume(const ring& r, int consumer, int rank, c
                            split_first_chunk(split + 1));
             return;
         }
-        if constexpr (STAGED_C)
+        if constexpr (STAGED_C && ROWS_ALONG_M)
+            store_turned_tile_through_tma(d, acc, gemm_c, map_c, staging, r.staging(consumer), m0, n0, z, consumer,
+                                          first_row, args.alpha, args.beta, store_rounds);
+        else if constexpr (STAGED_C)
             store_tile_through_tma(d, acc, gemm_c, map_c, staging, r.staging(consumer), m0, n0, z, consumer,
                                    first_row, args.alpha, args.beta, store_rounds);
         else if constexpr (ROWS_ALONG_M)

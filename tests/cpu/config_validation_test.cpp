@@ -424,8 +424,12 @@ TEST(ConfigValidation, HeuristicDealsOutASparseLastTurn) {
               on ? "wgmma_256x128x64_c2_s4_g8_q132_sk_tb" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
     // 3584 x 1280 x 4416 (K 4352 below): 133 tiles of 192 x 192, two turns as 256 x 128's 140.
     // UntunedDefault.HopperPicksMatchTheReference's cases: 140 tiles (8 left, 69 k blocks), and 70 pairs (4 left).
+    // Where turned tiles pay, 126 of 256 x 144 take one turn (the test below).
+    const bool turned = WgmmaConfig::kDefaultsToTurnedTiles;
     EXPECT_EQ(to_string(heuristic_config(large(3584, 1280, 4416, N, N), d)),
-              on ? "wgmma_256x128x64_c2_s4_g8_q132_sk_tb" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
+              turned ? "wgmma_256x144x64_c2_s4_g8_m_q132_tb"
+              : on   ? "wgmma_256x128x64_c2_s4_g8_q132_sk_tb"
+                     : "wgmma_256x128x64_c2_s4_g8_q132_tb");
     // 1792 x 2552: 100 tiles of 192 x 256 (one turn, three quarters of the SMs and more) against two of 256 x 128; its
     // pairs along m, sharing op(B), which alone is off 128-byte lines (ldb 2552).
     EXPECT_EQ(to_string(heuristic_config(large(1792, 2552, 4416, T, T), d)),
@@ -435,7 +439,8 @@ TEST(ConfigValidation, HeuristicDealsOutASparseLastTurn) {
               : on                              ? "wgmma_256x128x64_c2_s4_g8_x2_q132_sk_tb"
                                                 : "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
     // One k block fewer: the idle part of the last turn (124 of 132 blocks) then holds under 64 k blocks' time.
-    EXPECT_EQ(to_string(heuristic_config(large(3584, 1280, 4352, N, N), d)), "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    EXPECT_EQ(to_string(heuristic_config(large(3584, 1280, 4352, N, N), d)),
+              turned ? "wgmma_256x144x64_c2_s4_g8_m_q132_tb" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
     // 4200 x 6000 x 3504 in pairs (12 of 66 left, 55 k blocks): measured slower dealt out (0.287 ms against 0.280),
     // and faster still in 192 x 256 tiles (4 turns against 7; below).
     EXPECT_EQ(to_string(heuristic_config(large(4200, 6000, 3504, N, N), d)),
@@ -446,7 +451,8 @@ TEST(ConfigValidation, HeuristicDealsOutASparseLastTurn) {
               three ? "wgmma_192x192x64_c3_s3_g8_q132_tb" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
     // 4096^3: 512 tiles, 116 left (a last turn 88% full); 3000 x 5000 (pairs): 240 units, 42 left on 66.
     EXPECT_EQ(to_string(heuristic_config(large(4096, 4096, 4096, N, N), d)), "wgmma_256x128x64_c2_s4_g8_q132_tb");
-    EXPECT_EQ(to_string(heuristic_config(large(3000, 5000, 2000, T, N), d)), "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
+    EXPECT_EQ(to_string(heuristic_config(large(3000, 5000, 2000, T, N), d)),
+              turned ? "wgmma_256x160x64_c2_s4_g8_m_x2_q132_tb" : "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
 }
 
 // 192 x 256 tiles (192 accumulators a consumer thread, C from the registers) where they take the persistent grid fewer
@@ -470,9 +476,11 @@ TEST(ConfigValidation, HeuristicTakesDeepTilesWhereTheyTakeFewerTurnsOfWork) {
               on ? "wgmma_192x256x64_c2_s4_g8_q132" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
     // 2047 rows of bf16: C off 16 bytes, op(A) packed first.
     EXPECT_EQ(to_string(heuristic_config(large(2047, 3072, 4096, DType::BF16), d)).find("192x256"), std::string::npos);
-    // Nor with K under 2048 (as measured), nor for TF32.
+    // Nor with K under 2048 (as measured), nor for TF32. (With K 1024, 2048 x 3072 takes one turn of 256 x 192 turned
+    // tiles, C through the TMA round by round, where 256 x 128 takes two.)
     EXPECT_EQ(to_string(heuristic_config(large(2048, 3072, 1024, DType::BF16), d)),
-              "wgmma_256x128x64_c2_s4_g8_q132_tb");
+              WgmmaConfig::kDefaultsToTurnedTiles ? "wgmma_256x192x64_c2_s3_g8_m_q132_tb"
+                                                  : "wgmma_256x128x64_c2_s4_g8_q132_tb");
     const Problem tf32 = bench_problem(2048, 3072, 4096, Transpose::No, Transpose::No, DType::F32, ComputeType::TF32);
     EXPECT_EQ(to_string(heuristic_config(tf32, d)).find("192x256"), std::string::npos);
 }

@@ -669,6 +669,33 @@ TEST(NvrtcCompileWgmma, PairsAlongMCompileWithoutSerializationOrSpills) {
     expect_unspilled_wgmma_cases(cases);
 }
 
+// Turned tiles (_m) with C through the TMA round by round (_tb): fp32 and 16-bit C, a deep tile in a pair, narrow
+// widths, stream-K, ping-pong, one consumer, three, pairs along m and a batch (the TMA's 3-d store): no serialized
+// wgmma, nothing spilled.
+TEST(NvrtcCompileWgmma, TurnedTilesThroughTheTmaCompileWithoutSerializationOrSpills) {
+    const WgmmaCase cases[] = {
+        {"wgmma_256x160x64_c2_s4_g8_m_x2_q132_tb", DType::F16, DType::F32, 8192, 2552, 3000, 1, Transpose::Yes,
+         Transpose::No},
+        {"wgmma_256x160x64_c2_s4_g8_m_x2_q132_tb", DType::BF16, DType::BF16, 3000, 5000, 2000, 1, Transpose::Yes,
+         Transpose::No},
+        {"wgmma_128x80x64_c2_s6_g8_m_q132_tb", DType::F16, DType::F16, 2048, 1000, 2048, 1, Transpose::No,
+         Transpose::Yes},
+        {"wgmma_128x208x64_c2_s4_g4_m_q7_sk_tb", DType::BF16, DType::F32, 2048, 1000, 2048, 1, Transpose::No,
+         Transpose::No},
+        {"wgmma_128x112x64_c2_s5_g8_m_q132_pp_tb", DType::F16, DType::BF16, 2048, 1000, 2048, 1, Transpose::Yes,
+         Transpose::Yes},
+        {"wgmma_64x48x128_c1_s4_g8_m_x2_tb", DType::BF16, DType::F16, 2048, 1000, 2048, 1, Transpose::No,
+         Transpose::Yes},
+        {"wgmma_192x176x64_c3_s4_g8_m_q132_tb", DType::BF16, DType::F32, 2048, 1000, 2048, 1, Transpose::No,
+         Transpose::Yes},
+        {"wgmma_128x144x64_c2_s5_g8_m_y2_q132_tb", DType::F16, DType::F32, 2048, 1000, 2048, 1, Transpose::No,
+         Transpose::Yes},
+        {"wgmma_128x144x64_c2_s4_g8_m_q132_tb", DType::BF16, DType::BF16, 704, 904, 1024, 4, Transpose::No,
+         Transpose::No},
+    };
+    expect_unspilled_wgmma_cases(cases);
+}
+
 // Ping-pong in the wgmma family (two consumers taking whole tiles in turn): 16-bit every transpose and TF32 (with
 // op(A) through registers, the rows along m), C from the registers and through the TMA (two staging areas), a
 // cluster, a batch and a run-time m: no serialized wgmma and nothing spilled — C through the TMA with the 256-wide

@@ -803,16 +803,20 @@ TEST(WgmmaFamily, TmaStoredCNeedsColumnsOfWhole16ByteChunks) {
 }
 
 // The search starts from C through the TMA where C is 16-bit and its layout takes it (the H200's 10 s searches picked
-// it for 14 of the 15 16-bit target rows whose C it can store), and refines a winner back to the store from registers; an fp32 C (TF32) and
-// a C whose columns end inside 16-byte chunks start from the registers.
+// it for 14 of the 15 16-bit target rows whose C it can store; turned tiles round by round), and refines a winner back
+// to the store from registers; an fp32 C (TF32) and a C whose columns end inside 16-byte chunks start from the
+// registers.
 TEST(WgmmaFamily, SearchStartsFromTmaStoredCWhereC16BitTakesIt) {
     const DeviceInfo d = h200_profile();
     const Problem p = half(4096, 4096, 4096);
     int valid = 0;
     for (const WgmmaConfig& c : WgmmaConfig::enumerate(p, d)) {
-        // (Widths fitted to waves, 112 here, that are not whole 128-byte boxes of C, or turned along n, store it from
-        // the registers; tiles of more than 128 accumulators a consumer thread have the registers' twin as well.)
-        if (c.accumulators(p) <= 128) EXPECT_EQ(c.tma_store, c.bm % 64 == 0 && !c.rows_m) << c.to_string();
+        // (Widths fitted to waves, 112 here, that are not whole 128-byte boxes of C store it from the registers;
+        // turned tiles, round by round, where each consumer's rows are whole boxes; tiles of more than 128
+        // accumulators a consumer thread have the registers' twin as well.)
+        const int boxed_rows = c.rows_m ? c.bm / c.stage_readers() : c.bm;
+        if (c.accumulators(p) <= 128) EXPECT_EQ(c.tma_store, boxed_rows % 64 == 0) << c.to_string();
+        EXPECT_EQ(c.store_by_box, c.tma_store && c.rows_m) << c.to_string();
         if (!c.validate(p, d)) ++valid;
     }
     EXPECT_GE(valid, 20);
@@ -832,8 +836,9 @@ TEST(WgmmaFamily, SearchStartsFromTmaStoredCWhereC16BitTakesIt) {
     Problem fp32_c = half(4096, 4096, 4096);
     fp32_c.c_type = DType::F32;
     for (const WgmmaConfig& c : WgmmaConfig::enumerate(fp32_c, d)) {
-        if (c.accumulators(fp32_c) <= 128) EXPECT_EQ(c.tma_store, c.bm % 32 == 0 && !c.rows_m) << c.to_string();
-        EXPECT_EQ(c.store_by_box, c.tma_store && c.bm > 64) << c.to_string();
+        const int boxed_rows = c.rows_m ? c.bm / c.stage_readers() : c.bm;
+        if (c.accumulators(fp32_c) <= 128) EXPECT_EQ(c.tma_store, boxed_rows % 32 == 0) << c.to_string();
+        EXPECT_EQ(c.store_by_box, c.tma_store && (c.rows_m || c.bm > 64)) << c.to_string();
     }
     for (const WgmmaConfig& c : WgmmaConfig::enumerate(tf32(4096, 4096, 4096, Transpose::No, Transpose::No), d))
         EXPECT_FALSE(c.tma_store) << c.to_string();

@@ -187,7 +187,11 @@ const std::vector<std::string> kWgmmaConfigs = {
     // Pairs along m (_y2): neighbouring tiles of m sharing op(B)^T (half its boxes or rows each), persistent and not,
     // stream-K, turned, C through the TMA.
     "wgmma_256x128x64_c2_s4_g8_y2_q132_tb", "wgmma_128x128x64_c2_s6_g4_y2", "wgmma_128x128x64_c2_s4_g8_y2_q6_sk",
-    "wgmma_128x144x64_c2_s5_g8_m_y2_q132", "wgmma_192x256x64_c2_s4_g8_y2_q132"};
+    "wgmma_128x144x64_c2_s5_g8_m_y2_q132", "wgmma_192x256x64_c2_s4_g8_y2_q132",
+    // Turned tiles with C through the TMA, round by round (32 bytes of each column of m a round): deep and in a pair,
+    // narrow widths, stream-K, ping-pong, one consumer of 64 rows (one box of 16-bit C a round), pairs along m.
+    "wgmma_256x160x64_c2_s3_g8_m_x2_q132_tb", "wgmma_128x80x64_c2_s6_g8_m_q132_tb", "wgmma_128x208x64_c2_s4_g4_m_q7_sk_tb",
+    "wgmma_128x112x64_c2_s5_g8_m_q132_pp_tb", "wgmma_64x48x128_c1_s4_g8_m_x2_tb", "wgmma_128x144x64_c2_s5_g8_m_y2_q132_tb"};
 
 // Three consumers (c3), one 64-row instruction block each of a 192-row tile: every case of their own (below), so that
 // each layout meets all of them — persistent and not, a pair, stream-K, K split in three, C box by box, turned, a
@@ -196,7 +200,7 @@ const std::vector<std::string> kWgmmaThreeConsumerConfigs = {
     "wgmma_192x192x64_c3_s4_g8_q132",    "wgmma_192x192x64_c3_s4_g8_x2_q132", "wgmma_192x192x64_c3_s4_g4",
     "wgmma_192x192x64_c3_s3_g8_q132_tb", "wgmma_192x192x64_c3_s4_g8_q7_sk",   "wgmma_128x192x64_c3_s5_g8_k3",
     "wgmma_192x176x64_c3_s4_g8_m_q132",  "wgmma_176x192x128_c3_s2_g8_x2_q6",  "wgmma_192x192x64_c3_s3_g8_y2_q132_tb",
-    "wgmma_192x192x64_c3_s4_g8_y2_q6_sk"};
+    "wgmma_192x192x64_c3_s4_g8_y2_q6_sk", "wgmma_192x176x64_c3_s4_g8_m_q132_tb"};
 
 // The same for TF32, at the depths of fp32 rows (32 or 64 per stage).
 const std::vector<std::string> kWgmmaTf32Configs = {

@@ -44,7 +44,7 @@ TEST(UntunedDefault, HopperPicksMatchTheReference) {
         {512, 512, 2048, N, T, DType::F16, DType::F16, 1.0f},
         {4096, 64, 4096, T, N, DType::BF16, DType::BF16, 0.0f},
         {1000, 1000, 1000, N, N, DType::BF16, DType::BF16, 0.0f},   // small tiles in pairs over operands off lines
-        {3584, 1280, 4416, N, N, DType::F16, DType::F16, 0.0f},     // a sparse last turn dealt out (stream-K)
+        {3584, 1280, 4416, N, N, DType::F16, DType::F16, 0.0f},     // turned 256 x 144: one turn (once stream-K)
         {1792, 2552, 4416, T, T, DType::BF16, DType::F32, -1.5f},   // 192 x 256 in pairs: 100 tiles, one turn
         {384, 384, 384, N, N, DType::F16, DType::F32, -1.5f},       // under a GFLOP
         {2048, 3072, 2048, N, N, DType::BF16, DType::BF16, 0.0f},   // 192 x 256: one turn where 256 x 128 take two
@@ -53,6 +53,8 @@ TEST(UntunedDefault, HopperPicksMatchTheReference) {
         {3072, 3072, 2048, N, T, DType::BF16, DType::F32, -1.5f},   // the same, an fp32 C box by box
         {6144, 1528, 2048, T, T, DType::BF16, DType::BF16, 0.0f},   // the same in cluster pairs (op(B) off lines)
         {1536, 1536, 1024, N, T, DType::BF16, DType::F16, -1.5f},   // three consumers' 96 x 192
+        {3000, 5000, 2000, T, N, DType::BF16, DType::F32, -1.5f},   // turned 256 x 160 in pairs, C round by round
+        {2048, 3072, 1024, N, N, DType::F16, DType::F16, 1.0f},     // turned 256 x 192: one turn for two
     };
     std::vector<GemmShape> shapes;
     std::vector<std::string> configs;

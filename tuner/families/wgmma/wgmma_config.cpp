@@ -107,8 +107,10 @@ int WgmmaConfig::tile_rows(const Problem& problem, int operand) const {
 }
 
 void WgmmaConfig::start_store(const Problem& kernel_problem) {
-    tma_store = !rows_m && !tma_store_rejection(kernel_problem) && bm % c_box_elements(kernel_problem) == 0;
-    store_by_box = tma_store && size_of(kernel_problem.c_type) == 4 && c_boxes(kernel_problem) > 2;
+    // Turned tiles (rows_m) round by round, each consumer's rows whole boxes of m.
+    const int boxed_rows = rows_m ? bm / stage_readers() : bm;
+    tma_store = !tma_store_rejection(kernel_problem) && boxed_rows % c_box_elements(kernel_problem) == 0;
+    store_by_box = tma_store && (rows_m || (size_of(kernel_problem.c_type) == 4 && c_boxes(kernel_problem) > 2));
     // A single GEMM's C that the TMA cannot write (off 16 bytes): staged and copied out by the threads, as the untuned
     // default does (wgmma_search.cpp says what it ran); the store from the registers is the refinement.
     copied_store = !tma_store && !rows_m && !forced_rows_along_m(kernel_problem) && kernel_problem.batch == 1 &&
@@ -157,9 +159,9 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
     if (rows_m && is_tf32(p))
         return Rejection{PruneRule::Knobs, "the instructions' rows turn along m by choice (_m) for 16-bit inputs only "
                                            "(TF32 turns them where op(A) is stored m-contiguous)"};
-    if (rows_m && staged_store())
-        return Rejection{PruneRule::Knobs, "with the instructions' rows along m (_m) C is stored from the registers "
-                                           "(no _ts, _tb or _tc)"};
+    if (rows_m && (copied_store || (tma_store && !store_by_box)))
+        return Rejection{PruneRule::Knobs, "with the instructions' rows along m (_m) C is stored from the registers or "
+                                           "through the TMA round by round (_tb; no _ts or _tc)"};
     // The instruction's width (bm, or bn where the rows run along m) is any multiple of 16 up to 256 (an extent that
     // fits a narrow side of C); its rows (bn, or bm) come 64 per instruction.
     const int width = instruction_width(p), rows = rows_along_m(p) ? bm : bn;
@@ -236,6 +238,10 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
     if (tma_store && bm % c_box_elements(p) != 0)
         return Rejection{PruneRule::Knobs, "C goes through the TMA (_ts, _tb) in whole boxes of 128 bytes of m: bm a "
                                            "multiple of " + std::to_string(c_box_elements(p))};
+    if (tma_store && rows_m && consumer_rows(p) % c_box_elements(p) != 0)
+        return Rejection{PruneRule::Knobs, "with the instructions' rows along m (_m) each consumer's rows of C go "
+                                           "through the TMA (_tb) in whole boxes of 128 bytes of m: " +
+                                               std::to_string(c_box_elements(p)) + " m and more"};
     if (store_by_box && !tma_store)
         return Rejection{PruneRule::Knobs, "box by box (_tb) is a way of storing C through the TMA"};
     if (copied_store && tma_store)
@@ -247,7 +253,7 @@ std::optional<Rejection> WgmmaConfig::validate(const Problem& problem, const Dev
     if (copied_store && bm % c_box_elements(p) != 0)
         return Rejection{PruneRule::Knobs, "C is staged (_tc) in whole boxes of 128 bytes of m: bm a multiple of " +
                                                std::to_string(c_box_elements(p))};
-    if (store_by_box && c_boxes(p) <= 2)
+    if (store_by_box && !rows_m && c_boxes(p) <= 2)
         return Rejection{PruneRule::Knobs, "a tile of " + std::to_string(c_boxes(p)) +
                                                " boxes of C takes no more shared memory whole (_ts) than box by box"};
     for (const auto& [name, align] : {std::pair{'A', p.align_a}, {'B', p.align_b}})
@@ -295,8 +301,9 @@ LaunchDescription WgmmaConfig::launch(const Problem& problem) const {
     // A persistent grid's clusters take every (grid's clusters)-th unit; stream-K's runs are dealt out among the
     // clusters of the grid as compiled.
     g.grid_strided = grid > 0 && !stream_k;
-    // C's boxes, where it goes through the TMA: one 128-byte row of m by a consumer's columns.
-    const int c_rows = tma_store ? bn / stage_readers() : 0;
+    // C's boxes, where it goes through the TMA: one 128-byte row of m by a consumer's columns, or (rows along m) by a
+    // round's.
+    const int c_rows = !tma_store ? 0 : rows_m ? turned_round_columns(kernel_problem(problem)) : bn / stage_readers();
     g.preparation =
         std::make_shared<WgmmaTensorMaps>(kernel_problem(problem),
                                           TensorMapBoxes{bm / cluster_n(), bn / cluster_m(), bk, c_rows});

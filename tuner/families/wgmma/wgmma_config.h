@@ -77,6 +77,9 @@ struct WgmmaConfig {
     // take fewer turns of work than 256 x 128 by more than they lose a turn, at the rate a unit of area of
     // kThreeConsumersAreaCost against 256 x 128's (paying_tiles in wgmma_search.cpp says where and what they ran).
     static constexpr bool kDefaultsToThreeConsumers = true;
+    // Whether it takes 256 x W tiles turned (_m, W from 144 to 192 along n; C through the TMA round by round) where
+    // they take fewer turns of work than 256 x 128 (paying_tiles in wgmma_search.cpp says where and what they ran).
+    static constexpr bool kDefaultsToTurnedTiles = true;
     static constexpr double kThreeConsumersAreaCost = 1.0;  // 4096^3 (4 turns of each): 1.004 (session 43)
     // Whether the untuned default's small one-consumer tiles (small_tile_default in wgmma_search.cpp) also serve 16-bit
     // GEMMs under a GFLOP with K of 256 and more, where they fill a wave; and whether whole small tiles over operands
@@ -90,11 +93,13 @@ struct WgmmaConfig {
     static constexpr bool kPairsPackedOperands = true;
     // Whether its cluster pairs run along m, sharing op(B), where op(B) alone is off 128-byte lines (ladder_rung in
     // wgmma_search.cpp), as cuBLAS pairs 6144 x 1528 tt (session 42's ncu: 192 x 192 tiles, clusters 2 x 1); and
-    // whether the search tries the pair along the other side as a refinement of every pair. Off until their first GPU
-    // run: written in session 43, whose device calls after the first found no machine (bench/shapes/pairs_along_m.txt
-    // and the y2 rows of bench/shapes/sanitize_three_consumers.txt wait for it; the GPU tests draw y2 configurations).
-    static constexpr bool kPairsAlongMOverOffLinesB = false;
-    static constexpr bool kSearchesPairsAlongM = false;
+    // whether the search tries the pair along the other side as a refinement of every pair. On since their first GPU
+    // run (session 44, H100, bench/shapes/pairs_along_m.txt, two alternated rounds): 6144 x 1528 x 6144 bf16 tt
+    // (ldb 1528) in 192 x 192 pairs 0.1663 -> 0.1549 ms (0.88 -> 0.94-0.95x cuBLAS), 256 x 128 stream-K 0.175-0.184
+    // -> 0.166; 1792 x 2552 x 4416 tt level (0.0712 -> 0.0704); where both operands are off lines, slower (3000 x
+    // 5000 tn 0.097 -> 0.111, 4200 x 6000 nn 0.255 -> 0.261), so there the pair stays along n.
+    static constexpr bool kPairsAlongMOverOffLinesB = true;
+    static constexpr bool kSearchesPairsAlongM = true;
     // Whether a narrow n whose 128 x 128 tiles nearly make a wave takes whole tiles of an instruction width fitted to
     // a wave along m (heuristic_default says where and what they ran) instead of stream-K.
     static constexpr bool kDefaultsToWaveFittedWidths = true;
@@ -183,14 +188,23 @@ struct WgmmaConfig {
     static int c_box_elements(const Problem& problem) { return 128 / size_of(problem.c_type); }
     int c_boxes(const Problem& problem) const { return bm / c_box_elements(problem); }
     int staging_boxes(const Problem& problem) const { return store_by_box || copied_store ? 2 : c_boxes(problem); }
+    // With the rows along m (rows_m) a consumer's rows of C go to the TMA in rounds of this many columns n: 32 bytes of
+    // each of its m's columns, through two round buffers (kernel_sources/wgmma/wgmma.cuh, C_ROUND_COLS).
+    static int turned_round_columns(const Problem& problem) { return 32 / size_of(problem.c_type); }
     // Whether C goes through a staging area in shared memory: to the TMA, or copied out by the threads.
     bool staged_store() const { return tma_store || copied_store; }
-    // The ring, C's staging area where C goes through the TMA (each consumer that stores a tile of its own — both,
-    // splitting one, or in ping-pong each its own — its staging_boxes() of a consumer's columns), a full and an empty
-    // barrier per stage, stream-K's flag word, and 1024 bytes to align the ring to the swizzle's period.
+    // Bytes of C's staging area per consumer that stores a tile of its own (both, splitting one, or in ping-pong each
+    // its own): its staging_boxes() of a consumer's columns, or, with the rows along m, two rounds of its rows.
+    int consumer_staging_bytes(const Problem& problem) const {
+        if (!staged_store()) return 0;
+        if (rows_m) return 2 * (bm / stage_readers()) * turned_round_columns(problem) * size_of(problem.c_type);
+        return staging_boxes(problem) * (bn / stage_readers()) * 128;
+    }
+    // The ring, C's staging area, a full and an empty barrier per stage, stream-K's flag word, and 1024 bytes to align
+    // the ring to the swizzle's period.
     int shared_bytes(const Problem& problem) const {
-        const int staging = staged_store() ? consumers * staging_boxes(problem) * (bn / stage_readers()) * 128 : 0;
-        return ring_bytes(problem) + staging + 16 * stages + (stream_k ? 16 : 0) + 1024;
+        return ring_bytes(problem) + consumers * consumer_staging_bytes(problem) + 16 * stages + (stream_k ? 16 : 0) +
+               1024;
     }
     // The ring's stages alone (where K is split across a cluster, the partial sums meet in it).
     int ring_bytes(const Problem& problem) const {
@@ -231,8 +245,9 @@ struct WgmmaConfig {
     static std::optional<Rejection> tma_store_rejection(const Problem& kernel_problem);
     // Sets the store the search starts from: C through the TMA wherever its layout takes it, a 16-bit tile staged
     // whole (_ts), an fp32 tile box by box (_tb) where it has more than two boxes (a whole fp32 256 x 128 tile would
-    // take 128 KB of staging, leaving the ring two stages); a single GEMM's C that the TMA cannot write staged box by
-    // box and copied out by the threads (_tc); else from the registers.
+    // take 128 KB of staging, leaving the ring two stages), a turned tile (_m) round by round (_tb; on the H100,
+    // session 44, 3-19% faster than value by value from the registers on the four shapes measured); a single GEMM's C
+    // that the TMA cannot write staged box by box and copied out by the threads (_tc); else from the registers.
     void start_store(const Problem& kernel_problem);
     std::string kernel_identity(const Problem&) const { return to_string(); }
 

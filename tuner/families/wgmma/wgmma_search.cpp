@@ -40,6 +40,11 @@ double turns_of_work(const Problem& p, const DeviceInfo& device, int bm, int bn)
 // thread (session 42).
 constexpr int kMostAccumulatorsStaged = 128;
 
+// What a unit of area costs the untuned default's turned tiles (paying_tiles) against 256 x 128's: measured 1.01x on
+// 3000 x 5000 x 2000 and 0.93x on 8192 x 2552 x 3000 (session 44); 1.05 keeps them out where they save less than 5%
+// (8192^3 would take 256 x 144 for 1.6% fewer turns of work).
+constexpr double kTurnedTilesAreaCost = 1.05;
+
 // Whether `blocks` give at least three quarters of the device's SMs one each, and no SM two (the small tiles of the
 // untuned default).
 bool nearly_a_wave(std::int64_t blocks, const DeviceInfo& device) {
@@ -229,7 +234,8 @@ std::vector<WgmmaConfig> WgmmaConfig::refinements(const Problem& problem, const 
     // from the registers, with the stages that frees.
     WgmmaConfig other_store = *this;
     other_store.tma_store = !tma_store;
-    other_store.store_by_box = other_store.copied_store = false;
+    other_store.store_by_box = other_store.tma_store && rows_m;  // turned tiles: round by round
+    other_store.copied_store = false;
     other_store.stages = tma_store ? stages : std::min(stages, deepest_ring(other_store, problem, device));
     out.push_back(other_store);
     // A C the TMA cannot write: staged box by box and copied out by the consumers' threads, in runs along its columns
@@ -525,24 +531,34 @@ double ladder_work(const Problem& p, const DeviceInfo& device) {
 //   1536^2 x 1024 in 96 x 192 15.3 -> 12.1-12.3 us (0.76 -> 0.97-0.98x; in pairs 0.78-0.81x); 4096^3 (4 turns of
 //   each) 0.198 against 0.175 ms, as their areas; 7168 x 3072 x 5120, whose dealt-out last turn 256 x 128 finishes
 //   in 0.2995 ms, 0.307 in 5 turns of 192 x 192 (which ladder_work leaves to stream-K).
-std::vector<WgmmaConfig> paying_tiles(const Problem& p, const DeviceInfo& device, bool deep, bool three) {
-    if (!deep && !three) return {};
+// - where `turned` allows (op(B) stored k-contiguous: stored n-contiguous it would arrive in boxes of 64 n, 160 of them
+//   as 192): 256 x W tiles turned (_m: the instructions' rows along m, their width W along n), W from 144 to 192, C
+//   through the TMA round by round, 5% slower a unit of area than 256 x 128 (kTurnedTilesAreaCost). On the
+//   H100 (session 44, bench/shapes/turned_through_tma.txt, two alternated rounds): 3000 x 5000 x 2000 bf16 tn in pairs
+//   0.0926 ms in 3 turns of 256 x 160 against 0.0975 in 4 of 256 x 128 (0.89 -> 0.94x cuBLAS; a unit of area at
+//   1.01x); 8192 x 2552 x 3000 f16 -> fp32, 4 turns of each, 0.200 against 0.216 (0.93x as much a unit of area; not
+//   taken: no fewer turns of work).
+std::vector<WgmmaConfig> paying_tiles(const Problem& p, const DeviceInfo& device, bool deep, bool three, bool turned) {
+    if (!deep && !three && !turned) return {};
     const double standard = ladder_work(p, device);
     std::vector<std::pair<double, WgmmaConfig>> paying;
-    const auto consider = [&](int bm, int bn, int consumers, double area_cost) {
+    const auto consider = [&](int bm, int bn, int consumers, double area_cost, bool rows_m) {
         const double work = area_cost * turns_of_work(p, device, bm, bn);
         if (work >= standard) return;
         WgmmaConfig c;
         c.bm = bm;
         c.bn = bn;
         c.consumers = consumers;
+        c.rows_m = rows_m;
         paying.emplace_back(work, c);
     };
-    if (deep) consider(192, 256, 2, 1.05);
+    if (deep) consider(192, 256, 2, 1.05, false);
     if (three) {
-        consider(192, 192, 3, WgmmaConfig::kThreeConsumersAreaCost);
-        consider(96, 192, 3, 1.2 * WgmmaConfig::kThreeConsumersAreaCost);
+        consider(192, 192, 3, WgmmaConfig::kThreeConsumersAreaCost, false);
+        consider(96, 192, 3, 1.2 * WgmmaConfig::kThreeConsumersAreaCost, false);
     }
+    if (turned)
+        for (int width = 144; width <= 192; width += 16) consider(256, width, 2, kTurnedTilesAreaCost, true);
     std::stable_sort(paying.begin(), paying.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     std::vector<WgmmaConfig> out;
     for (const auto& [work, c] : paying) out.push_back(c);
@@ -701,7 +717,8 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
                         !tma_store_rejection(p);
     const std::vector<WgmmaConfig> paying =
         paying_tiles(p, device, larger && kDefaultsToDeepTiles && p.k >= 2048,
-                     larger && kDefaultsToThreeConsumers && p.k >= 1024);
+                     larger && kDefaultsToThreeConsumers && p.k >= 1024,
+                     larger && kDefaultsToTurnedTiles && p.k >= 1024 && k_contiguous(p, 1));
     ladder.insert(ladder.begin(), paying.begin(), paying.end());
     for (std::size_t rung = 0; rung < ladder.size(); ++rung) {
         WgmmaConfig c = ladder_rung(ladder[rung], p, device);
@@ -722,7 +739,7 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
         // Batches keep a 16-bit C's whole tile and an fp32 C's store from the registers until a batch has run
         // either way on the GPU (the search reaches them as refinements).
         if (batched && size_of(p.c_type) == 4) c.tma_store = false;
-        c.store_by_box = c.tma_store && c.c_boxes(p) > 2 && !batched;
+        c.store_by_box = c.tma_store && (c.rows_m || c.c_boxes(p) > 2) && !batched;
         c.stages = deepest_ring(c, p, device);
         // TF32 tiles whose operand fragments sit in registers may not hold them beside C's staging: from the registers.
         if (c.tma_store && c.validate(p, device)) {
@@ -742,9 +759,10 @@ std::optional<WgmmaConfig> WgmmaConfig::heuristic_default(const Problem& p, cons
             c.stages = deepest_ring(c, p, device);
         }
         // Tiles of more accumulators than kMostAccumulatorsStaged (paying_tiles) store C from the registers, as
-        // measured (an fp32 C's box buffers, which would not spill, leave room for only two stages of 192 x 256).
+        // measured (an fp32 C's box buffers, which would not spill, leave room for only two stages of 192 x 256),
+        // but for turned ones, whose rounds of C take 16 KB at most.
         const bool deep = c.accumulators(c.kernel_problem(p)) > kMostAccumulatorsStaged;
-        if (deep) {
+        if (deep && !c.rows_m) {
             c.tma_store = c.store_by_box = c.copied_store = false;
             c.stages = deepest_ring(c, p, device);
         }
