@@ -657,6 +657,21 @@ __device__ __forceinline__ void copy_box_out(const dims& d, c_t* C, const unsign
     }
 }
 
+// One thread hands a round's STORE_ROUND_BOXES staged boxes (round buffer `buffer` of the consumer's staging area at
+// shared address `staging_address`) to the TMA: box b to C's m from m0 + (first_box + b) * C_BOX_ELEMS, at column n of
+// GEMM z.
+__device__ __forceinline__ void hand_round_to_tma(const tma::tensor_map* map_c, unsigned staging_address, int buffer,
+                                                  int m0, int first_box, int n, int z) {
+#pragma unroll
+    for (int b = 0; b < STORE_ROUND_BOXES; ++b) {
+        const unsigned src = staging_address + (buffer * STORE_ROUND_BOXES + b) * C_BOX_BYTES;
+        const int x = m0 + (first_box + b) * C_BOX_ELEMS;
+        if constexpr (BATCH == 1) tma::store_2d(map_c, src, x, n);
+        else tma::store_3d(map_c, src, x, n, z);
+    }
+    tma::store_commit();
+}
+
 // Stores one consumer's accumulators of the tile at (m0, n0) of GEMM z through its staging area and the TMA. Each
 // thread's pair (see store_tile) lands in its box's row n at its 16-byte chunk of m, the chunk's index XORed with
 // n % 8 as the 128-byte swizzle places it: the eight rows a warp's store touches then fall on different banks.
@@ -726,17 +741,9 @@ __device__ __forceinline__ void store_tile_through_tma(const dims& d, const floa
         }
         tma::fence_shared_to_async();  // this thread's writes, visible to the TMA's reads
         consumer_sync(consumer);
-        if (issues) {
-#pragma unroll
-            for (int b = 0; b < STORE_ROUND_BOXES; ++b) {
-                const int box = round * STORE_ROUND_BOXES + b;
-                const unsigned src = staging_address + (buffer * STORE_ROUND_BOXES + b) * C_BOX_BYTES;
-                const int x = (int)m0 + box * C_BOX_ELEMS, y = (int)n0 + first_row;
-                if constexpr (BATCH == 1) tma::store_2d(map_c, src, x, y);
-                else tma::store_3d(map_c, src, x, y, z);
-            }
-            tma::store_commit();
-        }
+        if (issues)
+            hand_round_to_tma(map_c, staging_address, buffer, (int)m0, round * STORE_ROUND_BOXES, (int)n0 + first_row,
+                              z);
     }
 }
 
@@ -786,16 +793,9 @@ __device__ __forceinline__ void store_turned_tile_through_tma(const dims& d, con
         }
         tma::fence_shared_to_async();  // this thread's writes, visible to the TMA's reads
         consumer_sync(consumer);
-        if (issues) {
-#pragma unroll
-            for (int b = 0; b < STORE_ROUND_BOXES; ++b) {
-                const unsigned src = staging_address + (buffer * STORE_ROUND_BOXES + b) * C_BOX_BYTES;
-                const int x = (int)m0 + first_row + b * C_BOX_ELEMS, y = (int)n0 + round * C_ROUND_COLS;
-                if constexpr (BATCH == 1) tma::store_2d(map_c, src, x, y);
-                else tma::store_3d(map_c, src, x, y, z);
-            }
-            tma::store_commit();
-        }
+        if (issues)
+            hand_round_to_tma(map_c, staging_address, buffer, (int)m0 + first_row, 0, (int)n0 + round * C_ROUND_COLS,
+                              z);
     }
 }
 
