@@ -50,7 +50,8 @@ struct WgmmaConfig {
         "copied transposed);\n"
         "ts: C stored through shared memory and the TMA (C 16-byte aligned), not from the registers; tb: the same,\n"
         "box by box through two 128-byte-wide box buffers per consumer instead of a staging area for the whole tile\n"
-        "(more stages fit); tc: box by box as tb, each box copied out to C by the consumers' threads in runs of\n"
+        "(more stages fit; turned tiles, m, round by round: 32 bytes of each of their columns a round); tc: box by\n"
+        "box as tb, each box copied out to C by the consumers' threads in runs of\n"
         "one column (for a C the TMA cannot write: its pointer or leading dimension off 16 bytes)";
 
     // Whether the search tries K split across a cluster (_k): on since its first GPU run (session 34, H100: the
