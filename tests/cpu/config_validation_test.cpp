@@ -521,6 +521,43 @@ TEST(ConfigValidation, HeuristicTakesThreeConsumersWhereTheirTilesTakeFewerTurns
     EXPECT_EQ(to_string(heuristic_config(batch, d)).find("_c3_"), std::string::npos);
 }
 
+// 256 x W turned tiles (_m, W 144-192 along n, C through the TMA round by round) where their turns of work, at 1.05 the
+// cost a unit of area, fall under the ladder's: a 4096-wide layer of 2330 tokens in 2 turns of 256 x 160 against 3 of
+// 256 x 128 (the M sweep's layer, column-major 4096 x M, op(B) k-major); not 8192^3 (256 x 144 would save 1.6%), not
+// where op(B) is stored n-contiguous (its boxes of 64 n would load 160 as 192), not with K under 1024, nor for TF32,
+// batches or a C the TMA cannot write.
+TEST(ConfigValidation, HeuristicTakesTurnedTilesWhereTheySaveTurnsOfWork) {
+    const DeviceInfo d = h200_profile();
+    const auto layer = [](std::int64_t tokens, std::int64_t k, Transpose tb) {
+        return bench_problem(4096, tokens, k, Transpose::Yes, tb, DType::BF16, ComputeType::F32);
+    };
+    const bool on = WgmmaConfig::kDefaultsToTurnedTiles;
+    const auto turned = [](const Problem& p, const DeviceInfo& device) {
+        return to_string(heuristic_config(p, device)).find("_m_") != std::string::npos;
+    };
+    EXPECT_EQ(to_string(heuristic_config(layer(2330, 4096, Transpose::No), d)),
+              on ? "wgmma_256x160x64_c2_s4_g8_m_q132_tb" : "wgmma_256x128x64_c2_s4_g8_q132_tb");
+    Problem fp32_c = layer(2330, 4096, Transpose::No);
+    fp32_c.c_type = DType::F32;
+    fp32_c.align_c = alignment_class(nullptr, fp32_c.ldc, 4);
+    EXPECT_EQ(turned(fp32_c, d), on);
+    EXPECT_FALSE(turned(layer(2330, 4096, Transpose::Yes), d));  // op(B) n-contiguous
+    EXPECT_FALSE(turned(layer(2330, 512, Transpose::No), d));    // K under 1024
+    EXPECT_FALSE(turned(bench_problem(8192, 8192, 8192, Transpose::No, Transpose::No, DType::BF16, ComputeType::F32),
+                        d));
+    Problem batch = layer(2330, 4096, Transpose::No);
+    batch.batch = 2;
+    EXPECT_FALSE(turned(batch, d));
+    EXPECT_FALSE(turned(bench_problem(4096, 2330, 4096, Transpose::Yes, Transpose::No, DType::F32, ComputeType::TF32),
+                        d));
+    Problem odd_c = layer(2330, 4096, Transpose::No);
+    odd_c.m = 4095;  // C's columns end inside 16-byte chunks
+    odd_c.lda = odd_c.k;
+    odd_c.ldc = 4095;
+    odd_c.align_c = alignment_class(nullptr, odd_c.ldc, 2);
+    EXPECT_FALSE(turned(odd_c, d));
+}
+
 // The fp32 counterpart: 64 tokens through a 4096-wide layer (64 tiles of 64 x 64) split K in four rather than take
 // 32 x 32 tiles (session 29 on the H100: 73.5 us; 32 x 32 tiles, tuned, 178 on the H200 before regblock split K).
 TEST(ConfigValidation, RegBlockHeuristicSplitsWhereEvenSmallTilesLeaveSmsIdle) {
