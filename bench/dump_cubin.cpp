@@ -4,9 +4,9 @@
 //   dump_cubin OUT.cubin ARCH --key PROBLEM_KEY CONFIG   (a Problem::key() as a log or a failed test names it)
 //   e.g. dump_cubin rb.cubin sm_90a 4096 4096 4096 n n regblock_128x128x8_t8x8_v4_s2_g8
 //        dump_cubin mma.cubin sm_90a 4097 4097 4097 n n mma_sync_128x128x32_w2x4_s3_g8 bf16
-// DTYPE (f32, f16, bf16; default f32) is the type of A, B and C (C's after a colon: bf16:f32); COMPUTE is f32 or tf32; RUNTIME (m or n) builds the
-// run-time-shape variant whose m or n is an argument. Leading dimensions are the minimum, so odd sizes give 16-bit
-// operands 2-byte alignment.
+// DTYPE (f32, f16, bf16; default f32) is the type of A, B and C (C's after a colon: bf16:f32); COMPUTE is f32 or
+// tf32; RUNTIME (m or n) builds the run-time-shape variant whose m or n is an argument. Leading dimensions are the
+// minimum, so odd sizes give 16-bit operands 2-byte alignment.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>

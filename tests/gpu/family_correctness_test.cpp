@@ -190,8 +190,9 @@ const std::vector<std::string> kWgmmaConfigs = {
     "wgmma_128x144x64_c2_s5_g8_m_y2_q132", "wgmma_192x256x64_c2_s4_g8_y2_q132",
     // Turned tiles with C through the TMA, round by round (32 bytes of each column of m a round): deep and in a pair,
     // narrow widths, stream-K, ping-pong, one consumer of 64 rows (one box of 16-bit C a round), pairs along m.
-    "wgmma_256x160x64_c2_s3_g8_m_x2_q132_tb", "wgmma_128x80x64_c2_s6_g8_m_q132_tb", "wgmma_128x208x64_c2_s4_g4_m_q7_sk_tb",
-    "wgmma_128x112x64_c2_s5_g8_m_q132_pp_tb", "wgmma_64x48x128_c1_s4_g8_m_x2_tb", "wgmma_128x144x64_c2_s5_g8_m_y2_q132_tb"};
+    "wgmma_256x160x64_c2_s3_g8_m_x2_q132_tb", "wgmma_128x80x64_c2_s6_g8_m_q132_tb",
+    "wgmma_128x208x64_c2_s4_g4_m_q7_sk_tb", "wgmma_128x112x64_c2_s5_g8_m_q132_pp_tb", "wgmma_64x48x128_c1_s4_g8_m_x2_tb",
+    "wgmma_128x144x64_c2_s5_g8_m_y2_q132_tb"};
 
 // Three consumers (c3), one 64-row instruction block each of a 192-row tile: every case of their own (below), so that
 // each layout meets all of them — persistent and not, a pair, stream-K, K split in three, C box by box, turned, a
