@@ -108,7 +108,7 @@ int WgmmaConfig::tile_rows(const Problem& problem, int operand) const {
 
 void WgmmaConfig::start_store(const Problem& kernel_problem) {
     // Turned tiles (rows_m) round by round, each consumer's rows whole boxes of m.
-    const int boxed_rows = rows_m ? bm / stage_readers() : bm;
+    const int boxed_rows = rows_m ? consumer_rows(kernel_problem) : bm;
     tma_store = !tma_store_rejection(kernel_problem) && boxed_rows % c_box_elements(kernel_problem) == 0;
     store_by_box = tma_store && (rows_m || (size_of(kernel_problem.c_type) == 4 && c_boxes(kernel_problem) > 2));
     // A single GEMM's C that the TMA cannot write (off 16 bytes): staged and copied out by the threads, as the untuned
@@ -303,7 +303,7 @@ LaunchDescription WgmmaConfig::launch(const Problem& problem) const {
     g.grid_strided = grid > 0 && !stream_k;
     // C's boxes, where it goes through the TMA: one 128-byte row of m by a consumer's columns, or (rows along m) by a
     // round's.
-    const int c_rows = !tma_store ? 0 : rows_m ? turned_round_columns(kernel_problem(problem)) : bn / stage_readers();
+    const int c_rows = !tma_store ? 0 : rows_m ? turned_round_columns(problem) : bn / stage_readers();
     g.preparation =
         std::make_shared<WgmmaTensorMaps>(kernel_problem(problem),
                                           TensorMapBoxes{bm / cluster_n(), bn / cluster_m(), bk, c_rows});

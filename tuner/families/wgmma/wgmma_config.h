@@ -78,10 +78,10 @@ struct WgmmaConfig {
     // take fewer turns of work than 256 x 128 by more than they lose a turn, at the rate a unit of area of
     // kThreeConsumersAreaCost against 256 x 128's (paying_tiles in wgmma_search.cpp says where and what they ran).
     static constexpr bool kDefaultsToThreeConsumers = true;
+    static constexpr double kThreeConsumersAreaCost = 1.0;  // 4096^3 (4 turns of each): 1.004 (session 43)
     // Whether it takes 256 x W tiles turned (_m, W from 144 to 192 along n; C through the TMA round by round) where
     // they take fewer turns of work than 256 x 128 (paying_tiles in wgmma_search.cpp says where and what they ran).
     static constexpr bool kDefaultsToTurnedTiles = true;
-    static constexpr double kThreeConsumersAreaCost = 1.0;  // 4096^3 (4 turns of each): 1.004 (session 43)
     // Whether the untuned default's small one-consumer tiles (small_tile_default in wgmma_search.cpp) also serve 16-bit
     // GEMMs under a GFLOP with K of 256 and more, where they fill a wave; and whether whole small tiles over operands
     // off 128-byte lines go in cluster pairs, as the ladder's tiles do.
@@ -198,7 +198,7 @@ struct WgmmaConfig {
     // its own): its staging_boxes() of a consumer's columns, or, with the rows along m, two rounds of its rows.
     int consumer_staging_bytes(const Problem& problem) const {
         if (!staged_store()) return 0;
-        if (rows_m) return 2 * (bm / stage_readers()) * turned_round_columns(problem) * size_of(problem.c_type);
+        if (rows_m) return 2 * consumer_rows(problem) * turned_round_columns(problem) * size_of(problem.c_type);
         return staging_boxes(problem) * (bn / stage_readers()) * 128;
     }
     // The ring, C's staging area, a full and an empty barrier per stage, stream-K's flag word, and 1024 bytes to align
