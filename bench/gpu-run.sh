@@ -37,13 +37,14 @@
 #     rows: (the GPU tests of $ROW_TESTS and compute-sanitizer on the rows of $SANITIZE_ROWS where set) fixed
 #            configurations against cuBLAS — the rows "m n k dtype transa transb config [batch [compute]]"
 #            (column-major; the dtype "f16:f32" names C's type after the colon) of each file in $ROWS, $ROUNDS rounds
-#            (default 2), then the manifests named in $UNTUNED
-#            untuned (bench_<set>_default.csv), then ncu's view of each row of $NCU_ROWS where set (with $NCU_SOURCE
-#            set, instruction by instruction as well: ncu_source_<row>.csv; $NCU_KERNELS, a regex, and $NCU_LAUNCHES
-#            widen it from the GEMM's first launch, e.g. to the operand packs before it), and of the kernels
-#            cuBLAS runs for each row of $NCU_CUBLAS_ROWS (name, grid, cluster, time), then (where
-#            $LD_SWEEP names configurations) 4096^3 f16 in nn and tt with each operand's leading dimension 0, 8, 16 and
-#            64 elements past 4096, in each configuration (what an operand off 32-byte sectors or 128-byte lines costs)
+#            (default 2), then the manifests named in $UNTUNED untuned (bench_<set>_default.csv) and those named in
+#            $TUNED untuned and tuned ($BUDGET s each; bench_<set>_tuned.csv), then ncu's view of each row of
+#            $NCU_ROWS where set (with $NCU_SOURCE set, instruction by instruction as well: ncu_source_<row>.csv;
+#            $NCU_KERNELS, a regex, and $NCU_LAUNCHES widen it from the GEMM's first launch, e.g. to the operand
+#            packs before it), and of the kernels cuBLAS runs for each row of $NCU_CUBLAS_ROWS (name, grid, cluster,
+#            time), then (where $LD_SWEEP names configurations) 4096^3 f16 in nn and tt with each operand's leading
+#            dimension 0, 8, 16 and 64 elements past 4096, in each configuration (what an operand off 32-byte sectors
+#            or 128-byte lines costs)
 #     defaultcmp: an untuned default's change — each row of $DEFAULT_ROWS ("m n k dtype transa transb config-before",
 #            column-major) benched with this build's default and with the one before, alternating, then
 #            $DEFAULT_MANIFEST untuned
@@ -364,8 +365,8 @@ bench_manifests() {  # bench_manifests NAME...
 
 if [ "$MODE" = rows ]; then
     # Fixed configurations against cuBLAS and nothing else: the rows of each file in $ROWS, $ROUNDS rounds (default 2),
-    # then the manifests of bench/shapes/ named in $UNTUNED (e.g. "wgmma_layouts") untuned, then ncu's view of the
-    # rows of $NCU_ROWS (a file of rows, where set). First, where set, the GPU tests matching the ctest regex
+    # then the manifests of bench/shapes/ named in $UNTUNED (e.g. "wgmma_layouts") untuned, those named in $TUNED
+    # untuned and then tuned ($BUDGET s each), then ncu's view of the rows of $NCU_ROWS (a file of rows, where set). First, where set, the GPU tests matching the ctest regex
     # $ROW_TESTS and compute-sanitizer on the rows of the file $SANITIZE_ROWS (a new kernel's correctness, before its
     # speed).
     if [ -n "${ROW_TESTS:-}" ]; then
@@ -379,11 +380,14 @@ if [ "$MODE" = rows ]; then
         mapfile -t sanitized < <(grep -v '^#' "$SANITIZE_ROWS" | grep .)
         sanitize_rows "${sanitized[@]}"
     fi
-    for rows in ${ROWS:?ROWS names the files of fixed rows}; do
+    [ -n "${ROWS:-}${UNTUNED:-}${TUNED:-}${NCU_ROWS:-}${NCU_CUBLAS_ROWS:-}" ] ||
+        { echo "rows: name something to run (ROWS, UNTUNED, TUNED, NCU_ROWS or NCU_CUBLAS_ROWS)" >&2; exit 2; }
+    for rows in ${ROWS:-}; do
         stamp "fixed rows of $rows"
         ROUNDS=${ROUNDS:-2} bench_fixed_rows "$rows"
     done
     for set in ${UNTUNED:-}; do stamp "$set untuned"; bench_untuned "$set"; done
+    bench_manifests ${TUNED:-}
     [ -n "${NCU_ROWS:-}" ] && { stamp "ncu of the rows of $NCU_ROWS"; ncu_rows "$NCU_ROWS"; }
     [ -n "${NCU_CUBLAS_ROWS:-}" ] && { stamp "ncu of cuBLAS on $NCU_CUBLAS_ROWS"; ncu_cublas "$NCU_CUBLAS_ROWS"; }
     [ -n "${LD_SWEEP:-}" ] && { stamp "leading dimensions off 4096 (4096^3 f16)"; ld_sweep $LD_SWEEP; }

@@ -672,6 +672,29 @@ __device__ __forceinline__ void hand_round_to_tma(const tma::tensor_map* map_c, 
     tma::store_commit();
 }
 
+// Opens a round of C's store through the TMA, in the consumer's two round buffers (BY_BOX) or its one: returns the
+// buffer, once the TMA has read what was handed to it from there (the round before last; with one buffer, the last)
+// and the consumer's threads have met, so that none writes into it before then.
+template <bool BY_BOX>
+__device__ __forceinline__ int open_tma_round(unsigned& rounds, bool issues, int consumer) {
+    const int buffer = BY_BOX ? (int)(rounds++ % 2) : 0;
+    if (issues) {
+        if constexpr (BY_BOX) tma::store_wait_read<1>();
+        else tma::store_wait_read<0>();
+    }
+    consumer_sync(consumer);
+    return buffer;
+}
+
+// Closes a round: every thread's writes into the buffer visible to the TMA's reads, then one thread hands the round
+// over (hand_round_to_tma's arguments).
+__device__ __forceinline__ void close_tma_round(const tma::tensor_map* map_c, unsigned staging_address, int buffer,
+                                                int m0, int first_box, int n, int z, bool issues, int consumer) {
+    tma::fence_shared_to_async();
+    consumer_sync(consumer);
+    if (issues) hand_round_to_tma(map_c, staging_address, buffer, m0, first_box, n, z);
+}
+
 // Stores one consumer's accumulators of the tile at (m0, n0) of GEMM z through its staging area and the TMA. Each
 // thread's pair (see store_tile) lands in its box's row n at its 16-byte chunk of m, the chunk's index XORed with
 // n % 8 as the 128-byte swizzle places it: the eight rows a warp's store touches then fall on different banks.
@@ -690,16 +713,11 @@ __device__ __forceinline__ void store_tile_through_tma(const dims& d, const floa
     constexpr int ROUND_J = STORE_ROUND_BOXES * C_BOX_ELEMS / 8;  // pairs' chunks of 8 m per thread and row, a round
 #pragma unroll
     for (int round = 0; round < C_BOXES / STORE_ROUND_BOXES; ++round) {
-        const int buffer = STORE_BY_BOX ? (int)(rounds++ % 2) : 0;
-        // The buffer's previous boxes have left it. Copied out by the threads, they have once every thread has passed
-        // the meeting after the box written since (below), which each thread reaches after its own copies.
-        if constexpr (TMA_STORE) {
-            if (issues) {
-                if constexpr (STORE_BY_BOX) tma::store_wait_read<1>();
-                else tma::store_wait_read<0>();
-            }
-            consumer_sync(consumer);
-        }
+        // Copied out by the threads, the buffer's previous boxes have left it once every thread has passed the meeting
+        // after the box written since (below), which each thread reaches after its own copies.
+        int buffer = 0;
+        if constexpr (TMA_STORE) buffer = open_tma_round<STORE_BY_BOX>(rounds, issues, consumer);
+        else if constexpr (STORE_BY_BOX) buffer = (int)(rounds++ % 2);
         unsigned char* const area = staging + buffer * STORE_ROUND_BOXES * C_BOX_BYTES;
 #pragma unroll
         for (int t = 0; t < ATOMS; ++t) {
@@ -739,11 +757,8 @@ __device__ __forceinline__ void store_tile_through_tma(const dims& d, const floa
             copy_box_out(d, C, area, m0 + round * C_BOX_ELEMS, n0 + first_row);
             continue;
         }
-        tma::fence_shared_to_async();  // this thread's writes, visible to the TMA's reads
-        consumer_sync(consumer);
-        if (issues)
-            hand_round_to_tma(map_c, staging_address, buffer, (int)m0, round * STORE_ROUND_BOXES, (int)n0 + first_row,
-                              z);
+        close_tma_round(map_c, staging_address, buffer, (int)m0, round * STORE_ROUND_BOXES, (int)n0 + first_row, z,
+                        issues, consumer);
     }
 }
 
@@ -763,9 +778,7 @@ __device__ __forceinline__ void store_turned_tile_through_tma(const dims& d, con
     constexpr int ROUND_J = C_ROUND_COLS / 8;  // 8-column groups of accumulators a round
 #pragma unroll
     for (int round = 0; round < WIDTH / C_ROUND_COLS; ++round) {
-        const int buffer = (int)(rounds++ % 2);
-        if (issues) tma::store_wait_read<1>();
-        consumer_sync(consumer);
+        const int buffer = open_tma_round<true>(rounds, issues, consumer);
         unsigned char* const area = staging + buffer * STORE_ROUND_BOXES * C_BOX_BYTES;
 #pragma unroll
         for (int t = 0; t < ATOMS; ++t) {
@@ -791,11 +804,8 @@ __device__ __forceinline__ void store_turned_tile_through_tma(const dims& d, con
                 }
             }
         }
-        tma::fence_shared_to_async();  // this thread's writes, visible to the TMA's reads
-        consumer_sync(consumer);
-        if (issues)
-            hand_round_to_tma(map_c, staging_address, buffer, (int)m0 + first_row, 0, (int)n0 + round * C_ROUND_COLS,
-                              z);
+        close_tma_round(map_c, staging_address, buffer, (int)m0 + first_row, 0, (int)n0 + round * C_ROUND_COLS, z,
+                        issues, consumer);
     }
 }
 
