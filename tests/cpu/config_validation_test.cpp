@@ -521,6 +521,35 @@ TEST(ConfigValidation, HeuristicTakesThreeConsumersWhereTheirTilesTakeFewerTurns
     EXPECT_EQ(to_string(heuristic_config(batch, d)).find("_c3_"), std::string::npos);
 }
 
+// The turns of work the default weighs are its persistent grid's as the tiles pair: where an operand off 128-byte
+// lines pairs them, an odd count of tiles along the pair's side leaves each row's last pair half empty. 2552 x 1792 x
+// 4416 nn (lda 2552): 130 turned 256 x 144 tiles take one turn alone but two in 70 pairs along n; 120 of 256 x 160 make
+// 60 pairs, one turn. Over a sweep of such shapes the default's pairs never take more turns than its tiles alone.
+TEST(ConfigValidation, HeuristicWeighsTheTurnsItsPairsTake) {
+    const DeviceInfo d = h200_profile();
+    constexpr Transpose N = Transpose::No, T = Transpose::Yes;
+    const Problem off_a = bench_problem(2552, 1792, 4416, N, N, DType::BF16, ComputeType::F32);
+    EXPECT_EQ(to_string(heuristic_config(off_a, d)),
+              WgmmaConfig::kDefaultsToTurnedTiles ? "wgmma_256x160x64_c2_s4_g8_m_x2_q132_tb"
+                                                  : "wgmma_192x256x64_c2_s4_g8_x2_q132");
+    const auto turns = [&](const WgmmaConfig& c, const Problem& p) {
+        const std::int64_t clusters = d.sm_count / c.cluster;
+        return (c.units(c.kernel_problem(p)) + clusters - 1) / clusters;
+    };
+    for (const std::int64_t m : {1784, 1800, 2552, 3000, 4200})
+        for (const std::int64_t n : {1528, 1792, 2552})
+            for (const Transpose ta : {N, T})
+                for (const Transpose tb : {N, T}) {
+                    const Problem p = bench_problem(m, n, 4416, ta, tb, DType::BF16, ComputeType::F32);
+                    const std::optional<WgmmaConfig> c = WgmmaConfig::parse(to_string(heuristic_config(p, d)));
+                    if (!c || c->cluster == 1 || c->grid == 0 || c->stream_k) continue;
+                    WgmmaConfig alone = *c;
+                    alone.cluster = 1;
+                    alone.pairs_m = false;
+                    EXPECT_LE(turns(*c, p), turns(alone, p)) << to_string(*c) << " on " << m << " x " << n;
+                }
+}
+
 // 256 x W turned tiles (_m, W 144-192 along n, C through the TMA round by round) where their turns of work, at 1.05 the
 // cost a unit of area, fall under the ladder's: a 4096-wide layer of 2330 tokens in 2 turns of 256 x 160 against 3 of
 // 256 x 128 (the M sweep's layer, column-major 4096 x M, op(B) k-major); not 8192^3 (256 x 144 would save 1.6%), not

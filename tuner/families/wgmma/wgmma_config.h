@@ -74,6 +74,10 @@ struct WgmmaConfig {
     // where they take fewer turns of work than 256 x 128 by more than they lose a turn (paying_tiles in
     // wgmma_search.cpp says where and what they ran).
     static constexpr bool kDefaultsToDeepTiles = true;
+    // Whether it also takes deep tiles narrower than 192 (W x 256, W from 144 to 176: two consumers of two instruction
+    // rows W wide, C from the registers) on the same rule: cuBLAS's tiles of 1792 x 2552 tt and 5120^3 nt take the
+    // turns of work these would (session 45's ncu). Off until they have run on a GPU (bench/shapes/deep_widths.txt).
+    static constexpr bool kDefaultsToNarrowDeepTiles = false;
     // Whether it takes 192 x 192 tiles of three consumers (c3, C from the registers or, fp32, box by box) where they
     // take fewer turns of work than 256 x 128 by more than they lose a turn, at the rate a unit of area of
     // kThreeConsumersAreaCost against 256 x 128's (paying_tiles in wgmma_search.cpp says where and what they ran).

@@ -496,6 +496,16 @@ WgmmaConfig ladder_rung(WgmmaConfig c, const Problem& p, const DeviceInfo& devic
     return c;
 }
 
+// A rung's turns of work (turns_of_work) as its persistent grid takes them: its units (a tile, or a cluster pair's two)
+// over the clusters that run at once. A pair can take another turn: with an odd count of tiles along its side the
+// last pair of each row is half empty — 2552 x 1792 x 4416 nn (op(A) off lines) makes 130 turned 256 x 144 tiles, one
+// turn alone, but 70 pairs along n, two turns of 66 (where 192 x 256 makes 50 pairs, one turn). Alone, the operand
+// off lines would cost its loads more than the turn saves (session 33: 0.57-0.64x cuBLAS against 0.85-0.92x in pairs).
+double rung_work(const WgmmaConfig& rung, const Problem& p, const DeviceInfo& device) {
+    const std::int64_t clusters = std::max<std::int64_t>(device.sm_count / rung.cluster, 1);
+    return double(cost::ceil_div(rung.units(rung.kernel_problem(p)), clusters)) * rung.bm * rung.bn;
+}
+
 // The work of the tile the ladder takes without the paying tiles (paying_tiles): 256 x 128 where its tiles give every
 // SM one, else 128 x 128 — its turns times its area, or, where it deals out a sparse last turn (sparse_last_turn), its
 // whole turns, the dealt turn's share of the clusters and the meeting of each unit's parts (kMeetingPartK).
@@ -506,7 +516,7 @@ double ladder_work(const Problem& p, const DeviceInfo& device) {
     if (standard.tiles(p) < device.sm_count) standard.bm = 128;
     const WgmmaConfig c = ladder_rung(standard, p, device);
     if (!WgmmaConfig::kDealsOutASparseLastTurn || !sparse_last_turn(c, p))
-        return turns_of_work(p, device, c.bm, c.bn);
+        return rung_work(c, p, device);
     WgmmaConfig dealt = c;
     dealt.stream_k = true;
     const double clusters = double(c.stream_clusters()), left = double(dealt.stream_units_left(p));
@@ -521,7 +531,11 @@ double ladder_work(const Problem& p, const DeviceInfo& device) {
 //   slower a unit of area. On the H100 (session 42, bench/shapes/wave_fitted_large.txt, two alternated rounds)
 //   4200 x 6000 x 3504 f16 nn in pairs ran 0.252-0.254 ms in 4 turns of 192 x 256 (C from the registers) against
 //   0.281-0.282 in 7 of 256 x 128 (0.85 -> 0.95x cuBLAS); 1792 x 2552 x 4416 tt in pairs (100 tiles, one turn:
-//   session 43) 0.070 against 0.094 for 256 x 128 with the last turn dealt out (0.59 -> 0.79x).
+//   session 43) 0.070 against 0.094 for 256 x 128 with the last turn dealt out (0.59 -> 0.79x). Narrower deep tiles
+//   (W x 256, W 144-176, kDefaultsToNarrowDeepTiles) at the same rate, where cuBLAS takes their turns of work (session
+//   45's ncu): 1792 x 2552 tt in 126 tiles of 128 x 288 (55 us against our 71 in 100 of 192 x 256: 130 of 144 x 256
+//   make one turn of 3/4 the area), 5120^3 -> fp32 nt in 640 of 320 x 128 (348 against 380 in 729 of 192 x 192 c3:
+//   640 of 160 x 256, 5 turns against 6).
 // - where `three` allows: three consumers of one instruction row each (c3), 192 x 192 at the rate a unit of area of
 //   256 x 128 (kThreeConsumersAreaCost), and 96 x 192 at 1.2 times it (narrow instructions read more shared memory a
 //   FLOP; measured only where it saved 44%). On the H100 (session 43, bench/shapes/three_consumers.txt, two
@@ -543,14 +557,13 @@ std::vector<WgmmaConfig> paying_tiles(const Problem& p, const DeviceInfo& device
     const double standard = ladder_work(p, device);
     std::vector<std::pair<double, WgmmaConfig>> paying;
     const auto consider = [&](int bm, int bn, int consumers, double area_cost, bool rows_m) {
-        const double work = area_cost * turns_of_work(p, device, bm, bn);
-        if (work >= standard) return;
         WgmmaConfig c;
         c.bm = bm;
         c.bn = bn;
         c.consumers = consumers;
         c.rows_m = rows_m;
-        paying.emplace_back(work, c);
+        const double work = area_cost * rung_work(ladder_rung(c, p, device), p, device);
+        if (work < standard) paying.emplace_back(work, c);
     };
     if (deep) consider(192, 256, 2, 1.05, false);
     if (three) {
@@ -559,6 +572,9 @@ std::vector<WgmmaConfig> paying_tiles(const Problem& p, const DeviceInfo& device
     }
     if (turned)
         for (int width = 144; width <= 192; width += 16) consider(256, width, 2, kTurnedTilesAreaCost, true);
+    // After the turned tiles, which take a tie: they store C through the TMA, these from the registers.
+    if (deep && WgmmaConfig::kDefaultsToNarrowDeepTiles)
+        for (int width = 144; width < 192; width += 16) consider(width, 256, 2, 1.05, false);
     std::stable_sort(paying.begin(), paying.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     std::vector<WgmmaConfig> out;
     for (const auto& [work, c] : paying) out.push_back(c);
