@@ -431,11 +431,12 @@ TEST(ConfigValidation, HeuristicDealsOutASparseLastTurn) {
               : on   ? "wgmma_256x128x64_c2_s4_g8_q132_sk_tb"
                      : "wgmma_256x128x64_c2_s4_g8_q132_tb");
     // 1792 x 2552: 100 tiles of 192 x 256 (one turn, three quarters of the SMs and more) against two of 256 x 128; its
-    // pairs along m, sharing op(B), which alone is off 128-byte lines (ldb 2552).
+    // pairs along m, sharing op(B), which alone is off 128-byte lines (ldb 2552). With the narrower deep tiles, 120 of
+    // 160 x 256 (60 pairs, one turn), where 144 x 256's 13 tiles along m would pair into two turns.
+    const std::string deep = std::string("wgmma_") + (WgmmaConfig::kDefaultsToNarrowDeepTiles ? "160" : "192") +
+                             "x256x64_c2_s4_g8_" + (WgmmaConfig::kPairsAlongMOverOffLinesB ? "y2" : "x2") + "_q132";
     EXPECT_EQ(to_string(heuristic_config(large(1792, 2552, 4416, T, T), d)),
-              WgmmaConfig::kDefaultsToDeepTiles ? (WgmmaConfig::kPairsAlongMOverOffLinesB
-                                                       ? "wgmma_192x256x64_c2_s4_g8_y2_q132"
-                                                       : "wgmma_192x256x64_c2_s4_g8_x2_q132")
+              WgmmaConfig::kDefaultsToDeepTiles ? deep
               : on                              ? "wgmma_256x128x64_c2_s4_g8_x2_q132_sk_tb"
                                                 : "wgmma_256x128x64_c2_s4_g8_x2_q132_tb");
     // One k block fewer: the idle part of the last turn (124 of 132 blocks) then holds under 64 k blocks' time.

@@ -45,6 +45,13 @@ constexpr int kMostAccumulatorsStaged = 128;
 // (8192^3 would take 256 x 144 for 1.6% fewer turns of work).
 constexpr double kTurnedTilesAreaCost = 1.05;
 
+// What a unit of area costs the untuned default's deep tiles narrower than 192 (W x 256, paying_tiles) against 256 x
+// 128's, as the H100 measured them in pairs along n (bench/results/2026-12-07-h100-measured-rows.txt, sessions 42-43):
+// 3000 x 5000 x 2000 tn 160 x 256 1.15x, 8192 x 2552 x 3000 f16 -> fp32 160 x 256 1.13x, 6144 x 1528 x 6144 tt 144 x
+// 256 1.17x (against three consumers' 192 x 192 in the same turns). Narrow instructions read more shared memory a FLOP
+// (64 + W rows for 64 W products), and their C leaves from the registers.
+constexpr double kNarrowDeepTilesAreaCost = 1.15;
+
 // Whether `blocks` give at least three quarters of the device's SMs one each, and no SM two (the small tiles of the
 // untuned default).
 bool nearly_a_wave(std::int64_t blocks, const DeviceInfo& device) {
@@ -532,10 +539,9 @@ double ladder_work(const Problem& p, const DeviceInfo& device) {
 //   4200 x 6000 x 3504 f16 nn in pairs ran 0.252-0.254 ms in 4 turns of 192 x 256 (C from the registers) against
 //   0.281-0.282 in 7 of 256 x 128 (0.85 -> 0.95x cuBLAS); 1792 x 2552 x 4416 tt in pairs (100 tiles, one turn:
 //   session 43) 0.070 against 0.094 for 256 x 128 with the last turn dealt out (0.59 -> 0.79x). Narrower deep tiles
-//   (W x 256, W 144-176, kDefaultsToNarrowDeepTiles) at the same rate, where cuBLAS takes their turns of work (session
-//   45's ncu): 1792 x 2552 tt in 126 tiles of 128 x 288 (55 us against our 71 in 100 of 192 x 256: 130 of 144 x 256
-//   make one turn of 3/4 the area), 5120^3 -> fp32 nt in 640 of 320 x 128 (348 against 380 in 729 of 192 x 192 c3:
-//   640 of 160 x 256, 5 turns against 6).
+//   (W x 256, W 144-176, kDefaultsToNarrowDeepTiles) at 1.15 (kNarrowDeepTilesAreaCost), as cuBLAS's tiles take
+//   turns of work (session 45's ncu): 1792 x 2552 tt in 126 tiles of 128 x 288, 55 us against our 71 in 100 of 192 x
+//   256, where 120 of 160 x 256 make 60 pairs along m, one turn of 5/6 the area (at 1.15: 9% less work).
 // - where `three` allows: three consumers of one instruction row each (c3), 192 x 192 at the rate a unit of area of
 //   256 x 128 (kThreeConsumersAreaCost), and 96 x 192 at 1.2 times it (narrow instructions read more shared memory a
 //   FLOP; measured only where it saved 44%). On the H100 (session 43, bench/shapes/three_consumers.txt, two
@@ -574,7 +580,7 @@ std::vector<WgmmaConfig> paying_tiles(const Problem& p, const DeviceInfo& device
         for (int width = 144; width <= 192; width += 16) consider(256, width, 2, kTurnedTilesAreaCost, true);
     // After the turned tiles, which take a tie: they store C through the TMA, these from the registers.
     if (deep && WgmmaConfig::kDefaultsToNarrowDeepTiles)
-        for (int width = 144; width < 192; width += 16) consider(width, 256, 2, 1.05, false);
+        for (int width = 144; width < 192; width += 16) consider(width, 256, 2, kNarrowDeepTilesAreaCost, false);
     std::stable_sort(paying.begin(), paying.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     std::vector<WgmmaConfig> out;
     for (const auto& [work, c] : paying) out.push_back(c);
