@@ -15,6 +15,7 @@ from collections import defaultdict
 
 # "1 nn wgmma_64x64x64_c1_s8_g8 x1 4096x128x4096   bf16->bf16   wgmma_64x64x64_c1_s8_g8   0.0166   258.6 ..."
 ROW = re.compile(r"^\d+ (nn|nt|tn|tt) (\S+) x(\d+) (\d+)x(\d+)x(\d+)\s+(\w+)->(\w+)\s+(\S+)\s+([\d.]+)\s")
+RAN_COLUMN = 35  # characters of the configuration that ran, as `jitgemm bench` prints it
 DEVICE = re.compile(r"^device 0: (.+)$")
 CLOCKS = re.compile(r"clocks\s+SM (\d+) MHz")
 CEILINGS = {
@@ -44,7 +45,8 @@ def main(paths):
                         ceilings[name].append(float(m.group(1)))
                 if m := ROW.match(line):
                     layout, config, batch, M, N, K, a_type, c_type, ran, ms = m.groups()
-                    if ran != config:
+                    # The table prints the configuration it ran cut to its column (tools/cli/bench_command.cpp).
+                    if ran != config[:RAN_COLUMN]:
                         continue  # the row named one configuration and ran another: not a measurement of it
                     key = (int(M), int(N), int(K), layout[0], layout[1], a_type, c_type, int(batch), config)
                     times[key].append(float(ms) * 1e3)
