@@ -265,14 +265,16 @@ all_gpu_tests() {
 # (column-major), unless SANITIZE is empty or the tool is missing.
 sanitize_rows() {  # sanitize_rows ROW... (only those matching the regex $SANITIZE_MATCH, where it is set)
     [ -n "${SANITIZE-1}" ] && command -v compute-sanitizer > /dev/null || return 0
-    local rows=("$@") tool row m n k dtype ta tb config compute
+    local rows=("$@") tool row m n k dtype ta tb config compute batch
     for tool in memcheck racecheck; do
         for row in "${rows[@]}"; do
             [[ -z "${SANITIZE_MATCH:-}" || "$row" =~ $SANITIZE_MATCH ]] || continue
-            read -r m n k dtype ta tb config compute <<< "$row"
+            # "m n k dtype transa transb config [compute]", or, as the fixed rows, "... config batch [compute]"
+            read -r m n k dtype ta tb config compute batch <<< "$row"
+            if [[ "$compute" =~ ^[0-9]+$ ]]; then read -r batch compute <<< "$compute $batch"; fi
             # shellcheck disable=SC2046
             timeout 300 compute-sanitizer --tool "$tool" "$BUILD/jitgemm" run --m "$m" --n "$n" --k "$k" \
-                $(dtype_options "$dtype") \
+                $(dtype_options "$dtype") --batch "${batch:-1}" \
                 --compute "${compute:-f32}" --transa "$ta" --transb "$tb" --order col --config "$config" 2>&1 | \
                 grep -E "ERROR SUMMARY|RACECHECK SUMMARY|rror" | head -3 | sed "s/^/$tool $row: /" | tee -a "$log"
         done
