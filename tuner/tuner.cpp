@@ -482,7 +482,8 @@ private:
         std::set<std::string> seen(settled_);
         for (const auto& m : result_.measurements) seen.insert(m.config);
         std::vector<AnyConfig> variants;
-        for (const Candidate* c : best_passed(options_.finalists)) {
+        const std::vector<Candidate*> refined = refined_candidates();
+        for (const Candidate* c : refined) {
             std::vector<AnyConfig> around = refinements(c->config, problem_, device_);
             if (const auto twins = twins_.find(to_string(c->config)); twins != twins_.end())
                 around.insert(around.begin(), twins->second.begin(), twins->second.end());
@@ -490,9 +491,19 @@ private:
                 if (!validate(v, problem_, device_) && seen.insert(to_string(v)).second) variants.push_back(v);
         }
         if (variants.empty() || seconds_left() < final_reserve()) return;
-        log("refine: " + std::to_string(variants.size()) + " variants of the best " +
-            std::to_string(std::min<std::size_t>(passed_.size(), options_.finalists)));
+        log("refine: " + std::to_string(variants.size()) + " variants of the best " + std::to_string(refined.size()));
         evaluate_all(variants);
+    }
+
+    // The candidates whose neighbours the refinement measures: the finalists, and those within refine_within of the
+    // best, kMostRefined at most.
+    std::vector<Candidate*> refined_candidates() {
+        std::vector<Candidate*> best = best_passed(std::max(options_.finalists, TuneOptions::kMostRefined));
+        std::size_t keep = std::min<std::size_t>(best.size(), std::max(options_.finalists, 0));
+        const double within = best.empty() ? 0.0 : best.front()->median_ms * (1.0 + options_.refine_within);
+        while (options_.refine_within > 0 && keep < best.size() && best[keep]->median_ms <= within) ++keep;
+        best.resize(keep);
+        return best;
     }
 
     // Stage 8: the finalists re-timed in alternation (A B C A B C ...), so drift hits all alike.

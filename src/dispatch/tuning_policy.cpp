@@ -59,16 +59,29 @@ Twins search_twins_from_environment() {
     throw Error(ErrorCode::InvalidArgument, "jitgemm: JITGEMM_SEARCH_TWINS=" + text + " is not all or later");
 }
 
-double timing_precision_from_environment() {
-    const char* value = std::getenv("JITGEMM_SEARCH_PRECISION");
+namespace {
+
+// $`name` as a fraction in [0, 1), `unset` where it is unset or empty; otherwise InvalidArgument naming an `example`.
+double fraction_from_environment(const char* name, double unset, const char* example) {
+    const char* value = std::getenv(name);
     const std::string text = value == nullptr ? "" : value;
-    if (text.empty()) return kDefaultTimingPrecision;
+    if (text.empty()) return unset;
     char* end = nullptr;
-    const double precision = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || *end != '\0' || !(precision >= 0.0 && precision < 1.0))
-        throw Error(ErrorCode::InvalidArgument,
-                    "jitgemm: JITGEMM_SEARCH_PRECISION=" + text + " is not a fraction in [0, 1) (e.g. 0.005)");
-    return precision;
+    const double fraction = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || !(fraction >= 0.0 && fraction < 1.0))
+        throw Error(ErrorCode::InvalidArgument, std::string("jitgemm: ") + name + "=" + text +
+                                                    " is not a fraction in [0, 1) (e.g. " + example + ")");
+    return fraction;
+}
+
+}  // namespace
+
+double timing_precision_from_environment() {
+    return fraction_from_environment("JITGEMM_SEARCH_PRECISION", kDefaultTimingPrecision, "0.005");
+}
+
+double refine_within_from_environment() {
+    return fraction_from_environment("JITGEMM_SEARCH_REFINE_WITHIN", 0.0, "0.05");
 }
 
 TunePolicy resolve_tune_policy(TunePolicy requested) {
@@ -83,6 +96,7 @@ TuneOptions resolve_tune_options(const GemmOptions& options) {
     t.budget_seconds = options.tune_budget_seconds > 0 ? options.tune_budget_seconds : environment_budget();
     t.twins = search_twins_from_environment();
     t.timing.precision = timing_precision_from_environment();
+    t.refine_within = refine_within_from_environment();
     return t;
 }
 

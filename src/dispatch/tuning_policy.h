@@ -25,4 +25,9 @@ Twins search_twins_from_environment();
 // fraction in [0, 1): InvalidArgument.
 double timing_precision_from_environment();
 
+// $JITGEMM_SEARCH_REFINE_WITHIN, read at each search: the refinement also takes the neighbours of every candidate within
+// this fraction of the best (TuneOptions::refine_within; unset or empty: 0, the finalists' alone). Not a fraction in
+// [0, 1): InvalidArgument.
+double refine_within_from_environment();
+
 }  // namespace jitgemm

@@ -1,6 +1,7 @@
 // The switches read at each miss or search: $JITGEMM_RUNTIME_SHAPES, on or off (1 or 0; on when unset or empty), and
-// $JITGEMM_SEARCH_TWINS, all or later (later when unset); $JITGEMM_SEARCH_PRECISION, a fraction in [0, 1) (0 when
-// unset); anything else refused with a sentence naming the variable.
+// $JITGEMM_SEARCH_TWINS, all or later (later when unset); $JITGEMM_SEARCH_PRECISION and $JITGEMM_SEARCH_REFINE_WITHIN,
+// fractions in [0, 1) (the default precision, and 0, when unset); anything else refused with a sentence naming the
+// variable.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -67,6 +68,18 @@ TEST(SearchPrecisionSwitch, AFractionOrTheDefault) {
     for (const char* bad : {"half", "1", "-0.1", "0.01x", "nan"})
         expect_refused("JITGEMM_SEARCH_PRECISION", bad, timing_precision_from_environment);
     ::unsetenv("JITGEMM_SEARCH_PRECISION");
+}
+
+TEST(SearchRefineWithinSwitch, AFractionOrTheFinalistsAlone) {
+    ::unsetenv("JITGEMM_SEARCH_REFINE_WITHIN");
+    EXPECT_EQ(refine_within_from_environment(), 0.0);
+    EXPECT_EQ(resolve_tune_options(GemmOptions{}).refine_within, 0.0);
+    ::setenv("JITGEMM_SEARCH_REFINE_WITHIN", "0.05", 1);
+    EXPECT_EQ(refine_within_from_environment(), 0.05);
+    EXPECT_EQ(resolve_tune_options(GemmOptions{}).refine_within, 0.05);
+    for (const char* bad : {"five", "1", "-0.05", "0.05%", "inf"})
+        expect_refused("JITGEMM_SEARCH_REFINE_WITHIN", bad, refine_within_from_environment);
+    ::unsetenv("JITGEMM_SEARCH_REFINE_WITHIN");
 }
 
 }  // namespace

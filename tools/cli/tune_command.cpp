@@ -189,6 +189,7 @@ int tune_command(const std::vector<std::string>& args) {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const Twins search_twins = search_twins_from_environment();  // a bad value fails before any search
     const double timing_precision = timing_precision_from_environment();
+    const double refine_within = refine_within_from_environment();
     auto worker = [&](int slot, int ordinal) {
         const CUcontext context = driver::primary_context(ordinal);
         JITGEMM_CU_CHECK(driver::api().cuCtxSetCurrent(context));
@@ -232,6 +233,7 @@ int tune_command(const std::vector<std::string>& args) {
             tune.compile_threads = std::max(1u, cores / static_cast<unsigned>(devices.size()));
             tune.twins = search_twins;
             tune.timing.precision = timing_precision;
+            tune.refine_within = refine_within;
             tune.on_progress = [&display, slot](const TuneProgress& progress) { display.progress(slot, progress); };
             try {
                 const TuneResult r = tune_problem(p.problem, device, context, tune, stack);
