@@ -368,9 +368,9 @@ bench_manifests() {  # bench_manifests NAME...
 if [ "$MODE" = rows ]; then
     # Fixed configurations against cuBLAS and nothing else: the rows of each file in $ROWS, $ROUNDS rounds (default 2),
     # then the manifests of bench/shapes/ named in $UNTUNED (e.g. "wgmma_layouts") untuned, those named in $TUNED
-    # untuned and then tuned ($BUDGET s each), then ncu's view of the rows of $NCU_ROWS (a file of rows, where set). First, where set, the GPU tests matching the ctest regex
-    # $ROW_TESTS and compute-sanitizer on the rows of the file $SANITIZE_ROWS (a new kernel's correctness, before its
-    # speed).
+    # untuned and then tuned ($BUDGET s each), then ncu's view of the rows of $NCU_ROWS (a file of rows, where set).
+    # First, where set, the GPU tests matching the ctest regex $ROW_TESTS and compute-sanitizer on the rows of the file
+    # $SANITIZE_ROWS (a new kernel's correctness, before its speed).
     if [ -n "${ROW_TESTS:-}" ]; then
         stamp "GPU tests matching $ROW_TESTS"
         ctest --test-dir "$BUILD" -L gpu -R "$ROW_TESTS" -j "${GPU_JOBS:-8}" --output-on-failure --timeout 300 \

@@ -38,6 +38,19 @@ double environment_budget() {
     return budget;
 }
 
+// $`name` as a fraction in [0, 1), `unset` where it is unset or empty; otherwise InvalidArgument naming an `example`.
+double fraction_from_environment(const char* name, double unset, const char* example) {
+    const char* value = std::getenv(name);
+    const std::string text = value == nullptr ? "" : value;
+    if (text.empty()) return unset;
+    char* end = nullptr;
+    const double fraction = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || !(fraction >= 0.0 && fraction < 1.0))
+        throw Error(ErrorCode::InvalidArgument, std::string("jitgemm: ") + name + "=" + text +
+                                                    " is not a fraction in [0, 1) (e.g. " + example + ")");
+    return fraction;
+}
+
 }  // namespace
 
 bool runtime_shapes_enabled() {
@@ -58,23 +71,6 @@ Twins search_twins_from_environment() {
     if (text == "all") return Twins::All;
     throw Error(ErrorCode::InvalidArgument, "jitgemm: JITGEMM_SEARCH_TWINS=" + text + " is not all or later");
 }
-
-namespace {
-
-// $`name` as a fraction in [0, 1), `unset` where it is unset or empty; otherwise InvalidArgument naming an `example`.
-double fraction_from_environment(const char* name, double unset, const char* example) {
-    const char* value = std::getenv(name);
-    const std::string text = value == nullptr ? "" : value;
-    if (text.empty()) return unset;
-    char* end = nullptr;
-    const double fraction = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || *end != '\0' || !(fraction >= 0.0 && fraction < 1.0))
-        throw Error(ErrorCode::InvalidArgument, std::string("jitgemm: ") + name + "=" + text +
-                                                    " is not a fraction in [0, 1) (e.g. " + example + ")");
-    return fraction;
-}
-
-}  // namespace
 
 double timing_precision_from_environment() {
     return fraction_from_environment("JITGEMM_SEARCH_PRECISION", kDefaultTimingPrecision, "0.005");
